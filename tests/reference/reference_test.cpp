@@ -1,0 +1,3 @@
+#include <gtest/gtest.h>
+#include "reference/reference.hpp"
+TEST(reference, placeholder_compiles) { SUCCEED(); }
