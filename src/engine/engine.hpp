@@ -40,6 +40,15 @@ class engine {
     const alignment a = align(query, target, scheme);
     return {a.score, a.query_end, a.target_end};
   }
+  //! Best cell of every job into results[k] (same size as jobs). The default runs them in
+  //! order; engines that parallelise across pairs override it.
+  virtual void score_many(std::span<const pair_job> jobs, const scoring_scheme& scheme,
+                          std::span<best_cell> results, const progress_fn& progress) {
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+      results[k] = score_only(jobs[k].query, jobs[k].target, scheme);
+      if (progress) progress(std::uint64_t(jobs[k].query.size()) * jobs[k].target.size());
+    }
+  }
   //! Aligns every job into results[k] (same size as jobs). The default runs them in order;
   //! engines that parallelise across pairs override it.
   virtual void align_many(std::span<const pair_job> jobs, const scoring_scheme& scheme,
