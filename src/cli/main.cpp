@@ -1,2 +1,66 @@
+// swat-gpu: entry point. Dispatches subcommands and turns exceptions into one line on stderr
+// and an exit code: 2 for bad usage or input, 1 for runtime failures.
+
+#include <cxxopts.hpp>
+
+#include <cstdio>
+#include <exception>
 #include <iostream>
-int main() { std::cout << "swat-gpu 0.1.0\n"; return 0; }
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "common/error.hpp"
+
+namespace {
+
+constexpr const char* top_help =
+    "swat-gpu " SWAT_VERSION_STRING " - GPU Smith-Waterman local alignment (Gotoh affine gaps)\n"
+    "\n"
+    "Usage:\n"
+    "  swat-gpu align QUERY.fa DB.fa [options]   align every query against every target\n"
+    "  swat-gpu bench WHAT [options]              benchmarks (swat-gpu bench --help)\n"
+    "  swat-gpu --version | --help\n"
+    "\n"
+    "Run 'swat-gpu align --help' for scoring, output formats and conventions.\n"
+    "Exit codes: 0 success, 1 runtime failure, 2 bad usage or input.\n";
+
+int fail(int code, const std::string& what) {
+  std::fprintf(stderr, "swat-gpu: error: %s\n", what.c_str());
+  return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    if (args.empty()) {
+      std::fputs(top_help, stderr);
+      return 2;
+    }
+    const std::string command = args.front();
+    args.erase(args.begin());
+    if (command == "--version" || command == "version") {
+      std::printf("swat-gpu %s\n", SWAT_VERSION_STRING);
+      return 0;
+    }
+    if (command == "--help" || command == "-h" || command == "help") {
+      std::fputs(top_help, stdout);
+      return 0;
+    }
+    if (command == "align") return swat::cli::align_command(args);
+    if (command == "bench") return swat::cli::bench_command(args);
+    return fail(2, "unknown command '" + command + "' (try: swat-gpu --help)");
+  } catch (const swat::usage_error& e) {
+    return fail(2, e.what());
+  } catch (const swat::input_error& e) {
+    return fail(2, e.what());
+  } catch (const cxxopts::exceptions::exception& e) {
+    return fail(2, e.what());
+  } catch (const std::bad_alloc&) {
+    return fail(1, "out of host memory");
+  } catch (const std::exception& e) {
+    return fail(1, e.what());
+  }
+}

@@ -1,0 +1,162 @@
+#include "pipeline/align_pipeline.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "common/error.hpp"
+#include "engine/cpu_engine.hpp"
+#include "pipeline/gpu_engines.hpp"
+#include "pipeline/progress.hpp"
+#include "scoring/scoring.hpp"
+
+namespace swat::pipeline {
+
+device_choice parse_device_choice(std::string_view text) {
+  if (text == "cpu") return device_choice::cpu;
+  if (text == "gpu") return device_choice::gpu;
+  if (text == "auto") return device_choice::auto_select;
+  throw usage_error("unknown --device '" + std::string(text) + "' (valid: cpu, gpu, auto)");
+}
+
+scoring_scheme build_scheme(alphabet_kind alphabet, const scoring_options& o) {
+  if (alphabet == alphabet_kind::dna) {
+    if (!o.matrix.empty() || !o.matrix_file.empty())
+      throw usage_error("--matrix/--matrix-file are for protein; DNA uses --match/--mismatch "
+                        "(force protein scoring with --alphabet protein)");
+    return scoring::make_dna_scheme(o.match.value_or(2), o.mismatch.value_or(-3),
+                                    o.gap_open.value_or(5), o.gap_extend.value_or(2));
+  }
+  if (o.match || o.mismatch)
+    throw usage_error("--match/--mismatch are for DNA; protein uses --matrix or --matrix-file");
+  const int open = o.gap_open.value_or(11);
+  const int extend = o.gap_extend.value_or(1);
+  if (!o.matrix_file.empty()) {
+    if (!o.matrix.empty()) throw usage_error("give either --matrix or --matrix-file, not both");
+    scoring::validate_gaps(open, extend);
+    return scoring::load_matrix_file(o.matrix_file, open, extend);
+  }
+  return scoring::make_protein_scheme(o.matrix.empty() ? "BLOSUM62" : o.matrix, open, extend);
+}
+
+std::unique_ptr<engine> make_engine(const align_options& options, const notice_fn& notice) {
+  auto cpu = [&] { return std::make_unique<cpu_engine>(options.threads, options.cpu_memory_bytes); };
+  switch (options.device) {
+    case device_choice::cpu:
+      return cpu();
+    case device_choice::gpu: {
+      std::string why;
+      if (auto gpu = make_gpu_engine(why)) return gpu;
+      throw usage_error("--device gpu: " + why + " (use --device cpu)");
+    }
+    case device_choice::auto_select: {
+      std::string why;
+      if (auto gpu = make_gpu_engine(why)) return gpu;
+      notice("notice: " + why + "; aligning on the CPU");
+      return cpu();
+    }
+  }
+  throw std::logic_error("make_engine: unhandled device choice");
+}
+
+std::vector<std::size_t> rank_targets(const std::vector<best_cell>& cells, std::int32_t min_score,
+                                      std::size_t max_hits) {
+  std::vector<std::size_t> order;
+  for (std::size_t t = 0; t < cells.size(); ++t)
+    if (cells[t].score > 0 && cells[t].score >= min_score) order.push_back(t);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return cells[a].score > cells[b].score; });
+  if (order.size() > max_hits) order.resize(max_hits);
+  return order;
+}
+
+namespace {
+
+// Reads both inputs; in auto mode both files must come out as the same alphabet.
+std::pair<sequence_set, sequence_set> read_inputs(const align_options& options, const notice_fn& notice) {
+  const io::warning_fn warn = [&](const std::string& w) { notice("warning: " + w); };
+  sequence_set queries = io::read_fasta(options.query_path, options.alphabet, warn);
+  sequence_set targets = io::read_fasta(options.db_path, options.alphabet, warn);
+  if (queries.alphabet != targets.alphabet)
+    throw usage_error(options.query_path + " reads as " + std::string(to_string(queries.alphabet)) +
+                      " but " + options.db_path + " as " + std::string(to_string(targets.alphabet)) +
+                      "; choose one with --alphabet dna|protein");
+  return {std::move(queries), std::move(targets)};
+}
+
+// Aligns one query against every target and appends its best hits.
+void search_query(engine& eng, const scoring_scheme& scheme, const align_options& options,
+                  const sequence_set& queries, std::size_t q, const sequence_set& targets,
+                  progress_line& progress, std::vector<output::hit>& hits) {
+  std::vector<pair_job> jobs;
+  jobs.reserve(targets.records.size());
+  for (std::size_t t = 0; t < targets.records.size(); ++t)
+    jobs.push_back({q, t, queries.records[q].residues, targets.records[t].residues});
+  const progress_fn report = [&](std::uint64_t cells) { progress.add(cells); };
+
+  std::vector<std::size_t> keep;
+  std::vector<best_cell> cells(jobs.size());
+  const bool all_kept = jobs.size() <= options.max_hits;
+  if (!all_kept) {
+    // Score every target first, then trace back only the hits that are reported.
+    eng.score_many(jobs, scheme, cells, report);
+    keep = rank_targets(cells, options.min_score, options.max_hits);
+  } else {
+    keep.resize(jobs.size());
+    std::iota(keep.begin(), keep.end(), std::size_t{0});
+  }
+  std::vector<pair_job> kept_jobs;
+  for (std::size_t t : keep) kept_jobs.push_back(jobs[t]);
+  std::vector<alignment> alns(kept_jobs.size());
+  eng.align_many(kept_jobs, scheme, alns, all_kept ? report : progress_fn{});
+
+  std::vector<best_cell> traced(jobs.size());
+  for (std::size_t k = 0; k < keep.size(); ++k) {
+    const alignment& a = alns[k];
+    if (!all_kept && (a.score != cells[keep[k]].score || a.query_end != cells[keep[k]].query_end ||
+                      a.target_end != cells[keep[k]].target_end))
+      throw runtime_failure("internal error: " + eng.name() + " engine gave score " +
+                            std::to_string(cells[keep[k]].score) + " then an alignment of " +
+                            std::to_string(a.score) + " for " + queries.records[q].name + " vs " +
+                            targets.records[keep[k]].name);
+    traced[keep[k]] = {a.score, a.query_end, a.target_end};
+  }
+  // With every target traced, ranking happens after the alignments are known.
+  const std::vector<std::size_t> order = all_kept ? rank_targets(traced, options.min_score, options.max_hits) : keep;
+  for (std::size_t t : order) {
+    const auto k = std::size_t(std::find(keep.begin(), keep.end(), t) - keep.begin());
+    hits.push_back({q, t, std::move(alns[k])});
+  }
+}
+
+}  // namespace
+
+void run_align(const align_options& options, std::ostream& stdout_stream, const notice_fn& notice) {
+  auto [queries, targets] = read_inputs(options, notice);
+  const scoring_scheme scheme = build_scheme(queries.alphabet, options.scoring);
+  std::unique_ptr<engine> eng = make_engine(options, notice);
+
+  std::uint64_t total_cells = 0, db_residues = 0;
+  for (const auto& t : targets.records) db_residues += t.residues.size();
+  for (const auto& q : queries.records) total_cells += std::uint64_t(q.residues.size()) * db_residues;
+
+  std::vector<output::hit> hits;
+  {
+    progress_line progress("aligning", total_cells, !options.quiet);
+    for (std::size_t q = 0; q < queries.records.size(); ++q)
+      search_query(*eng, scheme, options, queries, q, targets, progress, hits);
+  }
+
+  const output::run_context ctx{queries, targets, scheme, SWAT_VERSION_STRING, options.command_line,
+                                db_residues};
+  if (options.out_path.empty() || options.out_path == "-") {
+    output::write_hits(stdout_stream, options.outfmt, ctx, hits);
+    stdout_stream.flush();
+    if (!stdout_stream) throw runtime_failure("error writing to standard output");
+    return;
+  }
+  output::atomic_file file(options.out_path);
+  output::write_hits(file.stream(), options.outfmt, ctx, hits);
+  file.commit();
+}
+
+}  // namespace swat::pipeline

@@ -1,0 +1,70 @@
+#pragma once
+// `swat-gpu align`: read inputs, build the scoring scheme, choose an engine, align every
+// query against every target, keep the best hits per query and write them atomically.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "common/scoring_scheme.hpp"
+#include "engine/engine.hpp"
+#include "io/fasta.hpp"
+#include "output/output.hpp"
+
+namespace swat::pipeline {
+
+//! Where the DP fill runs.
+enum class device_choice { cpu, gpu, auto_select };
+//! "cpu" | "gpu" | "auto"; throws usage_error otherwise.
+device_choice parse_device_choice(std::string_view text);
+
+//! Scoring options as given on the command line (unset = alphabet default).
+struct scoring_options {
+  std::optional<int> match;
+  std::optional<int> mismatch;
+  std::optional<int> gap_open;
+  std::optional<int> gap_extend;
+  std::string matrix;       //!< protein matrix name (default BLOSUM62)
+  std::string matrix_file;  //!< NCBI-format matrix file (overrides matrix)
+};
+
+//! The scheme for an alphabet: DNA 2/-3/5/2, protein BLOSUM62 11/1 unless overridden.
+//! Throws usage_error for options that do not fit the alphabet or bad values.
+scoring_scheme build_scheme(alphabet_kind alphabet, const scoring_options& options);
+
+//! Everything `swat-gpu align` needs.
+struct align_options {
+  std::string query_path;
+  std::string db_path;
+  io::alphabet_request alphabet = io::alphabet_request::auto_detect;
+  scoring_options scoring;
+  device_choice device = device_choice::auto_select;
+  unsigned threads = 0;                          //!< CPU threads, 0 = all cores
+  std::uint64_t cpu_memory_bytes = 1ull << 30;   //!< traceback memory budget of the CPU engine
+  output::output_spec outfmt;
+  std::string out_path;                          //!< "" or "-" = stdout
+  std::size_t max_hits = 10;                     //!< hits kept per query
+  std::int32_t min_score = 1;                    //!< hits below are dropped
+  bool quiet = false;                            //!< no notices, no progress line
+  std::string command_line;                      //!< for SAM @PG
+};
+
+//! One line for the user on stderr (notices and warnings); suppressed by --quiet.
+using notice_fn = std::function<void(const std::string&)>;
+
+//! Runs the whole alignment; output goes to out_path or, when empty/"-", to stdout.
+void run_align(const align_options& options, std::ostream& stdout_stream, const notice_fn& notice);
+
+//! The engine for a device choice (auto: GPU when present and built, else CPU with a notice).
+std::unique_ptr<engine> make_engine(const align_options& options, const notice_fn& notice);
+
+//! Best hits of one query: sorted by score (descending) then target order, ≥ min_score,
+//! at most max_hits.
+std::vector<std::size_t> rank_targets(const std::vector<best_cell>& cells, std::int32_t min_score,
+                                      std::size_t max_hits);
+
+}  // namespace swat::pipeline

@@ -1,0 +1,36 @@
+#include "pipeline/gpu_engines.hpp"
+
+#if SWAT_WITH_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+namespace swat::pipeline {
+
+int cuda_device_count() {
+#if SWAT_WITH_CUDA
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return count;
+#else
+  return 0;
+#endif
+}
+
+std::unique_ptr<engine> make_gpu_engine(std::string& why) {
+#if SWAT_WITH_CUDA
+  if (cuda_device_count() == 0) {
+    why = "no CUDA device found";
+    return nullptr;
+  }
+  why = "no GPU alignment engine in this version yet";
+  return nullptr;
+#else
+  why = "this build has no CUDA support (configured with SWAT_WITH_CUDA=OFF)";
+  return nullptr;
+#endif
+}
+
+}  // namespace swat::pipeline
