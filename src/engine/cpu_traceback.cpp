@@ -1,0 +1,146 @@
+// Bounded-memory traceback of the CPU engine: codes of the whole rectangle when they fit,
+// otherwise multi-level row checkpoints (memory bound and proof in cpu_traceback.hpp).
+
+#include "engine/cpu_traceback.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "common/traceback.hpp"
+#include "engine/cpu_kernels.hpp"
+
+namespace swat::cpu {
+namespace {
+
+//! Rows (a, b] of the rectangle, split into bands of k rows; H and F of rows a + c·k
+//! (c = 1 … stored) kept for columns 0..width, row a borrowed from the parent level.
+struct level {
+  std::int64_t a = 0, b = 0, k = 1, width = 0;
+  const std::int32_t* top_h = nullptr;
+  const std::int32_t* top_f = nullptr;
+  std::vector<std::int32_t> ckpt;  //!< per stored row: h[width+1] then f[width+1]
+
+  std::size_t bytes() const { return ckpt.size() * sizeof(std::int32_t); }
+  const std::int32_t* row_h(std::int64_t c) const {
+    return c == 0 ? top_h : ckpt.data() + std::size_t(c - 1) * 2 * std::size_t(width + 1);
+  }
+  const std::int32_t* row_f(std::int64_t c) const {
+    return c == 0 ? top_f : row_h(c) + (width + 1);
+  }
+};
+
+//! Serves code_at(i, j) to walk_traceback, recomputing one band of codes at a time.
+class band_walker {
+ public:
+  band_walker(residue_span query, residue_span target, const scoring_scheme& scheme, std::size_t budget)
+      : q_(query), t_(target), scheme_(scheme), budget_(budget) {
+    const std::int64_t w = std::int64_t(target.size());
+    zero_h_.assign(std::size_t(w + 1), 0);
+    zero_f_.assign(std::size_t(w + 1), minus_infinity);
+    work_h_.resize(std::size_t(w + 1));
+    work_f_.resize(std::size_t(w + 1));
+    levels_.push_back(make_level(0, std::int64_t(query.size()), w, zero_h_.data(), zero_f_.data(), budget_));
+  }
+
+  std::uint8_t code_at(std::int64_t i, std::int64_t j) {
+    if (i <= band_a_ || i > band_b_) load_band(i, j);
+    return codes_[std::size_t(i - band_a_ - 1) * std::size_t(band_w_) + std::size_t(j - 1)];
+  }
+
+ private:
+  std::size_t used() const {
+    std::size_t s = 0;
+    for (const level& l : levels_) s += l.bytes();
+    return s;
+  }
+
+  //! Copies the border row (columns 0..w) into the working rows.
+  void start_from(const std::int32_t* h, const std::int32_t* f, std::int64_t w) {
+    std::copy(h, h + w + 1, work_h_.begin());
+    std::copy(f, f + w + 1, work_f_.begin());
+  }
+
+  level make_level(std::int64_t a, std::int64_t b, std::int64_t w, const std::int32_t* top_h,
+                   const std::int32_t* top_f, std::size_t rem) {
+    level l;
+    l.a = a;
+    l.b = b;
+    l.width = w;
+    l.top_h = top_h;
+    l.top_f = top_f;
+    const std::int64_t rows = b - a;
+    const double row_bytes = 8.0 * double(w + 1);
+    if (double(rows) * double(w) <= double(rem) || rows <= 1) {
+      l.k = std::max<std::int64_t>(rows, 1);
+      return l;
+    }
+    // Balanced split: rows/(c+1) code rows against c checkpoint rows.
+    std::int64_t c = std::max<std::int64_t>(1, std::llround(std::sqrt(double(rows) * double(w) / row_bytes)) - 1);
+    const double cost = double((rows + c) / (c + 1)) * double(w) + double(c) * row_bytes;
+    if (cost > double(rem)) c = std::max<std::int64_t>(1, std::int64_t(double(rem) / 2.0 / row_bytes));
+    c = std::min(c, rows - 1);
+    l.k = (rows + c) / (c + 1);
+    const std::int64_t stored = (rows - 1) / l.k;
+    l.ckpt.resize(std::size_t(stored) * 2 * std::size_t(w + 1));
+    start_from(top_h, top_f, w);
+    for (std::int64_t r = a + 1; r <= a + stored * l.k; ++r) {
+      fill_row(q_[std::size_t(r - 1)], t_.data(), w, scheme_, work_h_.data(), work_f_.data(), nullptr);
+      if ((r - a) % l.k == 0) {
+        std::int32_t* dst = l.ckpt.data() + std::size_t((r - a) / l.k - 1) * 2 * std::size_t(w + 1);
+        std::copy(work_h_.begin(), work_h_.begin() + (w + 1), dst);
+        std::copy(work_f_.begin(), work_f_.begin() + (w + 1), dst + (w + 1));
+      }
+    }
+    return l;
+  }
+
+  void load_band(std::int64_t i, std::int64_t j) {
+    codes_ = {};
+    while (levels_.back().a >= i) levels_.pop_back();  // the root (a = 0) always stays
+    for (;;) {
+      const level& l = levels_.back();
+      const std::int64_t c = (i - l.a - 1) / l.k;
+      const std::int64_t r0 = l.a + c * l.k;
+      const std::int64_t r1 = std::min(r0 + l.k, l.b);
+      const std::size_t u = used();
+      const std::size_t rem = budget_ > u ? budget_ - u : 0;
+      if (double(r1 - r0) * double(j) <= double(rem) || r1 - r0 == 1) {
+        codes_.resize(std::size_t(r1 - r0) * std::size_t(j));
+        start_from(l.row_h(c), l.row_f(c), j);
+        for (std::int64_t r = r0 + 1; r <= r1; ++r)
+          fill_row(q_[std::size_t(r - 1)], t_.data(), j, scheme_, work_h_.data(), work_f_.data(),
+                   codes_.data() + std::size_t(r - r0 - 1) * std::size_t(j));
+        band_a_ = r0;
+        band_b_ = r1;
+        band_w_ = j;
+        return;
+      }
+      level child = make_level(r0, r1, j, l.row_h(c), l.row_f(c), rem);
+      levels_.push_back(std::move(child));
+    }
+  }
+
+  residue_span q_, t_;
+  const scoring_scheme& scheme_;
+  std::size_t budget_;
+  std::vector<std::int32_t> zero_h_, zero_f_, work_h_, work_f_;
+  std::vector<level> levels_;
+  std::vector<std::uint8_t> codes_;
+  std::int64_t band_a_ = 0, band_b_ = 0, band_w_ = 0;  //!< codes_ holds rows (band_a_, band_b_]
+};
+
+}  // namespace
+
+alignment trace_rectangle(residue_span query, residue_span target, const scoring_scheme& scheme,
+                          std::int32_t score, std::size_t budget_bytes) {
+  band_walker walker(query, target, scheme, budget_bytes);
+  const best_cell end{score, std::int64_t(query.size()), std::int64_t(target.size())};
+  alignment aln = walk_traceback(end, [&](std::int64_t i, std::int64_t j) { return walker.code_at(i, j); });
+  if (aln.query_begin != 0 || aln.target_begin != 0)
+    throw std::logic_error("cpu engine: traceback did not end at the alignment's origin");
+  return aln;
+}
+
+}  // namespace swat::cpu

@@ -1,0 +1,184 @@
+// CPU engine against the scalar reference: full alignment equality (score, coordinates, every
+// CIGAR op) on seeded random pairs, low-complexity pairs full of ties, skewed shapes and budgets
+// small enough to force the multi-level checkpoint traceback.
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/cpu_engine.hpp"
+#include "engine/cpu_kernels.hpp"
+#include "engine/test_schemes.hpp"
+#include "reference/reference.hpp"
+
+namespace swat {
+namespace {
+
+using residues = std::vector<std::uint8_t>;
+using test::mutate;
+using test::random_residues;
+
+std::string describe(const alignment& a) {
+  std::string s = std::to_string(a.score) + " q[" + std::to_string(a.query_begin) + "," +
+                  std::to_string(a.query_end) + ") t[" + std::to_string(a.target_begin) + "," +
+                  std::to_string(a.target_end) + ") ";
+  for (const cigar_op& c : a.ops) s += std::to_string(c.length) + c.op;
+  return s;
+}
+
+//! Checks the engine's alignment, its score pass (both kernels) and score_only against the reference.
+void check_pair(const residues& q, const residues& t, const scoring_scheme& scheme, std::size_t budget,
+                const std::string& what) {
+  const alignment want = reference::align(q, t, scheme);
+  cpu_engine eng(1, budget);
+  const alignment got = eng.align(q, t, scheme);
+  ASSERT_EQ(describe(got), describe(want)) << what << " m=" << q.size() << " n=" << t.size();
+  ASSERT_EQ(got, want) << what;
+  const best_cell want_best{want.score, want.query_end, want.target_end};
+  for (int kernel = 0; kernel < 2; ++kernel) {
+    if (kernel == 1 && !cpu::striped_available()) continue;
+    for (bool origins : {true, false}) {
+      const cpu::pass_result p = kernel ? cpu::score_pass_striped(q, t, scheme, origins, nullptr)
+                                        : cpu::score_pass_scalar(q, t, scheme, origins, nullptr);
+      ASSERT_EQ(p.best, want_best) << what << " kernel " << kernel << " origins " << origins;
+      if (origins) {
+        ASSERT_EQ(p.query_begin, want.query_begin) << what << " kernel " << kernel;
+        ASSERT_EQ(p.target_begin, want.target_begin) << what << " kernel " << kernel;
+      }
+    }
+  }
+  ASSERT_EQ(eng.score_only(q, t, scheme), want_best) << what;
+}
+
+std::size_t pick_length(std::mt19937& rng) {
+  static const std::size_t special[] = {0, 1, 2, 7, 8, 9, 31, 32, 33, 63, 64, 65};
+  if (std::uniform_int_distribution<int>(0, 9)(rng) < 3)
+    return special[std::uniform_int_distribution<std::size_t>(0, std::size(special) - 1)(rng)];
+  return std::uniform_int_distribution<std::size_t>(0, 300)(rng);
+}
+
+//! A random pair: unrelated, or the target a mutated piece of the query (long gapped paths).
+std::pair<residues, residues> random_pair(std::mt19937& rng, int alphabet) {
+  residues q = random_residues(rng, pick_length(rng), alphabet);
+  residues t;
+  if (!q.empty() && std::uniform_int_distribution<int>(0, 1)(rng)) {
+    const std::size_t a = std::uniform_int_distribution<std::size_t>(0, q.size() - 1)(rng);
+    const std::size_t b = std::uniform_int_distribution<std::size_t>(a, q.size())(rng);
+    residues piece(q.begin() + std::ptrdiff_t(a), q.begin() + std::ptrdiff_t(b));
+    residues left = random_residues(rng, std::uniform_int_distribution<std::size_t>(0, 40)(rng), alphabet);
+    t = left;
+    const residues m = mutate(rng, piece, alphabet, 0.15);
+    t.insert(t.end(), m.begin(), m.end());
+  } else {
+    t = random_residues(rng, pick_length(rng), alphabet);
+  }
+  if (std::uniform_int_distribution<int>(0, 1)(rng)) std::swap(q, t);
+  return {q, t};
+}
+
+std::size_t pick_budget(std::mt19937& rng) {
+  static const std::size_t budgets[] = {0, 1, 64, 1000, 20000, cpu_engine::default_budget_bytes};
+  return budgets[std::uniform_int_distribution<std::size_t>(0, std::size(budgets) - 1)(rng)];
+}
+
+TEST(cpu_engine, random_dna_pairs) {
+  std::mt19937 rng(20240601);
+  const scoring_scheme schemes[] = {test::dna_scheme(), test::dna_scheme(1, -1, 0, 1), test::dna_scheme(2, -3, 4, 0)};
+  for (int k = 0; k < 900; ++k) {
+    auto [q, t] = random_pair(rng, dna_size);
+    check_pair(q, t, schemes[k % 3], pick_budget(rng), "dna #" + std::to_string(k));
+  }
+}
+
+TEST(cpu_engine, random_protein_pairs) {
+  std::mt19937 rng(7);
+  const scoring_scheme schemes[] = {test::protein_scheme(1, 11, 1), test::protein_scheme(2, 10, 2),
+                                    test::protein_scheme(3, 0, 1)};
+  for (int k = 0; k < 700; ++k) {
+    auto [q, t] = random_pair(rng, protein_size);
+    check_pair(q, t, schemes[k % 3], pick_budget(rng), "protein #" + std::to_string(k));
+  }
+}
+
+//! Periodic and single-letter sequences: many equal scores, equal paths, gap/diag ties.
+TEST(cpu_engine, low_complexity_ties) {
+  std::mt19937 rng(99);
+  const scoring_scheme schemes[] = {test::dna_scheme(), test::dna_scheme(1, -1, 0, 1), test::dna_scheme(2, -2, 1, 1),
+                                    test::dna_scheme(3, -3, 3, 3)};
+  auto periodic = [](std::size_t n, const residues& unit) {
+    residues r(n);
+    for (std::size_t k = 0; k < n; ++k) r[k] = unit[k % unit.size()];
+    return r;
+  };
+  const std::vector<residues> units = {{0}, {0, 1}, {0, 1, 2}, {0, 0, 1}, {4}, {2, 4}};
+  for (int k = 0; k < 400; ++k) {
+    const auto& uq = units[std::size_t(k) % units.size()];
+    const auto& ut = units[std::size_t(k / 6) % units.size()];
+    residues q = periodic(pick_length(rng) % 120, uq);
+    residues t = periodic(pick_length(rng) % 120, ut);
+    if (k % 5 == 0 && !t.empty()) t[t.size() / 2] = 3;  // a break in the period
+    check_pair(q, t, schemes[k % 4], pick_budget(rng), "low complexity #" + std::to_string(k));
+  }
+}
+
+TEST(cpu_engine, skewed_and_empty_shapes) {
+  std::mt19937 rng(5);
+  const scoring_scheme dna = test::dna_scheme();
+  const scoring_scheme prot = test::protein_scheme(4, 11, 1);
+  const std::pair<std::size_t, std::size_t> shapes[] = {{1, 500}, {500, 1}, {0, 0}, {0, 17}, {17, 0},
+                                                        {2, 400}, {400, 2}, {1, 1}, {31, 33}, {33, 31}};
+  int count = 0;
+  for (int rep = 0; rep < 10; ++rep)
+    for (auto [m, n] : shapes) {
+      const bool protein = rep % 2;
+      const int alphabet = protein ? protein_size : dna_size;
+      residues q = random_residues(rng, m, alphabet), t = random_residues(rng, n, alphabet);
+      check_pair(q, t, protein ? prot : dna, pick_budget(rng), "shape #" + std::to_string(count++));
+    }
+}
+
+//! Budgets of 0..few bytes force one-row bands and ⌈log2 R⌉ checkpoint levels.
+TEST(cpu_engine, tiny_budget_multi_level) {
+  std::mt19937 rng(11);
+  const scoring_scheme dna = test::dna_scheme();
+  for (int k = 0; k < 60; ++k) {
+    const residues q = random_residues(rng, 250 + std::size_t(k), dna_size);
+    const residues t = mutate(rng, q, dna_size, 0.1);
+    check_pair(q, t, dna, std::size_t(k % 3) * 700, "tiny budget #" + std::to_string(k));
+  }
+}
+
+TEST(cpu_engine, align_many_matches_align_in_job_order) {
+  std::mt19937 rng(3);
+  const scoring_scheme scheme = test::protein_scheme(9, 11, 1);
+  std::vector<std::pair<residues, residues>> pairs;
+  for (int k = 0; k < 60; ++k) pairs.push_back(random_pair(rng, protein_size));
+  std::vector<pair_job> jobs;
+  std::uint64_t cells = 0;
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    jobs.push_back({k, k, pairs[k].first, pairs[k].second});
+    cells += std::uint64_t(pairs[k].first.size()) * pairs[k].second.size();
+  }
+  for (unsigned threads : {1u, 2u, 5u}) {
+    cpu_engine eng(threads, 1 << 16);
+    std::vector<alignment> results(jobs.size());
+    std::atomic<std::uint64_t> done{0};
+    eng.align_many(jobs, scheme, results, [&](std::uint64_t c) { done += c; });
+    EXPECT_EQ(done.load(), cells);
+    for (std::size_t k = 0; k < jobs.size(); ++k)
+      ASSERT_EQ(results[k], reference::align(jobs[k].query, jobs[k].target, scheme)) << "job " << k;
+  }
+}
+
+TEST(cpu_engine, constructor_defaults) {
+  cpu_engine eng;
+  EXPECT_GE(eng.threads(), 1u);
+  EXPECT_EQ(eng.budget_bytes(), cpu_engine::default_budget_bytes);
+  EXPECT_EQ(eng.name(), "cpu");
+}
+
+}  // namespace
+}  // namespace swat
