@@ -71,7 +71,12 @@ int align_command(const std::vector<std::string>& args) {
     ("device", "cpu|gpu|auto (auto: GPU if present, else CPU with a notice)",
      cxxopts::value<std::string>()->default_value("auto"))
     ("threads", "CPU threads (0 = all cores)", cxxopts::value<unsigned>()->default_value("0"))
-    ("cpu-mem", "CPU traceback memory budget in MiB", cxxopts::value<std::uint64_t>()->default_value("1024"));
+    ("cpu-mem", "CPU traceback memory budget in MiB", cxxopts::value<std::uint64_t>()->default_value("1024"))
+    ("kernel", "GPU fill kernel: diagonal|coalesced|tiled|fast|auto", cxxopts::value<std::string>()->default_value("auto"))
+    ("sync", "GPU inter-block sync: simple|tree|tree3|lockfree|cg|flag|stripe (one persistent kernel) "
+             "or cpu|cpu-explicit|graph (one launch per step), or auto", cxxopts::value<std::string>()->default_value("auto"))
+    ("tile", "tile edge in cells for --kernel tiled (0 = default)", cxxopts::value<int>()->default_value("0"))
+    ("max-gpu-mem", "GPU memory budget in MiB (0 = free device memory)", cxxopts::value<std::uint64_t>()->default_value("0"));
   opts.add_options("Output")
     ("outfmt", "blast6 [extra columns…] | sam | pair | json (see below)",
      cxxopts::value<std::string>()->default_value("blast6"))
@@ -106,6 +111,11 @@ int align_command(const std::vector<std::string>& args) {
   if (r.count("matrix-file")) o.scoring.matrix_file = r["matrix-file"].as<std::string>();
   o.device = pipeline::parse_device_choice(r["device"].as<std::string>());
   o.threads = r["threads"].as<unsigned>();
+  o.gpu.kernel = r["kernel"].as<std::string>();
+  o.gpu.sync = r["sync"].as<std::string>();
+  o.gpu.tile = r["tile"].as<int>();
+  if (o.gpu.tile < 0) throw usage_error("--tile must be 0 (default) or a positive cell count");
+  o.gpu.max_gpu_mem_bytes = r["max-gpu-mem"].as<std::uint64_t>() << 20;
   const auto cpu_mem_mib = r["cpu-mem"].as<std::uint64_t>();
   if (cpu_mem_mib < 16 || cpu_mem_mib > (1ull << 24)) throw usage_error("--cpu-mem must be 16 … 16777216 MiB");
   o.cpu_memory_bytes = cpu_mem_mib << 20;

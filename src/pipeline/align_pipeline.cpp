@@ -40,17 +40,21 @@ scoring_scheme build_scheme(alphabet_kind alphabet, const scoring_options& o) {
 
 std::unique_ptr<engine> make_engine(const align_options& options, const notice_fn& notice) {
   auto cpu = [&] { return std::make_unique<cpu_engine>(options.threads, options.cpu_memory_bytes); };
+  gpu_engine_options gpu_options = options.gpu;
+  gpu_options.cpu_threads = options.threads;
+  gpu_options.cpu_memory_bytes = options.cpu_memory_bytes;
+  gpu_options.notice = [&notice](const std::string& line) { notice("notice: " + line); };
   switch (options.device) {
     case device_choice::cpu:
       return cpu();
     case device_choice::gpu: {
       std::string why;
-      if (auto gpu = make_gpu_engine(why)) return gpu;
+      if (auto gpu = make_gpu_engine(gpu_options, why)) return gpu;
       throw usage_error("--device gpu: " + why + " (use --device cpu)");
     }
     case device_choice::auto_select: {
       std::string why;
-      if (auto gpu = make_gpu_engine(why)) return gpu;
+      if (auto gpu = make_gpu_engine(gpu_options, why)) return gpu;
       notice("notice: " + why + "; aligning on the CPU");
       return cpu();
     }

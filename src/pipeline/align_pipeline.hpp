@@ -12,6 +12,7 @@
 
 #include "common/scoring_scheme.hpp"
 #include "engine/engine.hpp"
+#include "engine/gpu_options.hpp"
 #include "io/fasta.hpp"
 #include "output/output.hpp"
 
@@ -44,6 +45,7 @@ struct align_options {
   scoring_options scoring;
   device_choice device = device_choice::auto_select;
   unsigned threads = 0;                          //!< CPU threads, 0 = all cores
+  gpu_engine_options gpu;                        //!< --kernel, --sync, --tile, --max-gpu-mem
   std::uint64_t cpu_memory_bytes = 1ull << 30;   //!< traceback memory budget of the CPU engine
   output::output_spec outfmt;
   std::string out_path;                          //!< "" or "-" = stdout

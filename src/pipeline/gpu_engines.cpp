@@ -2,6 +2,8 @@
 
 #if SWAT_WITH_CUDA
 #include <cuda_runtime_api.h>
+
+#include "cuda/sw/gpu_engine.hpp"
 #endif
 
 namespace swat::pipeline {
@@ -19,15 +21,15 @@ int cuda_device_count() {
 #endif
 }
 
-std::unique_ptr<engine> make_gpu_engine(std::string& why) {
+std::unique_ptr<engine> make_gpu_engine(const gpu_engine_options& options, std::string& why) {
 #if SWAT_WITH_CUDA
   if (cuda_device_count() == 0) {
     why = "no CUDA device found";
     return nullptr;
   }
-  why = "no GPU alignment engine in this version yet";
-  return nullptr;
+  return sw::make_gpu_engine(options);
 #else
+  (void)options;
   why = "this build has no CUDA support (configured with SWAT_WITH_CUDA=OFF)";
   return nullptr;
 #endif
