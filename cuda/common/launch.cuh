@@ -1,0 +1,91 @@
+#pragma once
+// The one cooperative-launch helper. Every kernel that waits on other blocks (grid barriers,
+// grid collectives) starts through launch_cooperative(): it checks device support, caps the
+// grid at occupancy × SMs for that kernel, block size and dynamic shared memory, and refuses
+// (swat::cuda_error, never a hang) a grid that cannot be co-resident. Co-residency is what makes
+// a software grid barrier deadlock-free (Xiao & Feng 2010 §5; Shen 2013).
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "cuda/common/cuda_check.cuh"
+
+namespace swat::cuda {
+
+//! Above this many bytes of dynamic shared memory a kernel needs an explicit opt-in attribute.
+inline constexpr std::size_t default_dyn_smem_limit_bytes = 48 * 1024;
+
+//! Raises the kernel's dynamic shared memory limit when dyn_smem_bytes > 48 KB.
+template <typename... Params>
+void set_dynamic_smem(void (*kernel)(Params...), std::size_t dyn_smem_bytes) {
+  if (dyn_smem_bytes > default_dyn_smem_limit_bytes) {
+    SWAT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(dyn_smem_bytes)));
+  }
+}
+
+//! Blocks per SM the kernel can keep resident (occupancy API) for this block size and smem.
+template <typename... Params>
+int max_blocks_per_sm(void (*kernel)(Params...), int block_threads, std::size_t dyn_smem_bytes) {
+  set_dynamic_smem(kernel, dyn_smem_bytes);
+  int per_sm = 0;
+  SWAT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads,
+                                                                dyn_smem_bytes));
+  return per_sm;
+}
+
+//! Largest grid (blocks) that is guaranteed co-resident: occupancy per SM × number of SMs.
+template <typename... Params>
+int max_coresident_blocks(void (*kernel)(Params...), int block_threads,
+                          std::size_t dyn_smem_bytes) {
+  return max_blocks_per_sm(kernel, block_threads, dyn_smem_bytes) * device_sm_count();
+}
+
+//! True when the current device supports cudaLaunchCooperativeKernel.
+inline bool cooperative_launch_supported() {
+  int device = 0;
+  SWAT_CUDA_CHECK(cudaGetDevice(&device));
+  int supported = 0;
+  SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&supported, cudaDevAttrCooperativeLaunch, device));
+  return supported != 0;
+}
+
+//! Launches kernel<<<grid, block, dyn_smem, stream>>>(args...) cooperatively. Throws
+//! swat::cuda_error when the device lacks cooperative launch, when the grid is empty, or when
+//! grid blocks exceed max_coresident_blocks() (message names the grid and the cap); checks the
+//! launch. Arguments are converted to the kernel's parameter types before the launch.
+template <typename... Params, typename... Args>
+void launch_cooperative(void (*kernel)(Params...), dim3 grid, dim3 block,
+                        std::size_t dyn_smem_bytes, cudaStream_t stream, Args&&... args) {
+  static_assert(sizeof...(Params) == sizeof...(Args), "launch_cooperative: argument count");
+  if (!cooperative_launch_supported())
+    throw cuda_error("cooperative launch is not supported on " + device_name());
+  const long long blocks = 1LL * grid.x * grid.y * grid.z;
+  const int threads = static_cast<int>(block.x * block.y * block.z);
+  const int per_sm = max_blocks_per_sm(kernel, threads, dyn_smem_bytes);
+  const int sms = device_sm_count();
+  const long long cap = 1LL * per_sm * sms;
+  if (blocks < 1 || blocks > cap) {
+    throw cuda_error("cooperative launch refused: grid of " + std::to_string(blocks) +
+                     " blocks x " + std::to_string(threads) + " threads (" +
+                     std::to_string(dyn_smem_bytes) +
+                     " B dynamic shared memory) cannot be co-resident; the cap is " +
+                     std::to_string(cap) + " blocks (" + std::to_string(per_sm) + " per SM x " +
+                     std::to_string(sms) + " SMs)");
+  }
+  std::tuple<Params...> params(std::forward<Args>(args)...);
+  std::apply(
+      [&](auto&... p) {
+        void* ptrs[sizeof...(Params) + 1] = {static_cast<void*>(&p)...};
+        SWAT_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), grid,
+                                                    block, ptrs, dyn_smem_bytes, stream));
+      },
+      params);
+  SWAT_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace swat::cuda
