@@ -3,7 +3,9 @@
 #if SWAT_WITH_CUDA
 #include <cuda_runtime_api.h>
 
+#if SWAT_HAVE_SW
 #include "cuda/sw/gpu_engine.hpp"
+#endif
 #endif
 
 namespace swat::pipeline {
@@ -27,7 +29,13 @@ std::unique_ptr<engine> make_gpu_engine(const gpu_engine_options& options, std::
     why = "no CUDA device found";
     return nullptr;
   }
+#if SWAT_HAVE_SW
   return sw::make_gpu_engine(options);
+#else
+  (void)options;
+  why = "this build has no GPU alignment engine";
+  return nullptr;
+#endif
 #else
   (void)options;
   why = "this build has no CUDA support (configured with SWAT_WITH_CUDA=OFF)";
