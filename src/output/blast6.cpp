@@ -150,9 +150,11 @@ std::string outfmt_help() {
     line.resize(12, ' ');
     s += line + std::string(c.help) + "\n";
   }
-  s += "E-value and bit score use published gapped Karlin-Altschul parameters (NCBI BLAST\n"
-       "tables) for BLOSUM45/50/62/80/90 and PAM30/70/250 at BLAST's default gap costs and for\n"
-       "DNA 2/-3 with gaps 5/2; other schemes print NA. No edge-effect correction is applied.\n";
+  s += "E-value and bit score use the published gapped Karlin-Altschul parameters of NCBI BLAST\n"
+       "for these schemes only (gap open/extend): BLOSUM45 14/2, BLOSUM50 13/2, BLOSUM62 11/1,\n"
+       "BLOSUM80 10/1, BLOSUM90 10/1, PAM30 9/1, PAM70 10/1, PAM250 14/2, DNA match 2\n"
+       "mismatch -3 5/2; other schemes print NA (null in JSON). E = K*m*N*exp(-lambda*S) with\n"
+       "m the query length and N the database residues, without edge-effect correction.\n";
   return s;
 }
 

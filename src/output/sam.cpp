@@ -8,8 +8,11 @@
 // ops) is written as an unmapped record (FLAG 4, RNAME '*', POS 0, CIGAR '*').
 //
 // Protein: SEQ holds the amino-acid letters. The SAM grammar allows any letter in SEQ
-// ([A-Za-z=.]+), and `samtools view` accepts such files; converting to BAM keeps only the
-// 4-bit nucleotide codes, so letters other than IUPAC nucleotide codes become N there.
+// ([A-Za-z=.]+) and samtools 1.16 reads such files without error or warning, but htslib keeps
+// SEQ as 4-bit nucleotide codes, so anything samtools writes back (SAM or BAM) shows letters that
+// are not IUPAC nucleotide codes as N (MMPQIKWLEA becomes MMNNNKWNNA). CIGAR, POS and the tags
+// survive unchanged. Target names are written as given; SAM restricts RNAME characters and
+// wants them unique, which FASTA names normally satisfy.
 
 #include <string>
 #include <vector>

@@ -101,7 +101,9 @@ TEST(sam, protein_output_passes_samtools) {
       << sam;
   std::string err;
   EXPECT_EQ(run_samtools(sam, "view -h", err), 0) << err;
+  EXPECT_EQ(err, "");
   EXPECT_EQ(run_samtools(sam, "view -b -o /dev/null", err), 0) << err;
+  EXPECT_EQ(err, "");
 }
 
 }  // namespace
