@@ -65,9 +65,12 @@ alphabet_request parse_alphabet_request(std::string_view name) {
 
 std::string_view to_string(alphabet_request request) {
   switch (request) {
-    case alphabet_request::auto_detect: return "auto";
-    case alphabet_request::dna: return "dna";
-    case alphabet_request::protein: return "protein";
+    case alphabet_request::auto_detect:
+      return "auto";
+    case alphabet_request::dna:
+      return "dna";
+    case alphabet_request::protein:
+      return "protein";
   }
   throw std::invalid_argument("unknown alphabet_request");
 }
@@ -84,7 +87,8 @@ alphabet_kind detect_alphabet(std::span<const std::string_view> sequences) {
     if (dna[c] == invalid_rank) return alphabet_kind::protein;
     total += counts[c];
   }
-  for (const char c : std::string_view("ACGTUNacgtun")) core += counts[static_cast<unsigned char>(c)];
+  for (const char c : std::string_view("ACGTUNacgtun"))
+    core += counts[static_cast<unsigned char>(c)];
   return core * 100 >= total * dna_core_percent ? alphabet_kind::dna : alphabet_kind::protein;
 }
 
@@ -108,8 +112,8 @@ sequence_set read_fasta(const std::string& path, alphabet_request request, const
   std::vector<std::string> headers;  // of the trailing empty records, which SeqAn3 won't see
   for (std::size_t r = parsed_count; r < scanned.size(); ++r)
     headers.emplace_back(scanned[r].header);
-  const std::size_t end = parsed_count < scanned.size() ? scanned[parsed_count].header_offset
-                                                        : file.text.size();
+  const std::size_t end =
+      parsed_count < scanned.size() ? scanned[parsed_count].header_offset : file.text.size();
   file.text.resize(end);
   file.text.erase(0, scan.first_header);
   std::vector<detail::raw_record> raw = detail::parse_fasta_text(std::move(file.text), path);
@@ -124,8 +128,8 @@ sequence_set read_fasta(const std::string& path, alphabet_request request, const
                              detail::record_label(r, {}));
   for (std::string& h : headers) raw.push_back({std::move(h), {}});
 
-  alphabet_kind kind = request == alphabet_request::protein ? alphabet_kind::protein
-                                                            : alphabet_kind::dna;
+  alphabet_kind kind =
+      request == alphabet_request::protein ? alphabet_kind::protein : alphabet_kind::dna;
   if (request == alphabet_request::auto_detect) {
     std::vector<std::string_view> views;
     views.reserve(raw.size());
@@ -145,9 +149,9 @@ sequence_set read_fasta(const std::string& path, alphabet_request request, const
       if (warn) warn(path + ":" + label + ": record has no residues, skipped");
       continue;
     }
-    set.records.push_back({std::string(parts.name), std::string(parts.description),
-                           encode(raw[r].residues, kind,
-                                  request == alphabet_request::auto_detect, path, label)});
+    set.records.push_back(
+        {std::string(parts.name), std::string(parts.description),
+         encode(raw[r].residues, kind, request == alphabet_request::auto_detect, path, label)});
   }
   return set;
 }

@@ -26,8 +26,10 @@ constexpr std::array<std::uint8_t, 256> make_byte_classes() {
 }
 constexpr std::array<std::uint8_t, 256> byte_classes = make_byte_classes();
 
-bool is_blank_byte(char c) { return byte_classes[static_cast<unsigned char>(c)] >= space &&
-                                    byte_classes[static_cast<unsigned char>(c)] <= newline; }
+bool is_blank_byte(char c) {
+  return byte_classes[static_cast<unsigned char>(c)] >= space &&
+         byte_classes[static_cast<unsigned char>(c)] <= newline;
+}
 bool is_control(unsigned char c) { return c < 0x20 || c == 0x7F; }
 
 std::string hex_byte(unsigned char c) {
@@ -49,7 +51,10 @@ std::string describe_bad_byte(unsigned char c, std::uint64_t line) {
 // Names a compressed format other than gzip from its magic bytes, or returns nothing.
 std::string_view other_compression(std::string_view text) {
   if (text.starts_with("BZh")) return "bzip2";
-  if (text.starts_with(std::string_view("\xFD" "7zXZ\0", 6))) return "xz";
+  if (text.starts_with(std::string_view("\xFD"
+                                        "7zXZ\0",
+                                        6)))
+    return "xz";
   if (text.starts_with("\x28\xB5\x2F\xFD")) return "zstd";
   if (text.starts_with("PK\x03\x04")) return "zip";
   return {};
@@ -61,11 +66,17 @@ std::string_view other_compression(std::string_view text) {
   if (const auto format = other_compression(text); !format.empty())
     throw input_error(path, "not a FASTA file: " + std::string(format) +
                                 "-compressed data (only plain and gzip FASTA are read)");
-  if (is_control(c) || c == 0xFF || c == 0xFE)
-    throw input_error(path, "not a FASTA file: binary data (byte " + hex_byte(c) + " on line " +
-                                std::to_string(line) + ")");
-  std::string what = "not a FASTA file: the first non-blank line (line " +
-                     std::to_string(line) + ") does not start with '>'";
+  // Binary data: a control byte (other than tab and CR) early in the first non-blank line.
+  constexpr std::size_t binary_probe_bytes = 4096;
+  for (std::size_t k = first; k < text.size() && k < first + binary_probe_bytes; ++k) {
+    const auto b = static_cast<unsigned char>(text[k]);
+    if (b == '\n') break;
+    if (is_control(b) && b != '\t' && b != '\r')
+      throw input_error(path, "not a FASTA file: binary data (byte " + hex_byte(b) + " on line " +
+                                  std::to_string(line) + ")");
+  }
+  std::string what = "not a FASTA file: the first non-blank line (line " + std::to_string(line) +
+                     ") does not start with '>'";
   if (c == '@') what += " (FASTQ is not supported)";
   throw input_error(path, what);
 }
@@ -150,7 +161,8 @@ std::string record_label(std::size_t index, std::string_view name) {
   constexpr std::size_t max_name_chars = 60;
   std::string label = "record " + std::to_string(index + 1);
   if (name.empty()) return label;
-  if (name.size() > max_name_chars) return label + " (" + std::string(name.substr(0, max_name_chars)) + "...)";
+  if (name.size() > max_name_chars)
+    return label + " (" + std::string(name.substr(0, max_name_chars)) + "...)";
   return label + " (" + std::string(name) + ")";
 }
 

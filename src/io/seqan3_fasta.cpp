@@ -18,9 +18,10 @@ struct char_sequence_traits : seqan3::sequence_file_input_default_traits_dna {
   using sequence_container = std::basic_string<alphabet_t>;
 };
 
-using fasta_input = seqan3::sequence_file_input<char_sequence_traits,
-                                                seqan3::fields<seqan3::field::id, seqan3::field::seq>,
-                                                seqan3::type_list<seqan3::format_fasta>>;
+using fasta_input =
+    seqan3::sequence_file_input<char_sequence_traits,
+                                seqan3::fields<seqan3::field::id, seqan3::field::seq>,
+                                seqan3::type_list<seqan3::format_fasta>>;
 
 std::string label(std::size_t index) { return "record " + std::to_string(index + 1); }
 

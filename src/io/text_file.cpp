@@ -51,8 +51,8 @@ text_file read_text_file(const std::string& path, const keep_reading_fn& keep_re
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     const int err = errno;
-    throw input_error(path, err == ENOENT ? std::string("no such file")
-                                          : "cannot open: " + errno_message(err));
+    throw input_error(
+        path, err == ENOENT ? std::string("no such file") : "cannot open: " + errno_message(err));
   }
   struct stat info {};
   if (::fstat(fd, &info) != 0) {

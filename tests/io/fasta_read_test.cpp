@@ -40,7 +40,8 @@ constexpr std::string_view clean_protein =
 constexpr std::string_view messy_protein =
     "\n"
     ">sp|P69905|HBA_HUMAN\tHemoglobin subunit alpha OS=Homo sapiens \r\n"
-    "mvlspadktn vkaawgkvga\r\nhageygaeal ermflsfptt\r\nktyfphfdlshgsaqvkghgkkvadaltnavahvddmpnal\r\n"
+    "mvlspadktn vkaawgkvga\r\nhageygaeal "
+    "ermflsfptt\r\nktyfphfdlshgsaqvkghgkkvadaltnavahvddmpnal\r\n"
     "SALSDLHAHKL\r\n"
     "\r\n"
     ">stop_codons\r\n"
@@ -89,7 +90,8 @@ TEST_F(fasta_read, gzip_equals_plain_whatever_the_name) {
   const sequence_set plain = read("clean.fa", clean_dna);
   expect_same_records(plain, read_fasta(write_gz(dir.file("a.fa.gz"), clean_dna), {}, nullptr));
   expect_same_records(plain, read_fasta(write_gz(dir.file("gz_named.fa"), messy_dna), {}, nullptr));
-  expect_same_records(plain, read_fasta(write_gz(dir.file("noext"), messy_dna, "wb9"), {}, nullptr));
+  expect_same_records(plain,
+                      read_fasta(write_gz(dir.file("noext"), messy_dna, "wb9"), {}, nullptr));
   // A plain file called .gz is read as plain text.
   expect_same_records(plain, read("plain.fa.gz", messy_dna));
 }
@@ -138,8 +140,8 @@ TEST_F(fasta_read, empty_warning_fn_is_allowed) {
 
 TEST_F(fasta_read, dna_letters) {
   // U reads as T, every IUPAC code other than ACGTU as N, both cases.
-  const sequence_set set = read("iupac.fa", ">r\nACGTUacgtuNnRYKMSWBDHVrykmswbdhv\n",
-                                alphabet_request::dna);
+  const sequence_set set =
+      read("iupac.fa", ">r\nACGTUacgtuNnRYKMSWBDHVrykmswbdhv\n", alphabet_request::dna);
   const std::string expected = "ACGTTACGTTNN" + std::string(20, 'N');
   EXPECT_EQ(letters(set, 0), expected);
 }
@@ -184,7 +186,8 @@ TEST_F(fasta_read, long_line_and_many_records) {
   std::string long_seq(200'000, 'A');
   for (char& c : long_seq) c = "ACGT"[rng() % 4];
   std::string text = ">long\n" + long_seq + "\n";
-  for (int r = 0; r < 10'000; ++r) text += ">r" + std::to_string(r) + "\n" + long_seq.substr(r, 50) + "\n";
+  for (int r = 0; r < 10'000; ++r)
+    text += ">r" + std::to_string(r) + "\n" + long_seq.substr(r, 50) + "\n";
   const sequence_set set = read_fasta(write_gz(dir.file("big.fa.gz"), text), {}, nullptr);
   ASSERT_EQ(set.records.size(), 10'001u);
   EXPECT_EQ(letters(set, 0), long_seq);

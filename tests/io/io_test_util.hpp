@@ -48,10 +48,12 @@ inline std::string write_plain(const std::string& path, std::string_view bytes) 
 }
 
 //! Writes bytes gzip-compressed to path through zlib's gzopen.
-inline std::string write_gz(const std::string& path, std::string_view bytes, const char* mode = "wb") {
+inline std::string write_gz(const std::string& path, std::string_view bytes,
+                            const char* mode = "wb") {
   gzFile gz = gzopen(path.c_str(), mode);
   if (gz == nullptr) throw std::runtime_error("gzopen failed for " + path);
-  const int wrote = bytes.empty() ? 0 : gzwrite(gz, bytes.data(), static_cast<unsigned>(bytes.size()));
+  const int wrote =
+      bytes.empty() ? 0 : gzwrite(gz, bytes.data(), static_cast<unsigned>(bytes.size()));
   if (gzclose(gz) != Z_OK || wrote != static_cast<int>(bytes.size()))
     throw std::runtime_error("gzwrite failed for " + path);
   return path;
