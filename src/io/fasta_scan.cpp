@@ -110,12 +110,15 @@ fasta_scan scan_fasta(std::string_view text, const std::string& path) {
       const std::size_t index = scan.records.size();
       for (std::size_t k = 0; k < header.size(); ++k) {
         const auto c = static_cast<unsigned char>(header[k]);
-        if (is_control(c) && c != '\t')
-          throw input_error(path,
-                            "control byte " + hex_byte(c) + " in header (line " +
-                                std::to_string(line) + ", column " + std::to_string(k + 2) +
-                                "): binary data, not FASTA text",
-                            "record " + std::to_string(index + 1));
+        if (!is_control(c) || c == '\t') continue;
+        const std::string where =
+            " in header (line " + std::to_string(line) + ", column " + std::to_string(k + 2) + ")";
+        throw input_error(
+            path,
+            c == '\r' ? "carriage return without line feed" + where +
+                            ": CR-only line ends are not supported"
+                      : "control byte " + hex_byte(c) + where + ": binary data, not FASTA text",
+            "record " + std::to_string(index + 1));
       }
       scan.records.push_back({i, header, 0});
       i = end + 1;

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -54,11 +55,38 @@ TEST_F(fasta_error, directory) {
   EXPECT_EQ(input_error_of(path), path + ": is a directory, not a FASTA file");
 }
 
+// Reading a mode-000 file must fail with "Permission denied". root ignores permissions, so
+// as root the read runs in a child process that has dropped to user nobody.
 TEST_F(fasta_error, unreadable_file) {
   const std::string path = write("secret.fa", ">a\nACGT\n");
   ::chmod(path.c_str(), 0);
-  if (::access(path.c_str(), R_OK) == 0) GTEST_SKIP() << "running as root: permissions ignored";
-  EXPECT_EQ(input_error_of(path), path + ": cannot open: Permission denied");
+  const std::string expected = path + ": cannot open: Permission denied";
+  if (::geteuid() != 0) {
+    EXPECT_EQ(input_error_of(path), expected);
+    return;
+  }
+  ::chmod(std::filesystem::path(path).parent_path().c_str(), 0755);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    int status = 3;
+    if (::setgid(65534) == 0 && ::setuid(65534) == 0) {
+      try {
+        read_fasta(path, alphabet_request::auto_detect, nullptr);
+        status = 1;
+      } catch (const input_error& e) {
+        status = e.what() == expected ? 0 : 2;
+      } catch (...) {
+        status = 4;
+      }
+    }
+    ::_exit(status);
+  }
+  int status = -1;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  if (WEXITSTATUS(status) == 3) GTEST_SKIP() << "cannot drop root privileges";
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: read succeeded, 2: other message, 4: other exception";
 }
 
 TEST_F(fasta_error, read_failure_after_open) {
@@ -108,6 +136,13 @@ TEST_F(fasta_error, binary_inside_fasta) {
             seq +
                 ":record 2 (b):5: control byte 0x00 in sequence (line 5): binary data, not "
                 "FASTA text");
+}
+
+TEST_F(fasta_error, cr_only_line_ends) {
+  const std::string path = write("mac.fa", ">a\rACGT\rACGT\r");
+  EXPECT_EQ(input_error_of(path), path +
+                                      ":record 1: carriage return without line feed in header "
+                                      "(line 1, column 3): CR-only line ends are not supported");
 }
 
 TEST_F(fasta_error, endless_binary_stream_fails_fast) {
