@@ -109,7 +109,11 @@ void fill_row(std::uint8_t q_rank, const std::uint8_t* target, std::int64_t w,
       const std::int32_t fv = std::max(f_open, f_ext);
       const std::int32_t d = diag + mrow[target[j - 1]];
       const std::int32_t hv = std::max(std::max(d, e), std::max(fv, 0));
-      codes[j - 1] = make_code(hv, d, e, e_open, e_ext, f_open, f_ext);
+      // make_code() without branches: later assignments have priority (zero, diag, E, F).
+      std::uint8_t c = hv == e ? code_e : code_f;
+      c = hv == d ? code_diag : c;
+      c = hv == 0 ? code_zero : c;
+      codes[j - 1] = std::uint8_t(c | (e_open >= e_ext ? code_e_open : 0) | (f_open >= f_ext ? code_f_open : 0));
       diag = up;
       h[j] = hv;
       f[j] = fv;
