@@ -5,6 +5,7 @@
 
 #include "common/error.hpp"
 #include "engine/cpu_engine.hpp"
+#include "output/atomic_file.hpp"
 #include "pipeline/gpu_engines.hpp"
 #include "pipeline/progress.hpp"
 #include "scoring/scoring.hpp"
