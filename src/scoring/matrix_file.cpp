@@ -189,7 +189,8 @@ scoring_scheme parse_matrix_text(std::string_view text, const std::string& sourc
 scoring_scheme load_matrix_file(const std::string& path, int gap_open, int gap_extend) {
   validate_gaps(gap_open, gap_extend);
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw input_error(path, "is a directory, not a substitution matrix file");
+  if (std::filesystem::is_directory(path, ec))
+    throw input_error(path, "is a directory, not a substitution matrix file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw input_error(path, "cannot open substitution matrix file");
   std::ostringstream buffer;

@@ -1,3 +1,0 @@
-#include <gtest/gtest.h>
-#include "reference/reference.hpp"
-TEST(reference, placeholder_compiles) { SUCCEED(); }
