@@ -91,6 +91,18 @@ inline std::string input_error_of(const std::string& path,
   return {};
 }
 
+//! Passes when text contains part (prints text otherwise).
+inline ::testing::AssertionResult contains(const std::string& text, std::string_view part) {
+  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "'" << text << "' does not contain '" << part << "'";
+}
+
+//! Passes when text starts with prefix (prints text otherwise).
+inline ::testing::AssertionResult starts_with(const std::string& text, std::string_view prefix) {
+  if (text.starts_with(prefix)) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "'" << text << "' does not start with '" << prefix << "'";
+}
+
 //! Reads path and collects warnings.
 inline sequence_set read_collecting(const std::string& path, std::vector<std::string>& warnings,
                                     alphabet_request request = alphabet_request::auto_detect) {
