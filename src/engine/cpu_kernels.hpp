@@ -65,4 +65,10 @@ inline pass_result score_pass(residue_span query, residue_span target, const sco
 void fill_row(std::uint8_t q_rank, const std::uint8_t* target, std::int64_t w,
               const scoring_scheme& scheme, std::int32_t* h, std::int32_t* f, std::uint8_t* codes);
 
+//! fill_row over rows q[0..rows): 8 rows at a time in AVX2 lanes (anti-diagonal skew) where
+//! available. Codes of row r at codes + r·stride when codes != nullptr. Scratch: 8(w+9) bytes.
+void fill_rows(const std::uint8_t* q, std::int64_t rows, const std::uint8_t* target, std::int64_t w,
+               const scoring_scheme& scheme, std::int32_t* h, std::int32_t* f, std::uint8_t* codes,
+               std::int64_t stride);
+
 }  // namespace swat::cpu

@@ -85,13 +85,12 @@ class band_walker {
     const std::int64_t stored = (rows - 1) / l.k;
     l.ckpt.resize(std::size_t(stored) * 2 * std::size_t(w + 1));
     start_from(top_h, top_f, w);
-    for (std::int64_t r = a + 1; r <= a + stored * l.k; ++r) {
-      fill_row(q_[std::size_t(r - 1)], t_.data(), w, scheme_, work_h_.data(), work_f_.data(), nullptr);
-      if ((r - a) % l.k == 0) {
-        std::int32_t* dst = l.ckpt.data() + std::size_t((r - a) / l.k - 1) * 2 * std::size_t(w + 1);
-        std::copy(work_h_.begin(), work_h_.begin() + (w + 1), dst);
-        std::copy(work_f_.begin(), work_f_.begin() + (w + 1), dst + (w + 1));
-      }
+    for (std::int64_t c = 1; c <= stored; ++c) {
+      fill_rows(q_.data() + (a + (c - 1) * l.k), l.k, t_.data(), w, scheme_, work_h_.data(), work_f_.data(),
+                nullptr, 0);
+      std::int32_t* dst = l.ckpt.data() + std::size_t(c - 1) * 2 * std::size_t(w + 1);
+      std::copy(work_h_.begin(), work_h_.begin() + (w + 1), dst);
+      std::copy(work_f_.begin(), work_f_.begin() + (w + 1), dst + (w + 1));
     }
     return l;
   }
@@ -109,9 +108,7 @@ class band_walker {
       if (double(r1 - r0) * double(j) <= double(rem) || r1 - r0 == 1) {
         codes_.resize(std::size_t(r1 - r0) * std::size_t(j));
         start_from(l.row_h(c), l.row_f(c), j);
-        for (std::int64_t r = r0 + 1; r <= r1; ++r)
-          fill_row(q_[std::size_t(r - 1)], t_.data(), j, scheme_, work_h_.data(), work_f_.data(),
-                   codes_.data() + std::size_t(r - r0 - 1) * std::size_t(j));
+        fill_rows(q_.data() + r0, r1 - r0, t_.data(), j, scheme_, work_h_.data(), work_f_.data(), codes_.data(), j);
         band_a_ = r0;
         band_b_ = r1;
         band_w_ = j;

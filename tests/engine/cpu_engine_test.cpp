@@ -151,6 +151,43 @@ TEST(cpu_engine, tiny_budget_multi_level) {
   }
 }
 
+//! Long related pairs: high scores, long vertical F runs that cross all striped lanes.
+TEST(cpu_engine, long_related_pairs) {
+  std::mt19937 rng(17);
+  const scoring_scheme schemes[] = {test::dna_scheme(), test::protein_scheme(6, 11, 1)};
+  for (int k = 0; k < 8; ++k) {
+    const int alphabet = k % 2 ? protein_size : dna_size;
+    const residues q = random_residues(rng, 1200 + std::size_t(k) * 150, alphabet);
+    residues t = mutate(rng, q, alphabet, 0.08);
+    t.insert(t.begin() + std::ptrdiff_t(t.size() / 3), 200, std::uint8_t(1));  // a long gap
+    check_pair(q, t, schemes[k % 2], k < 4 ? cpu_engine::default_budget_bytes : 50000, "long #" + std::to_string(k));
+  }
+}
+
+//! The 8-row AVX2 strip fill against the plain row fill: values and codes.
+TEST(cpu_engine, strip_fill_matches_row_fill) {
+  std::mt19937 rng(23);
+  const scoring_scheme scheme = test::protein_scheme(8, 10, 2);
+  for (std::int64_t w : {0, 1, 7, 8, 9, 100}) {
+    for (std::int64_t rows : {0, 1, 8, 9, 17, 24}) {
+      const residues q = random_residues(rng, std::size_t(rows), protein_size);
+      const residues t = random_residues(rng, std::size_t(w), protein_size);
+      std::vector<std::int32_t> h1(std::size_t(w + 1)), f1(std::size_t(w + 1));
+      for (auto& v : h1) v = std::uniform_int_distribution<int>(0, 30)(rng);
+      for (auto& v : f1) v = std::uniform_int_distribution<int>(-40, 20)(rng);
+      h1[0] = 0;
+      auto h2 = h1, f2 = f1;
+      std::vector<std::uint8_t> c1(std::size_t(rows * w)), c2(c1.size());
+      for (std::int64_t r = 0; r < rows; ++r)
+        cpu::fill_row(q[std::size_t(r)], t.data(), w, scheme, h1.data(), f1.data(), c1.data() + r * w);
+      cpu::fill_rows(q.data(), rows, t.data(), w, scheme, h2.data(), f2.data(), c2.data(), w);
+      ASSERT_EQ(h1, h2) << "w=" << w << " rows=" << rows;
+      ASSERT_EQ(f1, f2) << "w=" << w << " rows=" << rows;
+      ASSERT_EQ(c1, c2) << "w=" << w << " rows=" << rows;
+    }
+  }
+}
+
 TEST(cpu_engine, align_many_matches_align_in_job_order) {
   std::mt19937 rng(3);
   const scoring_scheme scheme = test::protein_scheme(9, 11, 1);
