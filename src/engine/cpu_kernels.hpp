@@ -48,7 +48,8 @@ pass_result score_pass_scalar(residue_span query, residue_span target, const sco
 bool striped_available();
 
 //! Striped (Farrar 2007 layout, 8 × int32 lanes over the query) score pass with the same
-//! results as score_pass_scalar; requires striped_available(). O(m) memory: 40(m+8) bytes.
+//! results as score_pass_scalar; requires striped_available(). O(m) memory: with origins
+//! (40 + 4·ranks)·(m + 8) bytes (ranks = alphabet size, 5 DNA / 27 protein), without 16 + 4·ranks.
 pass_result score_pass_striped(residue_span query, residue_span target, const scoring_scheme& scheme,
                                bool with_origins, const progress_fn* progress);
 
