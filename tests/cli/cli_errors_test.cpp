@@ -28,7 +28,8 @@ std::size_t count_lines(const std::string& s) { return std::size_t(std::count(s.
 void expect_clean_failure(const temp_dir& dir, const std::string& args, const std::vector<std::string>& parts,
                           int expected_code = 2) {
   const auto out = dir / "hits.out";
-  const auto r = run_shell(binary + " " + args + " --device cpu -o " + out.string(), dir);
+  const std::string device = args.find("--device") == std::string::npos ? " --device cpu" : "";
+  const auto r = run_shell(binary + " " + args + device + " -o " + out.string(), dir);
   EXPECT_EQ(r.exit_code, expected_code) << args << "\n" << r.err;
   EXPECT_EQ(count_lines(r.err), 1u) << r.err;
   EXPECT_EQ(r.err.rfind("swat-gpu: error: ", 0), 0u) << r.err;

@@ -23,7 +23,7 @@ const std::string binary = SWAT_BINARY;
 const fs::path source_dir = SWAT_SOURCE_DIR;
 const fs::path shared_data = SWAT_SHARED_DATA;
 
-process_result swat(const std::string& args, const temp_dir& dir) {
+process_result run_swat(const std::string& args, const temp_dir& dir) {
   return run_shell(binary + " " + args, dir);
 }
 
@@ -31,7 +31,7 @@ std::vector<std::vector<std::string>> tsv_rows(const std::string& text) {
   std::vector<std::vector<std::string>> rows;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
+    if (line.empty() || line[0] == '#' || line[0] == '@') continue;
     std::vector<std::string> cols;
     std::istringstream ls(line);
     for (std::string c; std::getline(ls, c, '\t');) cols.push_back(c);
@@ -57,14 +57,14 @@ std::string gzip(const std::string& text) {
 
 TEST(cli, version_and_help) {
   temp_dir dir;
-  auto r = swat("--version", dir);
+  auto r = run_swat("--version", dir);
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("swat-gpu "), std::string::npos);
-  r = swat("align --help", dir);
+  r = run_swat("align --help", dir);
   EXPECT_EQ(r.exit_code, 0);
   for (const char* needle : {"gap-open + k * gap-extend", "smallest target end", "blast6", "--alphabet"})
     EXPECT_NE(r.out.find(needle), std::string::npos) << needle;
-  r = swat("", dir);
+  r = run_swat("", dir);
   EXPECT_EQ(r.exit_code, 2);
 }
 
@@ -72,7 +72,7 @@ TEST(cli, bundled_example_every_format) {
   temp_dir dir;
   const std::string q = (source_dir / "data/sarscov2_spike_gene.fa").string();
   const std::string db = (source_dir / "data/coronavirus_regions.fa").string();
-  auto r = swat("align " + q + " " + db + " --device cpu --outfmt 'blast6 score cigar'", dir);
+  auto r = run_swat("align " + q + " " + db + " --device cpu --outfmt 'blast6 score cigar'", dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto rows = tsv_rows(r.out);
   ASSERT_GE(rows.size(), 2u);
@@ -83,7 +83,7 @@ TEST(cli, bundled_example_every_format) {
 
   for (const char* fmt : {"sam", "pair", "json"}) {
     const auto out = dir / (std::string("out.") + fmt);
-    r = swat("align " + q + " " + db + " --device cpu --outfmt " + fmt + " -o " + out.string(), dir);
+    r = run_swat("align " + q + " " + db + " --device cpu --outfmt " + fmt + " -o " + out.string(), dir);
     ASSERT_EQ(r.exit_code, 0) << fmt << ": " << r.err;
     EXPECT_TRUE(r.out.empty());
     const std::string text = read_file(out);
@@ -105,7 +105,7 @@ TEST(cli, sarscov2_ratg13_every_format) {
   const std::string base = "align " + q.string() + " " + t.string() + " --device cpu --quiet";
   for (const char* fmt : {"blast6 score", "sam", "pair", "json"}) {
     const auto out = dir / "out";
-    auto r = swat(base + " --outfmt '" + fmt + "' -o " + out.string(), dir);
+    auto r = run_swat(base + " --outfmt '" + fmt + "' -o " + out.string(), dir);
     ASSERT_EQ(r.exit_code, 0) << fmt << ": " << r.err;
     const std::string text = read_file(out);
     const std::string f = fmt;
@@ -175,8 +175,8 @@ TEST(cli, messy_inputs_score_like_clean_ones) {
   write_file(dir / "q_messy.fa", crlf_wrapped(lower(clean_q)));
   write_file(dir / "t_messy.fa.gz", gzip(lower(clean_t)));
   const std::string fmt = " --device cpu --outfmt 'blast6 score cigar'";
-  const auto clean = swat("align " + (dir / "q.fa").string() + " " + (dir / "t.fa").string() + fmt, dir);
-  const auto messy = swat("align " + (dir / "q_messy.fa").string() + " " + (dir / "t_messy.fa.gz").string() + fmt, dir);
+  const auto clean = run_swat("align " + (dir / "q.fa").string() + " " + (dir / "t.fa").string() + fmt, dir);
+  const auto messy = run_swat("align " + (dir / "q_messy.fa").string() + " " + (dir / "t_messy.fa.gz").string() + fmt, dir);
   ASSERT_EQ(clean.exit_code, 0) << clean.err;
   ASSERT_EQ(messy.exit_code, 0) << messy.err;
   EXPECT_FALSE(clean.out.empty());
@@ -187,7 +187,7 @@ TEST(cli, empty_record_among_others_is_skipped_with_a_warning) {
   temp_dir dir;
   write_file(dir / "q.fa", ">empty\n\n>q\nACGTACGTAAAC\n");
   write_file(dir / "t.fa", ">t\nTTACGTACGTAAACTT\n");
-  const auto r = swat("align " + (dir / "q.fa").string() + " " + (dir / "t.fa").string() + " --device cpu", dir);
+  const auto r = run_swat("align " + (dir / "q.fa").string() + " " + (dir / "t.fa").string() + " --device cpu", dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("warning"), std::string::npos);
   EXPECT_NE(r.err.find("empty"), std::string::npos);
@@ -198,10 +198,10 @@ TEST(cli, max_hits_and_min_score) {
   temp_dir dir;
   const std::string q = (source_dir / "data/sarscov2_spike_gene.fa").string();
   const std::string db = (source_dir / "data/coronavirus_regions.fa").string();
-  auto r = swat("align " + q + " " + db + " --device cpu --max-hits 1", dir);
+  auto r = run_swat("align " + q + " " + db + " --device cpu --max-hits 1", dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(tsv_rows(r.out).size(), 1u);
-  r = swat("align " + q + " " + db + " --device cpu --min-score 1000000", dir);
+  r = run_swat("align " + q + " " + db + " --device cpu --min-score 1000000", dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.out.empty());
 }
@@ -210,7 +210,7 @@ TEST(cli, protein_example) {
   temp_dir dir;
   const std::string q = (source_dir / "data/spike_sarscov2_QHU36824.fa").string();
   const std::string db = (source_dir / "data/spike_proteins.fa").string();
-  const auto r = swat("align " + q + " " + db + " --device cpu --outfmt 'blast6 score'", dir);
+  const auto r = run_swat("align " + q + " " + db + " --device cpu --outfmt 'blast6 score'", dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto rows = tsv_rows(r.out);
   ASSERT_EQ(rows.size(), 2u);
