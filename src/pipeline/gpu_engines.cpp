@@ -6,6 +6,9 @@
 #if SWAT_HAVE_SW
 #include "cuda/sw/gpu_engine.hpp"
 #endif
+#if SWAT_HAVE_SW_FAST
+#include "cuda/sw_fast/fast_engine.hpp"
+#endif
 #endif
 
 namespace swat::pipeline {
@@ -29,6 +32,9 @@ std::unique_ptr<engine> make_gpu_engine(const gpu_engine_options& options, std::
     why = "no CUDA device found";
     return nullptr;
   }
+#if SWAT_HAVE_SW_FAST
+  if (options.kernel == "fast") return sw_fast::make_fast_engine(options);
+#endif
 #if SWAT_HAVE_SW
   return sw::make_gpu_engine(options);
 #else
