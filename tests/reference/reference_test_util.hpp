@@ -44,7 +44,9 @@ inline void expect_consistent(const alignment& aln, residue_span query, residue_
   for (std::size_t k = 0; k < aln.ops.size(); ++k) {
     const cigar_op& c = aln.ops[k];
     EXPECT_GT(c.length, 0u);
-    if (k > 0) EXPECT_NE(c.op, aln.ops[k - 1].op) << "runs must be merged";
+    if (k > 0) {
+      EXPECT_NE(c.op, aln.ops[k - 1].op) << "runs must be merged";
+    }
     if (c.op != 'D') q += c.length;
     if (c.op != 'I') t += c.length;
   }

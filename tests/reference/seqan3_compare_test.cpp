@@ -120,8 +120,9 @@ bool compare_pair(const ranks& q, const ranks& t, const scoring_scheme& ours, co
   if (expected.score > 0) {  // SeqAn3 may break ties differently, but its end cell has the score
     EXPECT_LE(expected.query_end, dp.m);
     EXPECT_LE(expected.target_end, dp.n);
-    if (expected.query_end <= dp.m && expected.target_end <= dp.n)
+    if (expected.query_end <= dp.m && expected.target_end <= dp.n) {
       EXPECT_EQ(dp.H(expected.query_end, expected.target_end), expected.score);
+    }
   }
   if (check_transpose) {  // symmetric matrices: H transposes, E and F swap
     const dp_matrices tr = reference::fill(t, q, ours);
