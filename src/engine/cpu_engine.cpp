@@ -40,9 +40,8 @@ best_cell cpu_engine::score_only(residue_span query, residue_span target, const 
   return cpu::score_pass(query, target, scheme, false, nullptr).best;
 }
 
-void cpu_engine::align_many(std::span<const pair_job> jobs, const scoring_scheme& scheme,
-                            std::span<alignment> results, const progress_fn& progress) {
-  const std::size_t workers = std::min<std::size_t>(threads_, jobs.size());
+void cpu_engine::for_each_job(std::size_t count, const std::function<void(std::size_t, std::size_t)>& fn) const {
+  const std::size_t workers = std::min<std::size_t>(threads_, count);
   if (workers == 0) return;
   const std::size_t budget = std::max<std::size_t>(budget_bytes_ / workers, 1);
   std::atomic<std::size_t> next{0};
@@ -52,9 +51,9 @@ void cpu_engine::align_many(std::span<const pair_job> jobs, const scoring_scheme
   auto work = [&] {
     for (;;) {
       const std::size_t k = next.fetch_add(1);
-      if (k >= jobs.size() || failed.load()) return;
+      if (k >= count || failed.load()) return;
       try {
-        results[k] = align_one(jobs[k].query, jobs[k].target, scheme, budget, &progress);
+        fn(k, budget);
       } catch (...) {
         const std::lock_guard<std::mutex> lock(error_mutex);
         if (!error) error = std::current_exception();
@@ -72,6 +71,20 @@ void cpu_engine::align_many(std::span<const pair_job> jobs, const scoring_scheme
     for (std::thread& t : pool) t.join();
   }
   if (error) std::rethrow_exception(error);
+}
+
+void cpu_engine::align_many(std::span<const pair_job> jobs, const scoring_scheme& scheme,
+                            std::span<alignment> results, const progress_fn& progress) {
+  for_each_job(jobs.size(), [&](std::size_t k, std::size_t budget) {
+    results[k] = align_one(jobs[k].query, jobs[k].target, scheme, budget, &progress);
+  });
+}
+
+void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme& scheme,
+                            std::span<best_cell> results, const progress_fn& progress) {
+  for_each_job(jobs.size(), [&](std::size_t k, std::size_t) {
+    results[k] = cpu::score_pass(jobs[k].query, jobs[k].target, scheme, false, &progress).best;
+  });
 }
 
 }  // namespace swat

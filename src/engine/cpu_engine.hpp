@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "engine/engine.hpp"
@@ -29,6 +30,8 @@ class cpu_engine final : public engine {
   best_cell score_only(residue_span query, residue_span target, const scoring_scheme& scheme) override;
   void align_many(std::span<const pair_job> jobs, const scoring_scheme& scheme,
                   std::span<alignment> results, const progress_fn& progress) override;
+  void score_many(std::span<const pair_job> jobs, const scoring_scheme& scheme, std::span<best_cell> results,
+                  const progress_fn& progress) override;
 
   //! Worker threads used by align_many.
   unsigned threads() const { return threads_; }
@@ -38,6 +41,9 @@ class cpu_engine final : public engine {
  private:
   alignment align_one(residue_span query, residue_span target, const scoring_scheme& scheme,
                       std::size_t budget_bytes, const progress_fn* progress) const;
+
+  //! Runs fn(job, budget_bytes) for job = 0..count-1 on the worker pool; rethrows the first error.
+  void for_each_job(std::size_t count, const std::function<void(std::size_t, std::size_t)>& fn) const;
 
   unsigned threads_;
   std::size_t budget_bytes_;

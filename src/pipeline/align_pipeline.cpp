@@ -133,11 +133,23 @@ void search_query(engine& eng, const scoring_scheme& scheme, const align_options
   }
 }
 
+// Every engine scores in int32: refuse inputs whose best possible score could overflow it.
+void check_score_range(const sequence_set& queries, const sequence_set& targets, const scoring_scheme& scheme) {
+  std::uint64_t longest_query = 0, longest_target = 0;
+  for (const auto& q : queries.records) longest_query = std::max<std::uint64_t>(longest_query, q.residues.size());
+  for (const auto& t : targets.records) longest_target = std::max<std::uint64_t>(longest_target, t.residues.size());
+  const std::uint64_t bound = std::min(longest_query, longest_target) * std::uint64_t(std::max(scheme.max_score(), 0));
+  if (bound > std::uint64_t(1) << 30)
+    throw usage_error("scores could reach " + std::to_string(bound) +
+                      ", beyond the 32-bit range the engines use; lower the match/matrix scores");
+}
+
 }  // namespace
 
 void run_align(const align_options& options, std::ostream& stdout_stream, const notice_fn& notice) {
   auto [queries, targets] = read_inputs(options, notice);
   const scoring_scheme scheme = build_scheme(queries.alphabet, options.scoring);
+  check_score_range(queries, targets, scheme);
   std::unique_ptr<engine> eng = make_engine(options, notice);
 
   std::uint64_t total_cells = 0, db_residues = 0;
