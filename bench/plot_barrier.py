@@ -17,7 +17,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 ORDER = ["cpu-explicit", "cpu", "graph", "simple", "tree", "tree3", "lockfree", "cg", "flag",
-         "stripe"]
+         "stripe", "lastin"]
 
 
 def main() -> int:
@@ -45,7 +45,7 @@ def main() -> int:
             if mode not in series:
                 continue
             xs = sorted(series[mode])
-            style = "-o" if mode in ("flag", "stripe") else "--."
+            style = "-o" if mode in ("flag", "stripe", "lastin") else "--."
             ax.plot(xs, [series[mode][x] for x in xs], style, label=mode)
         xs = sorted(compute)
         ax.plot(xs, [compute[x] for x in xs], "k:", label="compute only")

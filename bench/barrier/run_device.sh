@@ -14,13 +14,15 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 
 cat "$out/device.txt"
 has() { [[ ",$stages," == *",$1,"* ]]; }
 if has test; then
-  "$bin/test_barrier_gpu" 2>&1 | tee "$out/test_barrier_gpu.log" | grep -E "^\[|WEAKENED|violations \(|refused|timeout after" | grep -vE "^\[ +(RUN|OK) " | tail -n 400
+  stdbuf -oL "$bin/test_barrier_gpu" >"$out/test_barrier_gpu.log" 2>&1; echo "test_barrier_gpu: exit $?"
+  grep -E "WEAKENED total|^\[  (PASSED|FAILED)|FAILED|[1-9][0-9]* violations \(" "$out/test_barrier_gpu.log" | grep -v " 0 violations" | head -20
 fi
 if has weak; then
   "$bin/test_barrier_gpu" --gtest_filter='*Weakened*:*Limits*' 2>&1 | tee "$out/test_weak.log" | tail -n 60
 fi
 if has collective; then
-  "$bin/test_collective_gpu" 2>&1 | tee "$out/test_collective_gpu.log" | grep -E "^\[ +(PASSED|FAILED)|MISMATCH|Failure" | head -40
+  stdbuf -oL "$bin/test_collective_gpu" >"$out/test_collective_gpu.log" 2>&1; echo "test_collective_gpu: exit $?"
+  grep -E "^\[  (PASSED|FAILED)|MISMATCH|Failure" "$out/test_collective_gpu.log" | head -20
 fi
 if has bench; then
   "$bin/swat_bench_barrier" --csv "$out/barrier_h100.csv" --commit "$commit" 2>&1 | tee "$out/bench_barrier.log"
@@ -30,7 +32,10 @@ if has sanitize; then
   for tool in memcheck synccheck; do
     SWAT_STRESS_PHASES=200 SWAT_STRESS_MAX_BLOCKS=8 SWAT_STRESS_THREADS=64,256 compute-sanitizer --tool $tool --error-exitcode 3 \
       "$bin/test_barrier_gpu" --gtest_filter='GpuBarrierStress.*:-*Weakened*:*LaunchModes*' \
-      >"$out/sanitizer_$tool.log" 2>&1
-    echo "compute-sanitizer $tool: exit $?"; tail -n 3 "$out/sanitizer_$tool.log"
+      >>"$out/sanitizer.log" 2>&1
+    echo "compute-sanitizer $tool (barrier stress): exit $?"; grep -c "ERROR SUMMARY: 0 errors" "$out/sanitizer.log"
+    SWAT_STRESS_MAX_BLOCKS=8 compute-sanitizer --tool $tool --error-exitcode 3 \
+      "$bin/test_collective_gpu" --gtest_filter='*Lastin*:*Cg*' >>"$out/sanitizer.log" 2>&1
+    echo "compute-sanitizer $tool (collectives): exit $?"; grep -c "ERROR SUMMARY: 0 errors" "$out/sanitizer.log"
   done
 fi

@@ -11,7 +11,7 @@
 // arrive_and_wait() the same number of times. Protocol common to all software barriers:
 //   1. __syncthreads(): every thread's prior writes happen before the representative arrives;
 //   2. the representative (thread 0, or warp 0 for stripe) arrives with a device-scope release
-//      and waits with relaxed polls + one device-scope acquire fence (barrier_sync.cuh);
+//      and waits with device-scope acquire polls (barrier_sync.cuh);
 //   3. __syncthreads_or(failed): releases the block and makes failure block-uniform.
 // Counters never reset inside a launch: goals rise (epoch · fan-in), flags carry the epoch.
 // Every spin has a clock64 watchdog; on timeout it records an error, raises the abort word
@@ -145,7 +145,7 @@ class grid_barrier<sync_mode::lockfree> : public detail::barrier_base {
         const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
         for (unsigned i = t; i < static_cast<unsigned>(h_.n_blocks) && ok; i += threads) {
           ok = detail::spin_until(h_, epoch, 3, [&] {
-            return detail::load_relaxed(h_.d_in + i) == epoch;
+            return detail::load_acquire(h_.d_in + i) == epoch;
           });
         }
         ok = __syncthreads_or(!ok) == 0;
@@ -222,11 +222,8 @@ class grid_barrier<sync_mode::stripe> : public detail::barrier_base {
       // Warp-uniform spin: every exit decision goes through a vote, so no lane leaves alone.
       const long long start = clock64();
       for (unsigned it = 1;; ++it) {
-        const bool done = !active || detail::reached(detail::load_relaxed(mine), goal);
-        if (__all_sync(0xffffffffu, done)) {
-          detail::fence_acquire();
-          return true;
-        }
+        const bool done = !active || detail::reached(detail::load_acquire(mine), goal);
+        if (__all_sync(0xffffffffu, done)) return true;
         if (it % detail::watchdog_period == 0) {
           const bool aborted = __any_sync(0xffffffffu, t == 0 && detail::load_relaxed(h_.d_abort) != 0);
           const bool late = h_.watchdog_cycles > 0 &&
@@ -243,6 +240,65 @@ class grid_barrier<sync_mode::stripe> : public detail::barrier_base {
     return h_.d_stripes + static_cast<long long>(s) * line_words;
   }
   std::uint32_t per_lane_ = 0;
+};
+
+//! Ours, "lastin": one counter, one hop, and nobody pays a round trip it does not need.
+//! Every block's thread 0 does one acq_rel fetch_add on the counter (goal epoch · N, never
+//! reset). The block whose add completes the count (the last in) already holds the acquire of
+//! every other block's release through the RMW chain and leaves at once, without polling;
+//! cooperative_groups' grid.sync() makes that block issue one more acquire load (a full L2
+//! round trip) after its atomic returned, and that block is by definition on the critical
+//! path. The other blocks poll the counter with acquire loads. Policy knobs (measured, see
+//! bench/results/barrier_explore_h100.txt): pollers_v warps per block poll at once (lane 0 of
+//! warps 0..pollers_v-1; the first that sees completion tells the others through shared
+//! memory), backoff_ns_v > 0 sleeps between polls. On the H100 one poller without backoff is
+//! best: more pollers or sleeping only add traffic or latency on the counter line.
+template <int pollers_v, int backoff_ns_v>
+class lastin_barrier : public detail::barrier_base {
+ public:
+  __device__ explicit lastin_barrier(const barrier_handle& h) : barrier_base(h) {
+    if (detail::thread_rank() == 0) *seen_word() = 0;  // ordered by run()'s entry barrier
+  }
+  //! Blocks until every block of the grid has arrived at this barrier.
+  __device__ void arrive_and_wait() {
+    run([this](std::uint32_t epoch) {
+      ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_block> seen(*seen_word());
+      const unsigned t = detail::thread_rank();
+      const std::uint32_t goal = epoch * static_cast<std::uint32_t>(h_.n_blocks);
+      if (t == 0) {
+        const std::uint32_t old = detail::add_acq_rel(h_.d_counter, 1u);
+        if (old + 1u == goal) {
+          seen.store(epoch, ::cuda::memory_order_relaxed);
+          return true;
+        }
+      }
+      const bool poller = t % 32u == 0 && t / 32u < static_cast<unsigned>(pollers_v);
+      if (!poller) return true;
+      return detail::spin_until(h_, epoch, 1, [&] {
+        if (seen.load(::cuda::memory_order_relaxed) == epoch) return true;
+        if (detail::reached(detail::load_acquire(h_.d_counter), goal)) {
+          seen.store(epoch, ::cuda::memory_order_relaxed);
+          return true;
+        }
+        if constexpr (backoff_ns_v > 0) __nanosleep(backoff_ns_v);
+        return false;
+      });
+    });
+  }
+
+ private:
+  //! Last epoch some poller of this block saw complete (shared memory, one word per block).
+  __device__ static std::uint32_t* seen_word() {
+    __shared__ std::uint32_t seen_epoch;
+    return &seen_epoch;
+  }
+};
+
+//! The lastin policy measured best on the H100: one poller, no backoff.
+template <>
+class grid_barrier<sync_mode::lastin> : public lastin_barrier<1, 0> {
+ public:
+  using lastin_barrier<1, 0>::lastin_barrier;
 };
 
 //! No barrier at all: the same kernel timed for its compute only. Never correct for results.

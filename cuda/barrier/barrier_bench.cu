@@ -35,8 +35,9 @@ std::size_t smem_for_occupancy(int blocks_per_sm, int threads) {
   if (blocks_per_sm < 1 || blocks_per_sm * threads > max_threads)
     throw usage_error("bench barrier: " + std::to_string(blocks_per_sm) + " blocks of " +
                       std::to_string(threads) + " threads do not fit on one SM");
-  const long long bytes = (per_sm / blocks_per_sm - reserved) / 1024 * 1024;
-  return static_cast<std::size_t>(std::clamp<long long>(bytes, 0, optin));
+  // 1 KB left for the kernels' static shared memory (lastin, collectives).
+  const long long bytes = (per_sm / blocks_per_sm - reserved - 1024) / 1024 * 1024;
+  return static_cast<std::size_t>(std::clamp<long long>(bytes, 0, optin - 1024));
 }
 
 std::string utc_now() {
@@ -56,7 +57,11 @@ void print_designs(std::ostream& out) {
          "  stripe - S = ceil(N/16) (max 32) arrival counters on separate lines; block b does a\n"
          "           fire-and-forget release RED on counter b mod S; warp 0 of each block polls\n"
          "           all S counters in parallel (lane s reads counter s, __all_sync decides).\n"
-         "           One one-way RED on the critical path, no second hop, N/S atomics per line.\n";
+         "           One one-way RED on the critical path, no second hop, N/S atomics per line.\n"
+         "  lastin - one counter, acq_rel fetch_add; the block that completes the count (the\n"
+         "           last in) leaves at once with the acquire its atomic already gave it, the\n"
+         "           others poll with acquire loads. grid.sync() makes the last block wait one\n"
+         "           more L2 round trip, and the last block is the critical path.\n";
 }
 
 }  // namespace

@@ -80,6 +80,7 @@ float time_mean_run(sync_mode mode, const bench_point& p) {
     case sync_mode::cg: return time_persistent<sync_mode::cg>(p);
     case sync_mode::flag: return time_persistent<sync_mode::flag>(p);
     case sync_mode::stripe: return time_persistent<sync_mode::stripe>(p);
+    case sync_mode::lastin: return time_persistent<sync_mode::lastin>(p);
     case sync_mode::none: return time_persistent<sync_mode::none>(p);
   }
   throw usage_error("bench barrier: unhandled sync mode " + std::to_string(static_cast<int>(mode)));
@@ -94,6 +95,7 @@ int mean_kernel_max_blocks(int threads, std::size_t smem_bytes) {
   cap = std::min(cap, cuda::max_coresident_blocks(mean_persistent_kernel<sync_mode::cg>, threads, smem_bytes));
   cap = std::min(cap, cuda::max_coresident_blocks(mean_persistent_kernel<sync_mode::flag>, threads, smem_bytes));
   cap = std::min(cap, cuda::max_coresident_blocks(mean_persistent_kernel<sync_mode::stripe>, threads, smem_bytes));
+  cap = std::min(cap, cuda::max_coresident_blocks(mean_persistent_kernel<sync_mode::lastin>, threads, smem_bytes));
   return cap;
 }
 

@@ -16,7 +16,7 @@ struct mode_name {
   std::string_view name;
 };
 
-constexpr std::array<mode_name, 11> mode_names{{
+constexpr std::array<mode_name, 12> mode_names{{
     {sync_mode::cpu, "cpu"},
     {sync_mode::cpu_explicit, "cpu-explicit"},
     {sync_mode::graph, "graph"},
@@ -27,17 +27,18 @@ constexpr std::array<mode_name, 11> mode_names{{
     {sync_mode::cg, "cg"},
     {sync_mode::flag, "flag"},
     {sync_mode::stripe, "stripe"},
+    {sync_mode::lastin, "lastin"},
     {sync_mode::none, "none"},
 }};
 
-constexpr std::array<sync_mode, 10> gpu_modes{
-    sync_mode::cpu,  sync_mode::cpu_explicit, sync_mode::graph, sync_mode::simple,
+constexpr std::array<sync_mode, 11> gpu_modes{
+    sync_mode::cpu,  sync_mode::cpu_explicit, sync_mode::graph,    sync_mode::simple,
     sync_mode::tree, sync_mode::tree3,        sync_mode::lockfree, sync_mode::cg,
-    sync_mode::flag, sync_mode::stripe};
+    sync_mode::flag, sync_mode::stripe,       sync_mode::lastin};
 
-constexpr std::array<sync_mode, 7> persistent_modes{
-    sync_mode::simple, sync_mode::tree, sync_mode::tree3, sync_mode::lockfree,
-    sync_mode::cg,     sync_mode::flag, sync_mode::stripe};
+constexpr std::array<sync_mode, 8> persistent_modes{
+    sync_mode::simple, sync_mode::tree,   sync_mode::tree3, sync_mode::lockfree,
+    sync_mode::cg,     sync_mode::flag,   sync_mode::stripe, sync_mode::lastin};
 
 //! Smallest m with m^k >= n (integer k-th root, rounded up).
 int ceil_root(int n, int k) {
@@ -108,6 +109,7 @@ bool is_persistent(sync_mode mode) {
     case sync_mode::cg:
     case sync_mode::flag:
     case sync_mode::stripe:
+    case sync_mode::lastin:
     case sync_mode::none:
       return true;
   }

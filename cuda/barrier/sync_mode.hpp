@@ -23,11 +23,12 @@ enum class sync_mode {
   cg,            //!< cooperative_groups::this_grid().sync(), the modern baseline
   flag,          //!< ours: counter + one release flag on its own line (see barrier.cuh)
   stripe,        //!< ours: striped arrival counters, warp-parallel polling (see barrier.cuh)
+  lastin,        //!< ours: one counter, the last arriver leaves at once, staggered pollers
   none,          //!< barrier removed: compute-only timing, never for correct results
 };
 
 //! Parses a CLI name ("cpu", "cpu-explicit", "graph", "simple", "tree" or "tree2", "tree3",
-//! "lockfree", "cg", "flag", "stripe"; "none" only when allow_none). Throws swat::usage_error
+//! "lockfree", "cg", "flag", "stripe", "lastin"; "none" only when allow_none). Throws swat::usage_error
 //! that lists the valid names.
 sync_mode parse_sync_mode(std::string_view name, bool allow_none = false);
 
@@ -45,7 +46,8 @@ bool is_persistent(sync_mode mode);
 //! in enum order.
 std::span<const sync_mode> all_gpu_sync_modes();
 
-//! The persistent (in-kernel) modes only: simple, tree, tree3, lockfree, cg, flag, stripe.
+//! The persistent (in-kernel) modes only: simple, tree, tree3, lockfree, cg, flag, stripe,
+//! lastin.
 std::span<const sync_mode> persistent_sync_modes();
 
 namespace barrier {

@@ -31,6 +31,9 @@ void set_dynamic_smem(void (*kernel)(Params...), std::size_t dyn_smem_bytes) {
 //! Blocks per SM the kernel can keep resident (occupancy API) for this block size and smem.
 template <typename... Params>
 int max_blocks_per_sm(void (*kernel)(Params...), int block_threads, std::size_t dyn_smem_bytes) {
+  cudaFuncAttributes attr{};
+  SWAT_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+  if (block_threads < 1 || block_threads > attr.maxThreadsPerBlock) return 0;  // cannot launch
   set_dynamic_smem(kernel, dyn_smem_bytes);
   int per_sm = 0;
   SWAT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads,

@@ -87,6 +87,7 @@ TEST(GpuBarrierLimits, WatchdogFiresWhenABlockNeverArrives) {
     expect_timeout<sync_mode::lockfree>(blocks, 0);  // the master itself is missing
     expect_timeout<sync_mode::flag>(blocks, last);
     expect_timeout<sync_mode::stripe>(blocks, last);
+    expect_timeout<sync_mode::lastin>(blocks, last);
   }
   // cg has no watchdog (grid.sync()); it is not run with a missing block.
 }

@@ -109,6 +109,7 @@ TEST(GpuBarrierStress, Lockfree) { SWAT_REQUIRE_GPU(); stress_mode<sync_mode::lo
 TEST(GpuBarrierStress, Cg) { SWAT_REQUIRE_GPU(); stress_mode<sync_mode::cg>(); }
 TEST(GpuBarrierStress, Flag) { SWAT_REQUIRE_GPU(); stress_mode<sync_mode::flag>(); }
 TEST(GpuBarrierStress, Stripe) { SWAT_REQUIRE_GPU(); stress_mode<sync_mode::stripe>(); }
+TEST(GpuBarrierStress, Lastin) { SWAT_REQUIRE_GPU(); stress_mode<sync_mode::lastin>(); }
 
 //! Launch-based modes: one phase per launch; the check runs in the next launch.
 TEST(GpuBarrierStress, LaunchModes) {

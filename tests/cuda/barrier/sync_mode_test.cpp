@@ -41,12 +41,12 @@ TEST(SyncMode, UnknownNamesListTheValidOnes) {
 
 TEST(SyncMode, Sets) {
   const auto all = all_gpu_sync_modes();
-  EXPECT_EQ(all.size(), 10u);
+  EXPECT_EQ(all.size(), 11u);
   EXPECT_EQ(std::count(all.begin(), all.end(), sync_mode::none), 0);
   for (sync_mode m : {sync_mode::cpu, sync_mode::cpu_explicit, sync_mode::graph})
     EXPECT_FALSE(is_persistent(m)) << to_string(m);
   for (sync_mode m : persistent_sync_modes()) EXPECT_TRUE(is_persistent(m)) << to_string(m);
-  EXPECT_EQ(persistent_sync_modes().size(), 7u);
+  EXPECT_EQ(persistent_sync_modes().size(), 8u);
   EXPECT_TRUE(is_persistent(sync_mode::none));
   EXPECT_THROW((void)to_string(static_cast<sync_mode>(99)), usage_error);
 }

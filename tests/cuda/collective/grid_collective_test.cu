@@ -42,7 +42,7 @@ struct thread_input {
 };
 
 template <sync_mode M>
-__global__ void collective_kernel(barrier::barrier_handle h, collective_handle ch,
+__global__ void __launch_bounds__(1024) collective_kernel(barrier::barrier_handle h, collective_handle ch,
                                   const thread_input* in, round_result* out, int rounds,
                                   const int* roots) {
   barrier::grid_barrier<M> bar(h);
@@ -169,6 +169,7 @@ TEST(GridCollective, Lockfree) { SWAT_REQUIRE_GPU(); check_all_grids<sync_mode::
 TEST(GridCollective, Cg) { SWAT_REQUIRE_GPU(); check_all_grids<sync_mode::cg>(); }
 TEST(GridCollective, Flag) { SWAT_REQUIRE_GPU(); check_all_grids<sync_mode::flag>(); }
 TEST(GridCollective, Stripe) { SWAT_REQUIRE_GPU(); check_all_grids<sync_mode::stripe>(); }
+TEST(GridCollective, Lastin) { SWAT_REQUIRE_GPU(); check_all_grids<sync_mode::lastin>(); }
 
 }  // namespace
 }  // namespace swat::collective
