@@ -1,0 +1,118 @@
+// `bench fast` (fast_bench.hpp): kernel time of each fill variant by CUDA events, median of
+// --reps runs after one warm-up, GCUPS = m·n / time.
+
+#include "cuda/sw_fast/fast_bench.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <cxxopts.hpp>
+
+#include "common/error.hpp"
+#include "cuda/common/cuda_check.hpp"
+#include "cuda/sw_fast/fast_fill.hpp"
+#include "io/fasta.hpp"
+#include "scoring/scoring.hpp"
+
+namespace swat::sw_fast {
+
+namespace {
+
+std::string data_dir() {
+  if (const char* env = std::getenv("SWAT_SHARED_DATA")) return env;
+  return SWAT_SHARED_DATA_DIR;
+}
+
+std::vector<std::uint8_t> read_one(const std::string& rel) {
+  const auto set = io::read_fasta(data_dir() + "/" + rel, io::alphabet_request::dna, {});
+  if (set.records.empty()) throw input_error(rel, "no record");
+  return set.records.front().residues;
+}
+
+std::string now_utc() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string csv_quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+}  // namespace
+
+int bench_main(const std::vector<std::string>& args) {
+  cxxopts::Options opts("swat-gpu bench fast", "Score-only GCUPS of the fast engine's fills");
+  opts.add_options()
+      ("lengths", "pair lengths (prefixes of S. kunkelii × its mutated copy; 0 = whole genome)",
+       cxxopts::value<std::vector<long>>()->default_value("1000,4000,16000,64000,256000,0"))
+      ("reps", "timed runs per length (median; 1 above 500k)", cxxopts::value<int>()->default_value("5"))
+      ("variants", "score32,origins32", cxxopts::value<std::vector<std::string>>()->default_value("score32,origins32"))
+      ("csv", "append rows to this CSV", cxxopts::value<std::string>()->default_value(""))
+      ("commit", "commit recorded in the CSV", cxxopts::value<std::string>()->default_value("unknown"))
+      ("h,help", "this help");
+  std::vector<std::string> store{"bench-fast"};
+  store.insert(store.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& s : store) argv.push_back(s.data());
+  const auto r = opts.parse(int(argv.size()), argv.data());
+  if (r.count("help")) {
+    std::cout << opts.help() << "\n";
+    return 0;
+  }
+  std::string command = "bench fast";
+  for (const auto& a : args) command += " " + a;
+
+  const auto query = read_one("dna/spiroplasma_kunkelii_CP010899.1.fa");
+  const auto target = read_one("dna/spiroplasma_kunkelii_CP010899.1_mutated_seed42.fa");
+  const scoring_scheme scheme = scoring::make_dna_scheme(2, -3, 5, 2);
+  const std::string device = cuda::device_name();
+  std::ofstream csv;
+  if (!r["csv"].as<std::string>().empty()) {
+    const std::string path = r["csv"].as<std::string>();
+    const bool fresh = !std::ifstream(path).good();
+    csv.open(path, std::ios::app);
+    if (fresh) csv << "command,commit,device,date,variant,m,n,seconds,gcups,score,query_end,target_end,blocks,strips\n";
+  }
+  fill_context ctx;
+  std::printf("%-10s %9s %9s %10s %9s %9s\n", "variant", "m", "n", "seconds", "GCUPS", "score");
+  for (long len : r["lengths"].as<std::vector<long>>()) {
+    const std::size_t m = len > 0 ? std::min<std::size_t>(std::size_t(len), query.size()) : query.size();
+    const std::size_t n = len > 0 ? std::min<std::size_t>(std::size_t(len), target.size()) : target.size();
+    const residue_span q(query.data(), m), t(target.data(), n);
+    for (const std::string& vname : r["variants"].as<std::vector<std::string>>()) {
+      fill_options o;
+      if (vname == "score32") o.variant = fill_variant::score32;
+      else if (vname == "origins32") o.variant = fill_variant::origins32;
+      else throw usage_error("bench fast: unknown variant " + vname + " (score32, origins32)");
+      const double cells = double(m) * double(n);
+      const int reps = cells > 2.5e11 ? 1 : r["reps"].as<int>();
+      fill_result res = ctx.fill(q, t, scheme, o);  // warm-up
+      std::vector<double> times;
+      for (int k = 0; k < reps; ++k) {
+        res = ctx.fill(q, t, scheme, o);
+        times.push_back(res.kernel_seconds);
+      }
+      std::sort(times.begin(), times.end());
+      const double sec = times[times.size() / 2];
+      const double gcups = cells / sec / 1e9;
+      std::printf("%-10s %9zu %9zu %10.5f %9.1f %9d\n", vname.c_str(), m, n, sec, gcups, res.best.score);
+      std::fflush(stdout);
+      if (csv.is_open())
+        csv << csv_quote(command) << "," << r["commit"].as<std::string>() << "," << csv_quote(device) << ","
+            << now_utc() << "," << vname << "," << m << "," << n << "," << sec << "," << gcups << ","
+            << res.best.score << "," << res.best.query_end << "," << res.best.target_end << ","
+            << res.blocks << "," << res.strips << "\n";
+    }
+  }
+  return 0;
+}
+
+}  // namespace swat::sw_fast

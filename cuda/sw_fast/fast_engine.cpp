@@ -1,0 +1,76 @@
+// The fast engine: GPU fill with origins, CPU bounded-memory traceback of the rectangle.
+
+#include "cuda/sw_fast/fast_engine.hpp"
+
+#include "cuda/sw_fast/fast_fill.hpp"
+#include "engine/cpu_engine.hpp"
+#include "engine/cpu_traceback.hpp"
+
+namespace swat::sw_fast {
+
+namespace {
+
+class fast_engine final : public engine {
+ public:
+  explicit fast_engine(const gpu_engine_options& o)
+      : options_(o),
+        budget_bytes_(o.cpu_memory_bytes ? std::size_t(o.cpu_memory_bytes) : cpu_engine::default_budget_bytes),
+        fallback_(o.cpu_threads, budget_bytes_) {}
+
+  std::string name() const override { return "gpu-fast"; }
+
+  alignment align(residue_span query, residue_span target, const scoring_scheme& scheme) override {
+    if (query.empty() || target.empty()) return {};
+    if (!usable(scheme, query, target)) return fallback_.align(query, target, scheme);
+    fill_options fo;
+    fo.variant = fill_variant::origins32;
+    const fill_result r = ctx_.fill(query, target, scheme, fo);
+    if (r.best.score <= 0) return {};
+    const std::int64_t qb = r.query_begin, tb = r.target_begin;
+    alignment aln = cpu::trace_rectangle(
+        query.subspan(std::size_t(qb), std::size_t(r.best.query_end - qb)),
+        target.subspan(std::size_t(tb), std::size_t(r.best.target_end - tb)), scheme, r.best.score,
+        budget_bytes_);
+    aln.query_begin += qb;
+    aln.query_end += qb;
+    aln.target_begin += tb;
+    aln.target_end += tb;
+    return aln;
+  }
+
+  best_cell score_only(residue_span query, residue_span target, const scoring_scheme& scheme) override {
+    if (query.empty() || target.empty()) return {};
+    if (!usable(scheme, query, target)) return fallback_.score_only(query, target, scheme);
+    return ctx_.fill(query, target, scheme, fill_options{}).best;
+  }
+
+ private:
+  bool usable(const scoring_scheme& scheme, residue_span query, residue_span target) {
+    const double bound = double(std::min(query.size(), target.size())) * double(std::max(scheme.max_score(), 1));
+    if (scheme_fits(scheme) && bound <= double(1 << 30)) return true;
+    if (options_.notice)
+      options_.notice("gpu-fast: scores outside [-127, 127] or a score bound above 2^30; using the CPU engine");
+    return false;
+  }
+
+  gpu_engine_options options_;
+  std::size_t budget_bytes_;
+  cpu_engine fallback_;
+  fill_context ctx_;
+};
+
+}  // namespace
+
+std::unique_ptr<swat::engine> make_fast_engine(const swat::gpu_engine_options& options) {
+  return std::make_unique<fast_engine>(options);
+}
+
+best_cell fast_score_only(residue_span query, residue_span target, const scoring_scheme& scheme,
+                          double* kernel_seconds) {
+  static fill_context ctx;
+  const fill_result r = ctx.fill(query, target, scheme, fill_options{});
+  if (kernel_seconds) *kernel_seconds = r.kernel_seconds;
+  return r.best;
+}
+
+}  // namespace swat::sw_fast

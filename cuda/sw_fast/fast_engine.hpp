@@ -1,0 +1,30 @@
+#pragma once
+// The fast GPU engine behind swat::engine (plain C++ header).
+//
+// score_only(): one fill of the whole matrix (score32 variant) → best score and end cell.
+// align():      (1) one fill with forward origins (origins32) → best cell and exact begin;
+//               (2) the rectangle [begin, end] alone is traced back with zero borders (same
+//               path as the whole matrix: proof in engine/cpu_traceback.hpp) by the CPU's
+//               bounded-memory tracer (codes when R·W ≤ budget, else checkpoint rows every K
+//               rows: peak ≤ budget + 8(W+1)(⌈log2 R⌉+1) + 16(W+1) bytes for an R × W rectangle).
+// Schemes whose scores do not fit the int8 profile go to the CPU engine with a notice.
+
+#include <memory>
+
+#include "common/scoring_scheme.hpp"
+#include "common/sequence.hpp"
+#include "common/traceback.hpp"
+#include "engine/engine.hpp"
+#include "engine/gpu_options.hpp"
+
+namespace swat::sw_fast {
+
+//! The fast engine ("gpu-fast") for --kernel fast.
+std::unique_ptr<swat::engine> make_fast_engine(const swat::gpu_engine_options& options);
+
+//! Score-only entry for benchmarks: best cell of query × target on the current device and the
+//! kernel time in seconds (kernel_seconds may be null).
+best_cell fast_score_only(residue_span query, residue_span target, const scoring_scheme& scheme,
+                          double* kernel_seconds);
+
+}  // namespace swat::sw_fast

@@ -1,0 +1,68 @@
+#pragma once
+// Host API of the fast fill (plain C++): one pair, whole matrix, linear memory. Returns the best
+// cell (tie rule of common/traceback.hpp) and, for the origins variant, the exact begin of the
+// reference's alignment (forward origin propagation, as engine/cpu_kernels.hpp).
+//
+// Device memory of one fill (bytes), m × n pair, S = ⌈m / strip_rows⌉ strips:
+//   m + n (sequences, query padded to S·strip_rows) + 1 KiB (table)
+//   + 2 border rows × n × (8 B; 24 B with origins) + S × (4 B flag + 24 B best)
+// i.e. ≈ 17n + m bytes score-only and ≈ 49n + m with origins: 1.46 Mb × 1.46 Mb needs < 80 MB.
+
+#include <cstdint>
+#include <memory>
+
+#include "common/scoring_scheme.hpp"
+#include "common/sequence.hpp"
+#include "common/traceback.hpp"
+
+namespace swat::sw_fast {
+
+//! Fill variants (policies in fast_policy.cuh).
+enum class fill_variant {
+  score32,    //!< int32 DPX, 16 rows per thread, best cell only
+  origins32,  //!< int32, 8 rows per thread, best cell and its origin (exact begin)
+};
+
+//! Options of one fill.
+struct fill_options {
+  fill_variant variant = fill_variant::score32;  //!< which kernel
+  int max_blocks = 0;                            //!< > 0: cap the grid (tests), else occupancy
+  double watchdog_seconds = 20.0;                //!< spin limit on a ready flag (s, at 2 GHz)
+};
+
+//! Result of one fill.
+struct fill_result {
+  best_cell best;                 //!< best cell, score 0 → none
+  std::int64_t query_begin = 0;   //!< 0-based begin (origins32 only)
+  std::int64_t target_begin = 0;  //!< 0-based begin (origins32 only)
+  double kernel_seconds = 0;      //!< kernel time (s, CUDA events)
+  int blocks = 0;                 //!< blocks launched
+  int strips = 0;                 //!< strips of the query
+};
+
+//! True when the scheme's scores fit the int8 profile (|s| ≤ 127) and gaps are ≥ 0.
+bool scheme_fits(const scoring_scheme& scheme);
+
+//! Reusable device buffers for fills (one pair at a time; not thread-safe).
+class fill_context {
+ public:
+  fill_context();
+  ~fill_context();
+  fill_context(const fill_context&) = delete;
+  fill_context& operator=(const fill_context&) = delete;
+
+  //! Fills query × target (both non-empty, each < 2^31 − 1024 residues). Throws
+  //! swat::cuda_error on CUDA failures and when the watchdog fired, std::invalid_argument when
+  //! the scheme does not fit (scheme_fits) or the best score could exceed 2^30.
+  fill_result fill(residue_span query, residue_span target, const scoring_scheme& scheme,
+                   const fill_options& options);
+
+  //! Device bytes held by this context.
+  std::int64_t held_bytes() const;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace swat::sw_fast

@@ -1,0 +1,33 @@
+#pragma once
+// Tunables of the fast engine (one place): rows per thread, warps per block, chunk of columns
+// between two ready flags. A warp owns a strip of 32 × rows_per_thread query rows; the target
+// streams through it one column per step, skewed by one column per lane (lane l works on
+// column t − l at step t).
+
+#include <cstdint>
+
+namespace swat::sw_fast {
+
+//! Compile-time policy of one fill variant.
+//! rows_per_thread_v: query rows (cells per column) held in registers by one thread.
+//! origins_v: also propagate the origin cell of every H/E/F (exact begin, Gotoh 1982 walk).
+template <int rows_per_thread_v, bool origins_v>
+struct fast_policy {
+  static constexpr int rows_per_thread = rows_per_thread_v;  //!< rows (cells) per thread
+  static constexpr bool with_origins = origins_v;            //!< origins propagated
+  static constexpr int warp_threads = 32;                    //!< threads per warp
+  static constexpr int warps_per_block = 4;                  //!< warps (strips in flight) per block
+  static constexpr int block_threads = warp_threads * warps_per_block;  //!< threads per block
+  static constexpr int strip_rows = warp_threads * rows_per_thread;     //!< rows per strip
+  static constexpr int chunk_columns = warp_threads;  //!< columns per ready flag / border load
+  static constexpr int profile_words = rows_per_thread / 4;  //!< 32-bit words of int8 scores
+  static_assert(rows_per_thread % 4 == 0 && rows_per_thread >= 4 && rows_per_thread <= 16,
+                "rows_per_thread: 4, 8, 12 or 16 (int8 profile packed in 32-bit words)");
+};
+
+//! Score-only variant: 16 rows per thread, no origins.
+using score_policy = fast_policy<16, false>;
+//! Variant with origins (exact begin for align()): 8 rows per thread.
+using origin_policy = fast_policy<8, true>;
+
+}  // namespace swat::sw_fast
