@@ -34,10 +34,9 @@ struct alignas(words_v == 3 ? 4 : 4 * words_v) profile_entry {
   std::uint32_t w[words_v];
 };
 
-//! Sign-extended byte k of x (one PRMT).
+//! Sign-extended byte k of x (k a compile-time constant after unrolling: one PRMT/SGXT).
 __device__ __forceinline__ std::int32_t signed_byte(std::uint32_t x, int k) {
-  const unsigned s = 8u | unsigned(k);
-  return std::int32_t(__byte_perm(x, 0u, unsigned(k) | (s << 4) | (s << 8) | (s << 12)));
+  return std::int32_t(static_cast<std::int8_t>(x >> (8 * k)));
 }
 
 __device__ __forceinline__ std::uint64_t pack_cell(std::int64_t i, std::int64_t j) {
