@@ -89,14 +89,25 @@ class diagonal_algo {
   }
 
  private:
-  //! Slot of diagonal d, offset so that element i sits at the layout's position.
+  //! Slot of diagonal d, offset so that element i sits at the layout's position. Computed in
+  //! registers (no load on the step's critical path).
   __device__ std::int32_t* slot(std::int32_t* base, std::int64_t d) const {
     const std::int64_t lo = d - p_.n > 1 ? d - p_.n : 1;
-    // simple: the misalignment of the packed matrix (start of d mod 32 words); coalesced: the
-    // diagonal's first cell on a 128-byte boundary. Code starts are multiples of 256 there, so
-    // one formula serves both.
-    const std::int64_t shift = (p_.d_starts[d] - lo) & (line_words - 1);
+    std::int64_t shift;
+    if constexpr (layout_t::aligned) {
+      shift = (-lo) & (line_words - 1);  // first cell of d on a 128-byte boundary
+    } else {
+      shift = (packed_start(d) - lo) & (line_words - 1);  // misalignment of the packed matrix
+    }
     return base + (d % rolling_slots) * p_.slot_words + shift;
+  }
+  //! Cells of anti-diagonals 2..d−1 of the m × n matrix: where d starts when all diagonals are
+  //! stored back to back: Σ_{i=1}^{K} min(n, d−1−i) with K = min(m, d−2).
+  __device__ std::int64_t packed_start(std::int64_t d) const {
+    const std::int64_t k = d - 2 < p_.m ? d - 2 : p_.m;
+    std::int64_t a = d - 1 - p_.n;  // rows i ≤ a see the full n columns
+    a = a < 0 ? 0 : (a > k ? k : a);
+    return a * p_.n + (k - a) * (d - 1) - (k * (k + 1) / 2 - a * (a + 1) / 2);
   }
   const sw_problem& p_;
 };

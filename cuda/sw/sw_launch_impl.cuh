@@ -74,9 +74,21 @@ void run_fill(const sw_problem& p, sync_mode mode, const launch_env& env) {
 
 template <typename algo_t>
 int max_persistent_blocks(sync_mode mode, int threads, int smem_bytes) {
-  (void)mode;  // every persistent instantiation has the same resources; flag is representative
-  return cuda::max_coresident_blocks(sw_persistent_kernel<algo_t, sync_mode::flag>, threads,
-                                     static_cast<std::size_t>(smem_bytes));
+  (void)mode;  // the smallest cap of all instantiations, so that one grid size fits every mode
+  const std::size_t smem = static_cast<std::size_t>(smem_bytes);
+  using namespace cuda;
+  const int caps[] = {
+      max_coresident_blocks(sw_persistent_kernel<algo_t, sync_mode::simple>, threads, smem),
+      max_coresident_blocks(sw_persistent_kernel<algo_t, sync_mode::tree>, threads, smem),
+      max_coresident_blocks(sw_persistent_kernel<algo_t, sync_mode::tree3>, threads, smem),
+      max_coresident_blocks(sw_persistent_kernel<algo_t, sync_mode::lockfree>, threads, smem),
+      max_coresident_blocks(sw_persistent_kernel<algo_t, sync_mode::cg>, threads, smem),
+      max_coresident_blocks(sw_persistent_kernel<algo_t, sync_mode::flag>, threads, smem),
+      max_coresident_blocks(sw_persistent_kernel<algo_t, sync_mode::stripe>, threads, smem),
+      max_coresident_blocks(sw_persistent_kernel<algo_t, sync_mode::none>, threads, smem)};
+  int cap = caps[0];
+  for (int c : caps) cap = c < cap ? c : cap;
+  return cap;
 }
 
 //! Explicit instantiation of the launch functions of one algorithm.
