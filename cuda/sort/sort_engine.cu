@@ -1,7 +1,9 @@
 // sorter: scratch, grid size, persistent vs per-step launches (sort.hpp).
 
 #include <algorithm>
+#include <map>
 #include <string>
+#include <tuple>
 
 #include "common/error.hpp"
 #include "cuda/barrier/barrier_workspace.cuh"
@@ -20,6 +22,16 @@ struct sorter::impl {
   int last_blocks = 0;
   std::unique_ptr<barrier::step_graph> graph;
   std::string graph_key;
+  std::map<std::tuple<int, int, std::size_t>, int> caps;  // (mode, word bytes, smem) -> blocks
+
+  //! Co-resident cap of the persistent kernel, queried once per (mode, type, smem).
+  template <typename t_t>
+  int cap_of(sync_mode mode, std::size_t smem) {
+    const auto key = std::make_tuple(static_cast<int>(mode), static_cast<int>(sizeof(t_t)), smem);
+    const auto it = caps.find(key);
+    if (it != caps.end()) return it->second;
+    return caps[key] = detail::persistent_max_blocks<t_t>(mode, smem);
+  }
 
   ~impl() {
     if (d_scratch) (void)cudaFree(d_scratch);
@@ -57,7 +69,7 @@ struct sorter::impl {
     args.descending = opt.order == sort_order::descending;
     const std::size_t smem = plan.smem_bytes();
     if (is_persistent(opt.mode)) {
-      const int cap = detail::persistent_max_blocks<word_t>(opt.mode, smem);
+      const int cap = cap_of<word_t>(opt.mode, smem);
       const long long want = opt.blocks > 0 ? opt.blocks : std::min<long long>(cap, plan.tiles);
       const int blocks = static_cast<int>(std::max<long long>(1, want));
       barrier::barrier_handle h{};
