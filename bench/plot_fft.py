@@ -13,7 +13,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-PERSISTENT = ["simple", "tree", "tree3", "lockfree", "cg", "flag", "stripe"]
+PERSISTENT = ["simple", "tree", "tree3", "lockfree", "cg", "flag", "stripe", "lastin"]
 LAUNCH = ["cpu", "cpu-explicit", "graph"]
 
 

@@ -19,6 +19,7 @@ auto with_kernel(sync_mode mode, f_t f) {
     case sync_mode::cg: return f(fft_kernel<sync_mode::cg, real_t>);
     case sync_mode::flag: return f(fft_kernel<sync_mode::flag, real_t>);
     case sync_mode::stripe: return f(fft_kernel<sync_mode::stripe, real_t>);
+    case sync_mode::lastin: return f(fft_kernel<sync_mode::lastin, real_t>);
     case sync_mode::none: return f(fft_kernel<sync_mode::none, real_t>);
     default:
       throw usage_error("fft: sync mode " + std::string(to_string(mode)) + " has no persistent kernel");

@@ -128,7 +128,7 @@ int bench_main(const std::vector<std::string>& args) {
       const bool persistent = is_persistent(m);
       for (int g : grids) {
         if (!persistent && section == "blocks" && g != grids.front()) continue;
-        const int mcap = ctx.max_blocks(n, pairs, m);
+        const int mcap = persistent ? ctx.max_blocks(n, pairs, m) : 0;
         const int blocks = persistent ? (g > 0 ? std::min(g, mcap) : std::min(auto_blocks, mcap)) : 0;
         row x{section, pairs, k, m, blocks, plan.barriers(), 0, 0, cub, twin};
         x.total_ms = m == sync_mode::cpu && section == "size" ? twin : ctx.time_ours(n, pairs, {.mode = m, .blocks = blocks}, repeats, warmup);

@@ -19,6 +19,7 @@ auto with_kernel(sync_mode mode, f_t f) {
     case sync_mode::cg: return f(sort_kernel<sync_mode::cg, word_t>);
     case sync_mode::flag: return f(sort_kernel<sync_mode::flag, word_t>);
     case sync_mode::stripe: return f(sort_kernel<sync_mode::stripe, word_t>);
+    case sync_mode::lastin: return f(sort_kernel<sync_mode::lastin, word_t>);
     case sync_mode::none: return f(sort_kernel<sync_mode::none, word_t>);
     default:
       throw usage_error("sort: sync mode " + std::string(to_string(mode)) + " has no persistent kernel");
