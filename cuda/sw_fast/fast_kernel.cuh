@@ -15,7 +15,7 @@ constexpr std::size_t profile_smem_bytes(int ranks) {
 }
 
 template <typename policy_t>
-__global__ void __launch_bounds__(policy_t::block_threads) fast_fill_kernel(fast_problem pb) {
+__global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_per_sm) fast_fill_kernel(fast_problem pb) {
   extern __shared__ std::uint8_t smem_raw[];
   auto* prof = reinterpret_cast<profile_entry<policy_t::profile_words>*>(smem_raw) +
                std::size_t(threadIdx.x / 32) * std::size_t(pb.ranks) * 32;

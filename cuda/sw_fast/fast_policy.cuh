@@ -20,6 +20,8 @@ struct fast_policy {
   static constexpr int block_threads = warp_threads * warps_per_block;  //!< threads per block
   static constexpr int strip_rows = warp_threads * rows_per_thread;     //!< rows per strip
   static constexpr int chunk_columns = warp_threads;  //!< columns per ready flag / border load
+  //! Blocks per SM the register allocation must allow (__launch_bounds__): 4 × 128 threads.
+  static constexpr int min_blocks_per_sm = 4;
   static constexpr int profile_words = rows_per_thread / 4;  //!< 32-bit words of int8 scores
   static_assert(rows_per_thread % 4 == 0 && rows_per_thread >= 4 && rows_per_thread <= 16,
                 "rows_per_thread: 4, 8, 12 or 16 (int8 profile packed in 32-bit words)");

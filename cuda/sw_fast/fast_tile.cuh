@@ -128,12 +128,12 @@ __device__ void fill_strip(const fast_problem& pb, int s,
   const strip_border in = pb.border[(s + 1) & 1];
   const strip_border out = pb.border[s & 1];
   const bool write_border = s + 1 < pb.strips;
-  const std::int64_t steps = std::int64_t(n) + 31;
-  for (std::int64_t t = 0; t < steps; ++t) {
+  const std::int32_t steps = n + 31;  // n < 2^31 - 1024
+  for (std::int32_t t = 0; t < steps; ++t) {
     if ((t & 31) == 0 && t < n) {  // warp-uniform: next chunk of the upper border
-      const std::int64_t c = t + lane;
+      const std::int32_t c = t + lane;
       if (s > 0) {
-        const std::uint32_t need = std::uint32_t(t + 32 < n ? t + 32 : n);
+        const std::uint32_t need = std::uint32_t(t < n - 32 ? t + 32 : n);
         if (!wait_ready(pb, pb.d_ready + (s - 1), need)) return;
         if (c < n) {
           ch_h = in.h[c];
@@ -164,26 +164,33 @@ __device__ void fill_strip(const fast_problem& pb, int s,
       if (lane == 0) voh = xoh, vof = xof;
     }
     if (lane == 0) vh = xh, vf = xf, vt = xt;
-    const std::int64_t jj = t - lane;  // 0-based column; DP column jj + 1
+    const std::int32_t jj = t - lane;  // 0-based column; DP column jj + 1
     if (jj < 0 || jj >= n) continue;
 
     const profile_entry<policy_t::profile_words> pe = prof[vt * 32 + lane];
     std::int32_t diag = up_h_prev, hup = vh, fup = vf;
     [[maybe_unused]] std::uint64_t odiag = up_oh_prev, ohup = voh, ofup = vof;
-    [[maybe_unused]] const std::uint64_t self0 = pack_cell(row0 + 1, jj + 1);
+    [[maybe_unused]] const std::uint64_t self0 = pack_cell(row0 + 1, std::int64_t(jj) + 1);
     std::int32_t colmax = 0;
+    // Score-only: all diagonal sums and E first, so that the old h[r] dies before the new one
+    // is born (in-place registers, no moves at the loop end).
+    [[maybe_unused]] std::int32_t dsum[R];
+    if constexpr (!origins) {
+#pragma unroll
+      for (int r = 0; r < R; ++r) {
+        dsum[r] = (r == 0 ? diag : h[r - 1]) + signed_byte(pe.w[r / 4], r % 4);
+        e[r] = __viaddmax_s32(e[r], -ge, h[r] - goe);
+      }
+    }
 #pragma unroll
     for (int r = 0; r < R; ++r) {
-      const std::int32_t sc = signed_byte(pe.w[r / 4], r % 4);
       if constexpr (!origins) {
-        e[r] = __viaddmax_s32(e[r], -ge, h[r] - goe);
         const std::int32_t f = __viaddmax_s32(fup, -ge, hup - goe);
-        const std::int32_t hn = __vimax3_s32_relu(diag + sc, e[r], f);
-        diag = h[r];
-        h[r] = hn;
-        hup = hn;
+        h[r] = __vimax3_s32_relu(dsum[r], e[r], f);
+        hup = h[r];
         fup = f;
       } else {
+        const std::int32_t sc = signed_byte(pe.w[r / 4], r % 4);
         const std::int32_t e_open = h[r] - goe, e_ext = e[r] - ge;
         const std::int32_t f_open = hup - goe, f_ext = fup - ge;
         oe[r] = e_open >= e_ext ? oh[r] : oe[r];
@@ -225,7 +232,7 @@ __device__ void fill_strip(const fast_problem& pb, int s,
         }
       best = colmax;
       best_i = std::int32_t(row0 + ri + 1);
-      best_j = std::int32_t(jj + 1);
+      best_j = jj + 1;
       if constexpr (origins) best_o = o;
     }
     if (lane == 31 && write_border) {
