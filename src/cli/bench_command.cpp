@@ -24,6 +24,7 @@ constexpr const char* bench_help =
     "  cpu       CPU engine: GCUPS of the score pass and of full alignment on seeded random DNA\n"
     "  barrier   inter-block barrier microbenchmark (Xiao & Feng 2010, section 5.4)   [GPU]\n"
     "  sw        GPU Smith-Waterman matrix fill per kernel x sync mode                 [GPU]\n"
+    "  fast      fast register-tiled engine: score-only GCUPS, 1k to 1.46 Mb          [GPU]\n"
     "  fft       bundled multi-block FFT vs cuFFT                                     [GPU]\n"
     "  sort      bundled bitonic sort vs CUB radix sort                               [GPU]\n";
 

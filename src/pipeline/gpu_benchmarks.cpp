@@ -18,6 +18,9 @@
 #if SWAT_HAVE_SW
 #include "cuda/sw/sw_bench.hpp"
 #endif
+#if SWAT_HAVE_SW_FAST
+#include "cuda/sw_fast/fast_bench.hpp"
+#endif
 #if SWAT_HAVE_FFT
 #include "cuda/fft/fft_bench.hpp"
 #endif
@@ -82,8 +85,8 @@ int bench_barrier(const std::vector<std::string>& args) {
 }  // namespace
 
 int run_gpu_benchmark(const std::string& what, const std::vector<std::string>& args) {
-  if (what != "barrier" && what != "sw" && what != "fft" && what != "sort")
-    throw usage_error("unknown benchmark '" + what + "' (valid: cpu, barrier, sw, fft, sort)");
+  if (what != "barrier" && what != "sw" && what != "fast" && what != "fft" && what != "sort")
+    throw usage_error("unknown benchmark '" + what + "' (valid: cpu, barrier, sw, fast, fft, sort)");
 #if !SWAT_WITH_CUDA
   (void)args;
   throw usage_error("bench " + what + " needs a GPU build (configured with SWAT_WITH_CUDA=OFF)");
@@ -95,6 +98,9 @@ int run_gpu_benchmark(const std::string& what, const std::vector<std::string>& a
 #endif
 #if SWAT_HAVE_SW
   if (what == "sw") return sw::bench_main(args);
+#endif
+#if SWAT_HAVE_SW_FAST
+  if (what == "fast") return sw_fast::bench_main(args);
 #endif
 #if SWAT_HAVE_FFT
   if (what == "fft") return fft::bench_main(args);
