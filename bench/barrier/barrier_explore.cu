@@ -59,7 +59,8 @@ double time_variant(sync_mode mode, const setup& s) {
 
 void run(int rounds) {
   int dev = 0, per_sm = 0, reserved = 0;
-  SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+  SWAT_CUDA_CHECK(
+      cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
   SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev));
   const int sms = cuda::device_sm_count();
   float *a = nullptr, *b = nullptr;
@@ -69,10 +70,13 @@ void run(int rounds) {
   SWAT_CUDA_CHECK(cudaMemset(b, 0, 4096 * 1024 * sizeof(float)));
   barrier_workspace ws(4 * sms);
   std::printf("%-5s %-6s %-7s %-16s %10s\n", "bpsm", "blocks", "threads", "variant", "us/barrier");
-  struct point { int bpsm, blocks, threads; };
+  struct point {
+    int bpsm, blocks, threads;
+  };
   for (point p : {point{1, 8, 256}, point{1, sms, 256}, point{4, sms, 256}, point{4, 2 * sms, 256},
                   point{4, 4 * sms, 256}, point{1, sms, 1024}}) {
-    const std::size_t smem = static_cast<std::size_t>((per_sm / p.bpsm - reserved - 1024) / 1024 * 1024);
+    const std::size_t smem =
+        static_cast<std::size_t>((per_sm / p.bpsm - reserved - 1024) / 1024 * 1024);
     const setup s{p.blocks, p.threads, std::min<std::size_t>(smem, 227 * 1024), rounds, a, b, &ws};
     const double none = time_variant<grid_barrier<sync_mode::none>>(sync_mode::none, s);
     auto show = [&](const char* name, double ms) {

@@ -144,9 +144,8 @@ class grid_barrier<sync_mode::lockfree> : public detail::barrier_base {
       if (b == 0) {  // master block (block-uniform branch)
         const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
         for (unsigned i = t; i < static_cast<unsigned>(h_.n_blocks) && ok; i += threads) {
-          ok = detail::spin_until(h_, epoch, 3, [&] {
-            return detail::load_acquire(h_.d_in + i) == epoch;
-          });
+          ok = detail::spin_until(h_, epoch, 3,
+                                  [&] { return detail::load_acquire(h_.d_in + i) == epoch; });
         }
         ok = __syncthreads_or(!ok) == 0;
         for (unsigned i = t; i < static_cast<unsigned>(h_.n_blocks); i += threads)
@@ -225,9 +224,11 @@ class grid_barrier<sync_mode::stripe> : public detail::barrier_base {
         const bool done = !active || detail::reached(detail::load_acquire(mine), goal);
         if (__all_sync(0xffffffffu, done)) return true;
         if (it % detail::watchdog_period == 0) {
-          const bool aborted = __any_sync(0xffffffffu, t == 0 && detail::load_relaxed(h_.d_abort) != 0);
-          const bool late = h_.watchdog_cycles > 0 &&
-                            __any_sync(0xffffffffu, t == 0 && clock64() - start > h_.watchdog_cycles);
+          const bool aborted =
+              __any_sync(0xffffffffu, t == 0 && detail::load_relaxed(h_.d_abort) != 0);
+          const bool late =
+              h_.watchdog_cycles > 0 &&
+              __any_sync(0xffffffffu, t == 0 && clock64() - start > h_.watchdog_cycles);
           if (late && !aborted && t == 0) detail::record_error(h_, error_timeout, epoch, 6);
           if (late || aborted) return false;
         }

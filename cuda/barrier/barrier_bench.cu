@@ -28,10 +28,13 @@ std::size_t smem_for_occupancy(int blocks_per_sm, int threads) {
   int optin = 0;
   int max_threads = 0;
   SWAT_CUDA_CHECK(cudaGetDevice(&device));
-  SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
-  SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device));
+  SWAT_CUDA_CHECK(
+      cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  SWAT_CUDA_CHECK(
+      cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device));
   SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+  SWAT_CUDA_CHECK(
+      cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, device));
   if (blocks_per_sm < 1 || blocks_per_sm * threads > max_threads)
     throw usage_error("bench barrier: " + std::to_string(blocks_per_sm) + " blocks of " +
                       std::to_string(threads) + " threads do not fit on one SM");
@@ -68,8 +71,8 @@ void print_designs(std::ostream& out) {
 
 std::vector<barrier_bench_row> run_barrier_bench(const barrier_bench_options& options,
                                                  std::ostream& table, std::ostream* csv) {
-  if (options.rounds < 1 || options.repeats < 1 || options.warmup < 0 || options.block_threads < 32 ||
-      options.block_threads > 1024)
+  if (options.rounds < 1 || options.repeats < 1 || options.warmup < 0 ||
+      options.block_threads < 32 || options.block_threads > 1024)
     throw usage_error("bench barrier: rounds and repeats must be >= 1, threads 32..1024");
   if (!cuda::device_available()) throw cuda_error("bench barrier: no CUDA device available");
   std::vector<sync_mode> modes = options.modes;
@@ -89,7 +92,8 @@ std::vector<barrier_bench_row> run_barrier_bench(const barrier_bench_options& op
   print_designs(table);
   table << std::left << std::setw(5) << "bpsm" << std::setw(7) << "blocks" << std::setw(14)
         << "mode" << std::right << std::setw(11) << "total_ms" << std::setw(12) << "compute_ms"
-        << std::setw(12) << "us/barrier" << "  check\n";
+        << std::setw(12) << "us/barrier"
+        << "  check\n";
   if (csv != nullptr) {
     *csv << "# swat-gpu bench barrier (Xiao & Feng 2010 sec. 5.4)\n# command: " << options.command
          << "\n# git_commit: " << options.git_commit << "\n# device: " << device << " (" << sms
@@ -102,8 +106,8 @@ std::vector<barrier_bench_row> run_barrier_bench(const barrier_bench_options& op
   for (int bpsm : options.blocks_per_sm) {
     const std::size_t smem = smem_for_occupancy(bpsm, threads);
     const int max_blocks = std::min(detail::mean_kernel_max_blocks(threads, smem), bpsm * sms);
-    std::vector<int> counts = options.block_counts.empty() ? bench_block_counts(max_blocks)
-                                                           : options.block_counts;
+    std::vector<int> counts =
+        options.block_counts.empty() ? bench_block_counts(max_blocks) : options.block_counts;
     counts.erase(std::remove_if(counts.begin(), counts.end(),
                                 [&](int n) { return n < 1 || n > max_blocks; }),
                  counts.end());
@@ -125,14 +129,16 @@ std::vector<barrier_bench_row> run_barrier_bench(const barrier_bench_options& op
         auto measure = [&](sync_mode mode, std::vector<float>* out) {
           double sum = 0;
           for (int r = 0; r < options.warmup + options.repeats; ++r) {
-            SWAT_CUDA_CHECK(cudaMemcpy(d_a, h_init.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+            SWAT_CUDA_CHECK(
+                cudaMemcpy(d_a, h_init.data(), n * sizeof(float), cudaMemcpyHostToDevice));
             SWAT_CUDA_CHECK(cudaMemset(d_b, 0, n * sizeof(float)));
             const float ms = detail::time_mean_run(mode, p);
             if (r >= options.warmup) sum += ms;
           }
           if (out != nullptr) {
             out->resize(n);
-            SWAT_CUDA_CHECK(cudaMemcpy(out->data(), d_result, n * sizeof(float), cudaMemcpyDeviceToHost));
+            SWAT_CUDA_CHECK(
+                cudaMemcpy(out->data(), d_result, n * sizeof(float), cudaMemcpyDeviceToHost));
           }
           return sum / options.repeats;
         };
@@ -153,14 +159,13 @@ std::vector<barrier_bench_row> run_barrier_bench(const barrier_bench_options& op
           rows.push_back(row);
           table << std::left << std::setw(5) << bpsm << std::setw(7) << blocks << std::setw(14)
                 << to_string(mode) << std::right << std::fixed << std::setprecision(3)
-                << std::setw(11) << row.total_ms << std::setw(12) << compute_ms
-                << std::setw(12) << row.per_barrier_us << "  " << (row.result_ok ? "ok" : "MISMATCH")
-                << "\n";
+                << std::setw(11) << row.total_ms << std::setw(12) << compute_ms << std::setw(12)
+                << row.per_barrier_us << "  " << (row.result_ok ? "ok" : "MISMATCH") << "\n";
           if (csv != nullptr) {
             *csv << device << "," << to_string(mode) << "," << bpsm << "," << blocks << ","
-                 << threads << "," << options.rounds << "," << std::setprecision(4)
-                 << row.total_ms << "," << compute_ms << "," << row.per_barrier_us << ","
-                 << (row.result_ok ? 1 : 0) << "\n";
+                 << threads << "," << options.rounds << "," << std::setprecision(4) << row.total_ms
+                 << "," << compute_ms << "," << row.per_barrier_us << "," << (row.result_ok ? 1 : 0)
+                 << "\n";
           }
         }
         table.flush();

@@ -13,15 +13,15 @@ namespace swat::barrier {
 
 //! What to measure; empty lists mean "the paper's set".
 struct barrier_bench_options {
-  int rounds = 10000;                   //!< barriers (steps) per timed run
-  int block_threads = 256;              //!< threads per block
-  std::vector<int> blocks_per_sm{1, 4}; //!< occupancy forced via dynamic shared memory
-  std::vector<int> block_counts;        //!< empty: 8, 16, 33, 66, 132, 264, 528, max (≤ max)
-  std::vector<sync_mode> modes;         //!< empty: all_gpu_sync_modes(); none is always run
-  int repeats = 3;                      //!< timed runs per point, mean reported (paper: 3)
-  int warmup = 1;                       //!< untimed runs per point
-  std::string command;                  //!< recorded in the CSV header (how it was run)
-  std::string git_commit;               //!< recorded in the CSV header
+  int rounds = 10000;                    //!< barriers (steps) per timed run
+  int block_threads = 256;               //!< threads per block
+  std::vector<int> blocks_per_sm{1, 4};  //!< occupancy forced via dynamic shared memory
+  std::vector<int> block_counts;         //!< empty: 8, 16, 33, 66, 132, 264, 528, max (≤ max)
+  std::vector<sync_mode> modes;          //!< empty: all_gpu_sync_modes(); none is always run
+  int repeats = 3;                       //!< timed runs per point, mean reported (paper: 3)
+  int warmup = 1;                        //!< untimed runs per point
+  std::string command;                   //!< recorded in the CSV header (how it was run)
+  std::string git_commit;                //!< recorded in the CSV header
 };
 
 //! One measured point.

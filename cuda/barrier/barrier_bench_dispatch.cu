@@ -73,30 +73,43 @@ float time_mean_run(sync_mode mode, const bench_point& p) {
     case sync_mode::cpu_explicit:
     case sync_mode::graph:
       return time_steps(mode, p);
-    case sync_mode::simple: return time_persistent<sync_mode::simple>(p);
-    case sync_mode::tree: return time_persistent<sync_mode::tree>(p);
-    case sync_mode::tree3: return time_persistent<sync_mode::tree3>(p);
-    case sync_mode::lockfree: return time_persistent<sync_mode::lockfree>(p);
-    case sync_mode::cg: return time_persistent<sync_mode::cg>(p);
-    case sync_mode::flag: return time_persistent<sync_mode::flag>(p);
-    case sync_mode::stripe: return time_persistent<sync_mode::stripe>(p);
-    case sync_mode::lastin: return time_persistent<sync_mode::lastin>(p);
-    case sync_mode::none: return time_persistent<sync_mode::none>(p);
+    case sync_mode::simple:
+      return time_persistent<sync_mode::simple>(p);
+    case sync_mode::tree:
+      return time_persistent<sync_mode::tree>(p);
+    case sync_mode::tree3:
+      return time_persistent<sync_mode::tree3>(p);
+    case sync_mode::lockfree:
+      return time_persistent<sync_mode::lockfree>(p);
+    case sync_mode::cg:
+      return time_persistent<sync_mode::cg>(p);
+    case sync_mode::flag:
+      return time_persistent<sync_mode::flag>(p);
+    case sync_mode::stripe:
+      return time_persistent<sync_mode::stripe>(p);
+    case sync_mode::lastin:
+      return time_persistent<sync_mode::lastin>(p);
+    case sync_mode::none:
+      return time_persistent<sync_mode::none>(p);
   }
   throw usage_error("bench barrier: unhandled sync mode " + std::to_string(static_cast<int>(mode)));
 }
 
+namespace {
+
+//! Smallest co-resident grid over the mean-kernel instantiations of modes_v.
+template <sync_mode... modes_v>
+int min_coresident(int threads, std::size_t smem_bytes) {
+  return std::min(
+      {cuda::max_coresident_blocks(mean_persistent_kernel<modes_v>, threads, smem_bytes)...});
+}
+
+}  // namespace
+
 int mean_kernel_max_blocks(int threads, std::size_t smem_bytes) {
-  int cap = cuda::max_coresident_blocks(mean_persistent_kernel<sync_mode::none>, threads, smem_bytes);
-  cap = std::min(cap, cuda::max_coresident_blocks(mean_persistent_kernel<sync_mode::simple>, threads, smem_bytes));
-  cap = std::min(cap, cuda::max_coresident_blocks(mean_persistent_kernel<sync_mode::tree>, threads, smem_bytes));
-  cap = std::min(cap, cuda::max_coresident_blocks(mean_persistent_kernel<sync_mode::tree3>, threads, smem_bytes));
-  cap = std::min(cap, cuda::max_coresident_blocks(mean_persistent_kernel<sync_mode::lockfree>, threads, smem_bytes));
-  cap = std::min(cap, cuda::max_coresident_blocks(mean_persistent_kernel<sync_mode::cg>, threads, smem_bytes));
-  cap = std::min(cap, cuda::max_coresident_blocks(mean_persistent_kernel<sync_mode::flag>, threads, smem_bytes));
-  cap = std::min(cap, cuda::max_coresident_blocks(mean_persistent_kernel<sync_mode::stripe>, threads, smem_bytes));
-  cap = std::min(cap, cuda::max_coresident_blocks(mean_persistent_kernel<sync_mode::lastin>, threads, smem_bytes));
-  return cap;
+  return min_coresident<sync_mode::none, sync_mode::simple, sync_mode::tree, sync_mode::tree3,
+                        sync_mode::lockfree, sync_mode::cg, sync_mode::flag, sync_mode::stripe,
+                        sync_mode::lastin>(threads, smem_bytes);
 }
 
 }  // namespace detail

@@ -12,14 +12,14 @@ namespace swat::barrier::detail {
 
 //! Geometry and buffers of one benchmark point.
 struct bench_point {
-  int blocks = 0;                  //!< grid size
-  int threads = 0;                 //!< threads per block
-  std::size_t smem_bytes = 0;      //!< dynamic shared memory per block (occupancy limiter)
-  int rounds = 0;                  //!< steps
-  float* d_a = nullptr;            //!< ping buffer (blocks × threads floats)
-  float* d_b = nullptr;            //!< pong buffer
-  barrier_workspace* ws = nullptr; //!< barrier state
-  cudaStream_t stream = nullptr;   //!< stream of the run
+  int blocks = 0;                   //!< grid size
+  int threads = 0;                  //!< threads per block
+  std::size_t smem_bytes = 0;       //!< dynamic shared memory per block (occupancy limiter)
+  int rounds = 0;                   //!< steps
+  float* d_a = nullptr;             //!< ping buffer (blocks × threads floats)
+  float* d_b = nullptr;             //!< pong buffer
+  barrier_workspace* ws = nullptr;  //!< barrier state
+  cudaStream_t stream = nullptr;    //!< stream of the run
 };
 
 //! Runs `rounds` steps with mode on p and returns the elapsed device time (ms, CUDA events).

@@ -31,18 +31,18 @@ inline constexpr std::uint32_t error_mismatch = 2;  //!< launched grid != handle
 
 //! Device state of one grid barrier instance, passed by value as a kernel argument.
 struct barrier_handle {
-  std::uint32_t* d_counter = nullptr;   //!< simple / flag arrival counter (own line)
-  std::uint32_t* d_release = nullptr;   //!< flag: release word, holds the last released epoch
-  std::uint32_t* d_abort = nullptr;     //!< sticky: nonzero once any watchdog fired
-  barrier_error* d_error = nullptr;     //!< first recorded error
-  std::uint32_t* d_stripes = nullptr;   //!< stripe: counter s at d_stripes[s * line_words]
-  std::uint32_t* d_tree = nullptr;      //!< tree: counter n at d_tree[n * line_words]
-  const tree_path* d_paths = nullptr;   //!< tree: route of each block
-  std::uint32_t* d_in = nullptr;        //!< lockfree: Arrayin, one word per block
-  std::uint32_t* d_out = nullptr;       //!< lockfree: Arrayout, one word per block
-  std::int32_t n_blocks = 0;            //!< blocks of the launch (must equal the grid)
-  std::int32_t stripes = 1;             //!< stripe: number of counters in use, 1..32
-  std::int64_t watchdog_cycles = 0;     //!< clock64 cycles a spin may last; <= 0: no limit
+  std::uint32_t* d_counter = nullptr;  //!< simple / flag arrival counter (own line)
+  std::uint32_t* d_release = nullptr;  //!< flag: release word, holds the last released epoch
+  std::uint32_t* d_abort = nullptr;    //!< sticky: nonzero once any watchdog fired
+  barrier_error* d_error = nullptr;    //!< first recorded error
+  std::uint32_t* d_stripes = nullptr;  //!< stripe: counter s at d_stripes[s * line_words]
+  std::uint32_t* d_tree = nullptr;     //!< tree: counter n at d_tree[n * line_words]
+  const tree_path* d_paths = nullptr;  //!< tree: route of each block
+  std::uint32_t* d_in = nullptr;       //!< lockfree: Arrayin, one word per block
+  std::uint32_t* d_out = nullptr;      //!< lockfree: Arrayout, one word per block
+  std::int32_t n_blocks = 0;           //!< blocks of the launch (must equal the grid)
+  std::int32_t stripes = 1;            //!< stripe: number of counters in use, 1..32
+  std::int64_t watchdog_cycles = 0;    //!< clock64 cycles a spin may last; <= 0: no limit
 };
 
 }  // namespace swat::barrier

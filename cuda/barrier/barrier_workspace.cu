@@ -20,13 +20,20 @@ std::size_t align_up(std::size_t n) { return (n + line_bytes - 1) / line_bytes *
 
 const char* site_name(std::uint32_t site) {
   switch (site) {
-    case 1: return "counter";
-    case 2: return "tree node";
-    case 3: return "lockfree Arrayin (master)";
-    case 4: return "lockfree Arrayout";
-    case 5: return "release flag";
-    case 6: return "stripes";
-    default: return "entry";
+    case 1:
+      return "counter";
+    case 2:
+      return "tree node";
+    case 3:
+      return "lockfree Arrayin (master)";
+    case 4:
+      return "lockfree Arrayout";
+    case 5:
+      return "release flag";
+    case 6:
+      return "stripes";
+    default:
+      return "entry";
   }
 }
 
@@ -62,7 +69,9 @@ void barrier_workspace::release() noexcept {
   d_base_ = nullptr;
 }
 
-barrier_workspace::barrier_workspace(barrier_workspace&& other) noexcept { *this = std::move(other); }
+barrier_workspace::barrier_workspace(barrier_workspace&& other) noexcept {
+  *this = std::move(other);
+}
 
 barrier_workspace& barrier_workspace::operator=(barrier_workspace&& other) noexcept {
   if (this != &other) {
@@ -97,9 +106,9 @@ void barrier_workspace::set_stripe_override(int stripes) {
 
 void barrier_workspace::reset(cudaStream_t stream) {
   // Counters, flags, error, stripes, tree nodes and both lockfree arrays; routes stay.
-  const std::size_t counters = align_up(static_cast<std::size_t>(header_lines + tree_lines_) *
-                                        line_bytes) +
-                               2 * align_up(sizeof(std::uint32_t) * max_blocks_);
+  const std::size_t counters =
+      align_up(static_cast<std::size_t>(header_lines + tree_lines_) * line_bytes) +
+      2 * align_up(sizeof(std::uint32_t) * max_blocks_);
   SWAT_CUDA_CHECK(cudaMemsetAsync(d_base_, 0, counters, stream));
 }
 
@@ -126,7 +135,8 @@ barrier_handle barrier_workspace::prepare(sync_mode mode, int n_blocks, cudaStre
   h.d_paths = d_paths;
   h.n_blocks = n_blocks;
   h.stripes = stripe_override_ > 0 ? std::min(stripe_override_, n_blocks) : stripe_count(n_blocks);
-  h.watchdog_cycles = static_cast<std::int64_t>(watchdog_s_ * static_cast<double>(clock_khz_) * 1e3);
+  h.watchdog_cycles =
+      static_cast<std::int64_t>(watchdog_s_ * static_cast<double>(clock_khz_) * 1e3);
   const int levels = mode == sync_mode::tree ? 2 : mode == sync_mode::tree3 ? 3 : 0;
   if (levels != 0 && (levels != paths_levels_ || n_blocks != paths_blocks_)) {
     h_paths_ = tree_paths(n_blocks, levels);

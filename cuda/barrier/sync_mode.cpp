@@ -37,8 +37,8 @@ constexpr std::array<sync_mode, 11> gpu_modes{
     sync_mode::flag, sync_mode::stripe,       sync_mode::lastin};
 
 constexpr std::array<sync_mode, 8> persistent_modes{
-    sync_mode::simple, sync_mode::tree,   sync_mode::tree3, sync_mode::lockfree,
-    sync_mode::cg,     sync_mode::flag,   sync_mode::stripe, sync_mode::lastin};
+    sync_mode::simple, sync_mode::tree, sync_mode::tree3,  sync_mode::lockfree,
+    sync_mode::cg,     sync_mode::flag, sync_mode::stripe, sync_mode::lastin};
 
 //! Smallest m with m^k >= n (integer k-th root, rounded up).
 int ceil_root(int n, int k) {
@@ -154,7 +154,7 @@ std::vector<tree_path> tree_paths(int n_blocks, int levels) {
   }
   int leaf_count = 0;
   for (const auto& s : supers) leaf_count += static_cast<int>(s.size());
-  const int mid_base = leaf_count;                       // tree3 only
+  const int mid_base = leaf_count;  // tree3 only
   const int root = levels == 2 ? leaf_count : leaf_count + static_cast<int>(supers.size());
   std::vector<tree_path> paths;
   paths.reserve(static_cast<std::size_t>(n_blocks));
@@ -212,8 +212,9 @@ std::vector<int> stress_grid_sizes(int sms, int max_blocks) {
 
 int persistent_grid_blocks(long long work_items, int cap) {
   if (cap < 1)
-    throw usage_error("persistent kernel cannot be resident (occupancy 0): reduce block size "
-                      "or shared memory");
+    throw usage_error(
+        "persistent kernel cannot be resident (occupancy 0): reduce block size "
+        "or shared memory");
   return static_cast<int>(std::clamp<long long>(work_items, 1, cap));
 }
 

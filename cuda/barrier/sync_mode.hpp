@@ -28,8 +28,8 @@ enum class sync_mode {
 };
 
 //! Parses a CLI name ("cpu", "cpu-explicit", "graph", "simple", "tree" or "tree2", "tree3",
-//! "lockfree", "cg", "flag", "stripe", "lastin"; "none" only when allow_none). Throws swat::usage_error
-//! that lists the valid names.
+//! "lockfree", "cg", "flag", "stripe", "lastin"; "none" only when allow_none). Throws
+//! swat::usage_error that lists the valid names.
 sync_mode parse_sync_mode(std::string_view name, bool allow_none = false);
 
 //! CLI name of a mode ("cpu-explicit" for cpu_explicit).

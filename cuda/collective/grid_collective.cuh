@@ -27,7 +27,9 @@
 namespace swat::collective {
 
 //! Identity of argmax: loses against every real cell.
-__host__ __device__ constexpr best_cell no_cell() { return best_cell{INT32_MIN, INT64_MAX, INT64_MAX}; }
+__host__ __device__ constexpr best_cell no_cell() {
+  return best_cell{INT32_MIN, INT64_MAX, INT64_MAX};
+}
 
 //! argmax combine under cell_beats (associative and commutative: a total order).
 struct best_cell_op {
@@ -40,7 +42,9 @@ struct best_cell_op {
 //! a + b.
 struct sum_op {
   template <typename T>
-  __device__ T operator()(const T& a, const T& b) const { return a + b; }
+  __device__ T operator()(const T& a, const T& b) const {
+    return a + b;
+  }
 };
 
 //! Grid-wide collectives over the blocks synchronised by a grid_barrier<M>.
@@ -77,7 +81,9 @@ class grid_collective {
 
   //! Grid-wide sum (integers exact; floating point in a fixed, deterministic order).
   template <typename T>
-  __device__ T sum(const T& value) { return reduce(value, sum_op{}); }
+  __device__ T sum(const T& value) {
+    return reduce(value, sum_op{});
+  }
 
   //! Bitwise AND of all threads' words.
   __device__ std::uint32_t bit_and(std::uint32_t v) {

@@ -21,10 +21,10 @@ namespace swat::cuda {
 }  // namespace swat::cuda
 
 //! Evaluates a cudaError_t expression once and throws swat::cuda_error unless it is cudaSuccess.
-#define SWAT_CUDA_CHECK(expr)                                                  \
-  do {                                                                         \
-    const cudaError_t swat_cuda_status_ = (expr);                              \
-    if (swat_cuda_status_ != cudaSuccess)                                      \
+#define SWAT_CUDA_CHECK(expr)                                                       \
+  do {                                                                              \
+    const cudaError_t swat_cuda_status_ = (expr);                                   \
+    if (swat_cuda_status_ != cudaSuccess)                                           \
       ::swat::cuda::throw_cuda_error(swat_cuda_status_, #expr, __FILE__, __LINE__); \
   } while (0)
 

@@ -73,12 +73,11 @@ void launch_cooperative(void (*kernel)(Params...), dim3 grid, dim3 block,
   const int sms = device_sm_count();
   const long long cap = 1LL * per_sm * sms;
   if (blocks < 1 || blocks > cap) {
-    throw cuda_error("cooperative launch refused: grid of " + std::to_string(blocks) +
-                     " blocks x " + std::to_string(threads) + " threads (" +
-                     std::to_string(dyn_smem_bytes) +
-                     " B dynamic shared memory) cannot be co-resident; the cap is " +
-                     std::to_string(cap) + " blocks (" + std::to_string(per_sm) + " per SM x " +
-                     std::to_string(sms) + " SMs)");
+    throw cuda_error(
+        "cooperative launch refused: grid of " + std::to_string(blocks) + " blocks x " +
+        std::to_string(threads) + " threads (" + std::to_string(dyn_smem_bytes) +
+        " B dynamic shared memory) cannot be co-resident; the cap is " + std::to_string(cap) +
+        " blocks (" + std::to_string(per_sm) + " per SM x " + std::to_string(sms) + " SMs)");
   }
   std::tuple<Params...> params(std::forward<Args>(args)...);
   std::apply(

@@ -25,8 +25,8 @@ TEST(GpuBarrierLimits, RefusesGridThatCannotBeCoResident) {
   barrier_workspace ws(cap + 1);
   const barrier_handle h = ws.prepare(sync_mode::simple, cap + 1);
   try {
-    cuda::launch_cooperative(missing_block_kernel<sync_mode::simple>, dim3(cap + 1),
-                             dim3(threads), 0, nullptr, h, 1, 0xffffffffu);
+    cuda::launch_cooperative(missing_block_kernel<sync_mode::simple>, dim3(cap + 1), dim3(threads),
+                             0, nullptr, h, 1, 0xffffffffu);
     FAIL() << "a grid of cap + 1 blocks was launched";
   } catch (const cuda_error& e) {
     const std::string what = e.what();
@@ -37,9 +37,8 @@ TEST(GpuBarrierLimits, RefusesGridThatCannotBeCoResident) {
   }
   // Dynamic shared memory counts too: 200 KB per block leaves one block per SM.
   const int sms = cuda::device_sm_count();
-  EXPECT_THROW(cuda::launch_cooperative(missing_block_kernel<sync_mode::simple>,
-                                        dim3(sms + 1), dim3(threads), 200 * 1024, nullptr, h, 1,
-                                        0xffffffffu),
+  EXPECT_THROW(cuda::launch_cooperative(missing_block_kernel<sync_mode::simple>, dim3(sms + 1),
+                                        dim3(threads), 200 * 1024, nullptr, h, 1, 0xffffffffu),
                cuda_error);
   EXPECT_THROW(cuda::launch_cooperative(missing_block_kernel<sync_mode::simple>, dim3(0),
                                         dim3(threads), 0, nullptr, h, 1, 0xffffffffu),
@@ -96,8 +95,8 @@ TEST(GpuBarrierLimits, MismatchedGridIsReported) {
   SWAT_REQUIRE_GPU();
   barrier_workspace ws(64);
   const barrier_handle h = ws.prepare(sync_mode::flag, 8);
-  cuda::launch_cooperative(missing_block_kernel<sync_mode::flag>, dim3(16), dim3(64), 0, nullptr,
-                           h, 10, 0xffffffffu);
+  cuda::launch_cooperative(missing_block_kernel<sync_mode::flag>, dim3(16), dim3(64), 0, nullptr, h,
+                           10, 0xffffffffu);
   EXPECT_THROW(ws.check(), barrier_timeout);
 }
 

@@ -27,7 +27,6 @@ __global__ void stress_step_kernel(stress_args a) {
   write_phase(a, p);
 }
 
-
 //! Device buffers of the checker for grids of up to max_words words per parity.
 class stress_buffers {
  public:
@@ -70,8 +69,7 @@ unsigned long long run_persistent(sync_mode mode, int blocks, int threads, int p
   stress_buffers buf(static_cast<std::size_t>(blocks) * threads);
   const stress_args a = buf.args(phases, seed, max_delay);
   const barrier_handle h = ws.prepare(mode, blocks);
-  cuda::launch_cooperative(stress_kernel<barrier_t>, dim3(blocks), dim3(threads), 0, nullptr, h,
-                           a);
+  cuda::launch_cooperative(stress_kernel<barrier_t>, dim3(blocks), dim3(threads), 0, nullptr, h, a);
   ws.check();
   std::uint32_t first[4];
   const unsigned long long v = buf.violations(first);
@@ -87,9 +85,8 @@ void stress_mode() {
   const int phases = stress_phases();
   const int sms = cuda::device_sm_count();
   for (int threads : stress_thread_sizes()) {
-    const int cap = std::min(
-        stress_block_cap(),
-        cuda::max_coresident_blocks(stress_kernel<grid_barrier<M>>, threads, 0));
+    const int cap = std::min(stress_block_cap(), cuda::max_coresident_blocks(
+                                                     stress_kernel<grid_barrier<M>>, threads, 0));
     for (int blocks : stress_grid_sizes(sms, cap)) {
       const auto t0 = std::chrono::steady_clock::now();
       const unsigned long long v = run_persistent<grid_barrier<M>>(
@@ -102,22 +99,46 @@ void stress_mode() {
   }
 }
 
-TEST(GpuBarrierStress, Simple) { SWAT_REQUIRE_GPU(); stress_mode<sync_mode::simple>(); }
-TEST(GpuBarrierStress, Tree) { SWAT_REQUIRE_GPU(); stress_mode<sync_mode::tree>(); }
-TEST(GpuBarrierStress, Tree3) { SWAT_REQUIRE_GPU(); stress_mode<sync_mode::tree3>(); }
-TEST(GpuBarrierStress, Lockfree) { SWAT_REQUIRE_GPU(); stress_mode<sync_mode::lockfree>(); }
-TEST(GpuBarrierStress, Cg) { SWAT_REQUIRE_GPU(); stress_mode<sync_mode::cg>(); }
-TEST(GpuBarrierStress, Flag) { SWAT_REQUIRE_GPU(); stress_mode<sync_mode::flag>(); }
-TEST(GpuBarrierStress, Stripe) { SWAT_REQUIRE_GPU(); stress_mode<sync_mode::stripe>(); }
-TEST(GpuBarrierStress, Lastin) { SWAT_REQUIRE_GPU(); stress_mode<sync_mode::lastin>(); }
+TEST(GpuBarrierStress, Simple) {
+  SWAT_REQUIRE_GPU();
+  stress_mode<sync_mode::simple>();
+}
+TEST(GpuBarrierStress, Tree) {
+  SWAT_REQUIRE_GPU();
+  stress_mode<sync_mode::tree>();
+}
+TEST(GpuBarrierStress, Tree3) {
+  SWAT_REQUIRE_GPU();
+  stress_mode<sync_mode::tree3>();
+}
+TEST(GpuBarrierStress, Lockfree) {
+  SWAT_REQUIRE_GPU();
+  stress_mode<sync_mode::lockfree>();
+}
+TEST(GpuBarrierStress, Cg) {
+  SWAT_REQUIRE_GPU();
+  stress_mode<sync_mode::cg>();
+}
+TEST(GpuBarrierStress, Flag) {
+  SWAT_REQUIRE_GPU();
+  stress_mode<sync_mode::flag>();
+}
+TEST(GpuBarrierStress, Stripe) {
+  SWAT_REQUIRE_GPU();
+  stress_mode<sync_mode::stripe>();
+}
+TEST(GpuBarrierStress, Lastin) {
+  SWAT_REQUIRE_GPU();
+  stress_mode<sync_mode::lastin>();
+}
 
 //! Launch-based modes: one phase per launch; the check runs in the next launch.
 TEST(GpuBarrierStress, LaunchModes) {
   SWAT_REQUIRE_GPU();
   const int sms = cuda::device_sm_count();
   const int threads = 256;
-  const int max_blocks = std::min(stress_block_cap(),
-                                  cuda::max_coresident_blocks(stress_step_kernel, threads, 0));
+  const int max_blocks =
+      std::min(stress_block_cap(), cuda::max_coresident_blocks(stress_step_kernel, threads, 0));
   const int phases = std::min(stress_phases(), 100000);
   for (sync_mode mode : {sync_mode::cpu, sync_mode::cpu_explicit, sync_mode::graph}) {
     for (int blocks : {2, sms, max_blocks}) {
@@ -165,9 +186,10 @@ TEST(GpuBarrierStress, WeakenedVariantsAreCaught) {
           sync_mode::simple, blocks, threads, phases, 8192, 11u * blocks);
       const unsigned long long b = run_persistent<relaxed_barrier>(
           sync_mode::simple, blocks, threads, phases, 8192, 13u * blocks);
-      std::printf("  WEAKENED threads %4d blocks %4d phases %d: no __syncthreads before arrive "
-                  "-> %llu violations; relaxed arrive/poll, no fences -> %llu violations\n",
-                  threads, blocks, phases, a, b);
+      std::printf(
+          "  WEAKENED threads %4d blocks %4d phases %d: no __syncthreads before arrive "
+          "-> %llu violations; relaxed arrive/poll, no fences -> %llu violations\n",
+          threads, blocks, phases, a, b);
       caught_no_sync += a;
       caught_relaxed += b;
     }

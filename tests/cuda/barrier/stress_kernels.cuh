@@ -16,13 +16,13 @@ namespace swat::barrier::test {
 
 //! Buffers and counters of one stress run.
 struct stress_args {
-  std::uint32_t* d_data = nullptr;               //!< 2 × blocks × threads words
-  unsigned long long* d_violations = nullptr;    //!< number of wrong words seen
-  std::uint32_t* d_first = nullptr;              //!< first violation: phase, reader, writer, word
-  int phases = 0;                                //!< barriers per run
-  std::uint32_t seed = 0;                        //!< delay pattern
-  std::uint32_t max_delay_cycles = 0;            //!< longest random per-warp delay
-  int phase_offset = 0;                          //!< launch-based modes: phase of this launch
+  std::uint32_t* d_data = nullptr;             //!< 2 × blocks × threads words
+  unsigned long long* d_violations = nullptr;  //!< number of wrong words seen
+  std::uint32_t* d_first = nullptr;            //!< first violation: phase, reader, writer, word
+  int phases = 0;                              //!< barriers per run
+  std::uint32_t seed = 0;                      //!< delay pattern
+  std::uint32_t max_delay_cycles = 0;          //!< longest random per-warp delay
+  int phase_offset = 0;                        //!< launch-based modes: phase of this launch
 };
 
 //! Murmur3 finaliser: a bijection on 32-bit words.
@@ -43,9 +43,8 @@ __host__ __device__ inline std::uint32_t tag(int phase, std::uint32_t block, std
 //! Random per-warp delay before the phase's writes (a quarter of the warps wait).
 __device__ inline void random_delay(const stress_args& a, int phase) {
   if (a.max_delay_cycles == 0) return;
-  const std::uint32_t r =
-      mix(a.seed ^ mix(static_cast<std::uint32_t>(phase) * 0x27d4eb2du + blockIdx.x * 64u +
-                       threadIdx.x / 32u));
+  const std::uint32_t r = mix(a.seed ^ mix(static_cast<std::uint32_t>(phase) * 0x27d4eb2du +
+                                           blockIdx.x * 64u + threadIdx.x / 32u));
   if ((r & 3u) != 0) return;
   const long long wait = (r >> 8) % a.max_delay_cycles;
   const long long start = clock64();

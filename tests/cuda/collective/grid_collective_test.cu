@@ -42,9 +42,9 @@ struct thread_input {
 };
 
 template <sync_mode M>
-__global__ void __launch_bounds__(1024) collective_kernel(barrier::barrier_handle h, collective_handle ch,
-                                  const thread_input* in, round_result* out, int rounds,
-                                  const int* roots) {
+__global__ void __launch_bounds__(1024)
+    collective_kernel(barrier::barrier_handle h, collective_handle ch, const thread_input* in,
+                      round_result* out, int rounds, const int* roots) {
   barrier::grid_barrier<M> bar(h);
   grid_collective<M> coll(bar, ch);
   const unsigned threads = blockDim.x;
@@ -95,16 +95,19 @@ void check_mode(int blocks, int threads, int rounds) {
   round_result* d_out = nullptr;
   int* d_roots = nullptr;
   SWAT_CUDA_CHECK(cudaMalloc(&d_in, in.size() * sizeof(thread_input)));
-  SWAT_CUDA_CHECK(cudaMalloc(&d_out, static_cast<std::size_t>(rounds) * blocks * sizeof(round_result)));
+  SWAT_CUDA_CHECK(
+      cudaMalloc(&d_out, static_cast<std::size_t>(rounds) * blocks * sizeof(round_result)));
   SWAT_CUDA_CHECK(cudaMalloc(&d_roots, rounds * sizeof(int)));
-  SWAT_CUDA_CHECK(cudaMemcpy(d_in, in.data(), in.size() * sizeof(thread_input), cudaMemcpyHostToDevice));
+  SWAT_CUDA_CHECK(
+      cudaMemcpy(d_in, in.data(), in.size() * sizeof(thread_input), cudaMemcpyHostToDevice));
   SWAT_CUDA_CHECK(cudaMemcpy(d_roots, roots.data(), rounds * sizeof(int), cudaMemcpyHostToDevice));
   const barrier::barrier_handle h = ws.prepare(M, blocks);
   cuda::launch_cooperative(collective_kernel<M>, dim3(blocks), dim3(threads), 0, nullptr, h,
                            cws.handle(blocks), d_in, d_out, rounds, d_roots);
   ws.check();
   std::vector<round_result> out(static_cast<std::size_t>(rounds) * blocks);
-  SWAT_CUDA_CHECK(cudaMemcpy(out.data(), d_out, out.size() * sizeof(round_result), cudaMemcpyDeviceToHost));
+  SWAT_CUDA_CHECK(
+      cudaMemcpy(out.data(), d_out, out.size() * sizeof(round_result), cudaMemcpyDeviceToHost));
   (void)cudaFree(d_in);
   (void)cudaFree(d_out);
   (void)cudaFree(d_roots);
@@ -130,7 +133,8 @@ void check_mode(int blocks, int threads, int rounds) {
       any = any || x.score > 1000;
       all = all && x.score > -1000;
     }
-    const std::uint32_t bcast = in[r * total + static_cast<std::size_t>(roots[r]) * threads].bits ^ 0x5a5a5a5au;
+    const std::uint32_t bcast =
+        in[r * total + static_cast<std::size_t>(roots[r]) * threads].bits ^ 0x5a5a5a5au;
     for (int b = 0; b < blocks; ++b) {
       const round_result& g = out[static_cast<std::size_t>(r) * blocks + b];
       const bool ok = g.best == best && g.sum == sum && g.fsum == fsum && g.band == band &&
@@ -162,14 +166,38 @@ void check_all_grids() {
   }
 }
 
-TEST(GridCollective, Simple) { SWAT_REQUIRE_GPU(); check_all_grids<sync_mode::simple>(); }
-TEST(GridCollective, Tree) { SWAT_REQUIRE_GPU(); check_all_grids<sync_mode::tree>(); }
-TEST(GridCollective, Tree3) { SWAT_REQUIRE_GPU(); check_all_grids<sync_mode::tree3>(); }
-TEST(GridCollective, Lockfree) { SWAT_REQUIRE_GPU(); check_all_grids<sync_mode::lockfree>(); }
-TEST(GridCollective, Cg) { SWAT_REQUIRE_GPU(); check_all_grids<sync_mode::cg>(); }
-TEST(GridCollective, Flag) { SWAT_REQUIRE_GPU(); check_all_grids<sync_mode::flag>(); }
-TEST(GridCollective, Stripe) { SWAT_REQUIRE_GPU(); check_all_grids<sync_mode::stripe>(); }
-TEST(GridCollective, Lastin) { SWAT_REQUIRE_GPU(); check_all_grids<sync_mode::lastin>(); }
+TEST(GridCollective, Simple) {
+  SWAT_REQUIRE_GPU();
+  check_all_grids<sync_mode::simple>();
+}
+TEST(GridCollective, Tree) {
+  SWAT_REQUIRE_GPU();
+  check_all_grids<sync_mode::tree>();
+}
+TEST(GridCollective, Tree3) {
+  SWAT_REQUIRE_GPU();
+  check_all_grids<sync_mode::tree3>();
+}
+TEST(GridCollective, Lockfree) {
+  SWAT_REQUIRE_GPU();
+  check_all_grids<sync_mode::lockfree>();
+}
+TEST(GridCollective, Cg) {
+  SWAT_REQUIRE_GPU();
+  check_all_grids<sync_mode::cg>();
+}
+TEST(GridCollective, Flag) {
+  SWAT_REQUIRE_GPU();
+  check_all_grids<sync_mode::flag>();
+}
+TEST(GridCollective, Stripe) {
+  SWAT_REQUIRE_GPU();
+  check_all_grids<sync_mode::stripe>();
+}
+TEST(GridCollective, Lastin) {
+  SWAT_REQUIRE_GPU();
+  check_all_grids<sync_mode::lastin>();
+}
 
 }  // namespace
 }  // namespace swat::collective
