@@ -90,7 +90,7 @@ int bench_main(const std::vector<std::string>& args) {
                   "prefixes of it)", cxxopts::value<std::string>()->default_value("1000,2000,4000,8461,16500,30000"))
       ("kernels", "kernels", cxxopts::value<std::string>()->default_value("diagonal,coalesced,tiled"))
       ("modes", "sync modes (none = compute only, always run)",
-       cxxopts::value<std::string>()->default_value("cpu,cpu-explicit,graph,simple,tree,tree3,lockfree,cg,flag,stripe"))
+       cxxopts::value<std::string>()->default_value("cpu,cpu-explicit,graph,simple,tree,tree3,lockfree,cg,flag,stripe,lastin"))
       ("sweep-length", "length whose block counts are swept (Fig. 8)", cxxopts::value<long>()->default_value("8461"))
       ("blocks", "block counts of the sweep (default 8,16,33,66,132,264,528,max)", cxxopts::value<std::string>()->default_value(""))
       ("tile", "tile edge of the tiled kernel", cxxopts::value<int>()->default_value("32"))

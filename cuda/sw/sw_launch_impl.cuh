@@ -66,6 +66,7 @@ void run_fill(const sw_problem& p, sync_mode mode, const launch_env& env) {
     case sync_mode::cg: return detail::run_persistent<algo_t, sync_mode::cg>(p, env);
     case sync_mode::flag: return detail::run_persistent<algo_t, sync_mode::flag>(p, env);
     case sync_mode::stripe: return detail::run_persistent<algo_t, sync_mode::stripe>(p, env);
+    case sync_mode::lastin: return detail::run_persistent<algo_t, sync_mode::lastin>(p, env);
     case sync_mode::none: return detail::run_persistent<algo_t, sync_mode::none>(p, env);
     default:
       throw usage_error("sw: unsupported sync mode '" + std::string(to_string(mode)) + "'");
@@ -85,6 +86,7 @@ int max_persistent_blocks(sync_mode mode, int threads, int smem_bytes) {
       max_coresident_blocks(sw_persistent_kernel<algo_t, sync_mode::cg>, threads, smem),
       max_coresident_blocks(sw_persistent_kernel<algo_t, sync_mode::flag>, threads, smem),
       max_coresident_blocks(sw_persistent_kernel<algo_t, sync_mode::stripe>, threads, smem),
+      max_coresident_blocks(sw_persistent_kernel<algo_t, sync_mode::lastin>, threads, smem),
       max_coresident_blocks(sw_persistent_kernel<algo_t, sync_mode::none>, threads, smem)};
   int cap = caps[0];
   for (int c : caps) cap = c < cap ? c : cap;
