@@ -72,7 +72,9 @@ int align_command(const std::vector<std::string>& args) {
      cxxopts::value<std::string>()->default_value("auto"))
     ("threads", "CPU threads (0 = all cores)", cxxopts::value<unsigned>()->default_value("0"))
     ("cpu-mem", "CPU traceback memory budget in MiB", cxxopts::value<std::uint64_t>()->default_value("1024"))
-    ("kernel", "GPU fill kernel: diagonal|coalesced|tiled|fast|auto", cxxopts::value<std::string>()->default_value("auto"))
+    ("kernel", "GPU fill kernel: fast (register-tiled, the default) or the paper's "
+               "diagonal|coalesced|tiled; auto = fast, or coalesced when --sync is given",
+     cxxopts::value<std::string>()->default_value("auto"))
     ("sync", "GPU inter-block sync: simple|tree|tree3|lockfree|cg|flag|stripe (one persistent kernel) "
              "or cpu|cpu-explicit|graph (one launch per step), or auto", cxxopts::value<std::string>()->default_value("auto"))
     ("tile", "tile edge in cells for --kernel tiled (0 = default)", cxxopts::value<int>()->default_value("0"))

@@ -1,5 +1,7 @@
 #include "pipeline/gpu_engines.hpp"
 
+#include "common/error.hpp"
+
 #if SWAT_WITH_CUDA
 #include <cuda_runtime_api.h>
 
@@ -33,7 +35,13 @@ std::unique_ptr<engine> make_gpu_engine(const gpu_engine_options& options, std::
     return nullptr;
   }
 #if SWAT_HAVE_SW_FAST
-  if (options.kernel == "fast") return sw_fast::make_fast_engine(options);
+  // The register-tiled engine is the default (--kernel auto); the paper engines are opt-in, and
+  // naming a --sync mode without a kernel picks the paper engines, which use it.
+  if (options.kernel == "fast" && options.sync != "auto")
+    throw usage_error("--kernel fast synchronises strips with ready flags; --sync applies to "
+                      "--kernel diagonal|coalesced|tiled");
+  if (options.kernel == "fast" || (options.kernel == "auto" && options.sync == "auto"))
+    return sw_fast::make_fast_engine(options);
 #endif
 #if SWAT_HAVE_SW
   return sw::make_gpu_engine(options);
