@@ -15,9 +15,9 @@ namespace swat::sw {
 
 namespace {
 
-//! sync "auto": the persistent mode measured fastest for the paper engines on the H100
-//! (bench/results/sw_*.csv).
-constexpr sync_mode auto_sync = sync_mode::flag;
+//! sync "auto": the persistent mode measured fastest for the coalesced engine on the H100
+//! (bench/results/sw_h100.csv: simple 28.42 ms at 8,461, 103.7 ms at 30k; lastin within 1%).
+constexpr sync_mode auto_sync = sync_mode::simple;
 //! GPU memory kept free for the runtime and other users when planning (bytes).
 constexpr std::int64_t reserve_bytes = 256ll << 20;
 
