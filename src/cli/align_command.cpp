@@ -7,6 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "common/error.hpp"
+#include "cuda/barrier/sync_mode.hpp"
 #include "io/fasta.hpp"
 #include "output/output.hpp"
 #include "pipeline/align_pipeline.hpp"
@@ -75,8 +76,9 @@ int align_command(const std::vector<std::string>& args) {
     ("kernel", "GPU fill kernel: fast (register-tiled, the default) or the paper's "
                "diagonal|coalesced|tiled; auto = fast, or coalesced when --sync is given",
      cxxopts::value<std::string>()->default_value("auto"))
-    ("sync", "GPU inter-block sync: simple|tree|tree3|lockfree|cg|flag|stripe (one persistent kernel) "
-             "or cpu|cpu-explicit|graph (one launch per step), or auto", cxxopts::value<std::string>()->default_value("auto"))
+    ("sync", "GPU inter-block sync of the paper kernels: " + sync_mode_names() +
+             " (cpu, cpu-explicit, graph: one launch per step; the others: one persistent kernel), or auto",
+     cxxopts::value<std::string>()->default_value("auto"))
     ("tile", "tile edge in cells for --kernel tiled (0 = default)", cxxopts::value<int>()->default_value("0"))
     ("max-gpu-mem", "GPU memory budget in MiB (0 = free device memory)", cxxopts::value<std::uint64_t>()->default_value("0"));
   opts.add_options("Output")
@@ -115,6 +117,7 @@ int align_command(const std::vector<std::string>& args) {
   o.threads = r["threads"].as<unsigned>();
   o.gpu.kernel = r["kernel"].as<std::string>();
   o.gpu.sync = r["sync"].as<std::string>();
+  if (o.gpu.sync != "auto") (void)parse_sync_mode(o.gpu.sync);  // names a bad mode early
   o.gpu.tile = r["tile"].as<int>();
   if (o.gpu.tile < 0) throw usage_error("--tile must be 0 (default) or a positive cell count");
   o.gpu.max_gpu_mem_bytes = r["max-gpu-mem"].as<std::uint64_t>() << 20;

@@ -130,6 +130,8 @@ TEST_F(cli_bad_input, nonsensical_parameters) {
   expect_clean_failure(dir, base + " --outfmt 'blast6 nonsense'", {"nonsense"});
   expect_clean_failure(dir, base + " --alphabet rna", {"rna"});
   expect_clean_failure(dir, base + " --device tpu", {"tpu"});
+  expect_clean_failure(dir, base + " --sync bogus", {"bogus"});
+  expect_clean_failure(dir, base + " --tile=-4", {"--tile"});
   expect_clean_failure(dir, base + " --threads lots", {"lots"});
   expect_clean_failure(dir, base + " --matrix BLOSUM99 --alphabet protein", {"BLOSUM99"});
   expect_clean_failure(dir, base + " --matrix BLOSUM62", {"matrix"});
