@@ -2,7 +2,10 @@
 
 #include "cuda/sw_fast/fast_engine.hpp"
 
+#include <algorithm>
+
 #include "cuda/sw_fast/fast_fill.hpp"
+#include "cuda/sw_fast/fast_trace.hpp"
 #include "engine/cpu_engine.hpp"
 #include "engine/cpu_traceback.hpp"
 
@@ -22,6 +25,9 @@ class fast_engine final : public engine {
   alignment align(residue_span query, residue_span target, const scoring_scheme& scheme) override {
     if (query.empty() || target.empty()) return {};
     if (!usable(scheme, query, target)) return fallback_.align(query, target, scheme);
+    if (double(query.size()) * double(target.size()) >= gpu_trace_min_cells &&
+        std::int64_t(target.size()) <= trace_max_columns)
+      return gpu_trace(query, target, scheme);
     fill_options fo;
     fo.variant = fill_variant::origins32;
     const fill_result r = ctx_.fill(query, target, scheme, fo);
@@ -45,6 +51,19 @@ class fast_engine final : public engine {
   }
 
  private:
+  //! Pairs of at least this many cells trace on the GPU (fast_trace.hpp); smaller ones take the
+  //! origins fill and the CPU's rectangle tracer.
+  static constexpr double gpu_trace_min_cells = double(1 << 24);
+
+  alignment gpu_trace(residue_span query, residue_span target, const scoring_scheme& scheme) {
+    trace_options to;
+    to.budget_bytes = std::int64_t(double(device_free_bytes()) * 0.9);
+    if (options_.max_gpu_mem_bytes > 0)
+      to.budget_bytes = std::min<std::int64_t>(to.budget_bytes, std::int64_t(options_.max_gpu_mem_bytes) - ctx_.held_bytes());
+    auto backend = make_gpu_trace_backend(scheme, fill_options{}.watchdog_seconds, progress_);
+    return trace_alignment(query, target, *backend, to, nullptr);
+  }
+
   bool usable(const scoring_scheme& scheme, residue_span query, residue_span target) {
     const double bound = double(std::min(query.size(), target.size())) * double(std::max(scheme.max_score(), 1));
     if (scheme_fits(scheme) && bound <= double(1 << 30)) return true;
@@ -57,6 +76,7 @@ class fast_engine final : public engine {
   std::size_t budget_bytes_;
   cpu_engine fallback_;
   fill_context ctx_;
+  trace_progress progress_;
 };
 
 }  // namespace
