@@ -61,6 +61,10 @@ struct fft_plan {
 fft_plan make_fft_plan(int log2_n, long long batch, precision prec, direction dir,
                        bool normalize_inverse = true);
 
+//! Default persistent grid for a co-resident cap of cap blocks: the widest pass's tiles spread
+//! evenly over ceil(tiles / cap) waves (so no wave runs only a few blocks).
+int default_blocks(const fft_plan& plan, int cap);
+
 //! Bytes of device shared memory one tile of this plan needs.
 std::size_t tile_smem_bytes(const fft_plan& plan);
 
@@ -76,7 +80,7 @@ std::vector<std::complex<double>> naive_dft(const std::vector<std::complex<doubl
 //! How to run.
 struct fft_options {
   sync_mode mode = sync_mode::flag;  //!< barrier between passes (none: timing only)
-  int blocks = 0;                    //!< persistent grid size; 0 = min(co-resident cap, tiles)
+  int blocks = 0;                    //!< persistent grid size; 0 = default_blocks(plan, cap)
   bool check = true;                 //!< persistent modes: synchronise and check the watchdog
                                      //!< (benchmarks turn it off and call fft_engine::check)
 };

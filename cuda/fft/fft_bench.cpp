@@ -126,15 +126,16 @@ int bench_main(const std::vector<std::string>& args) {
     const double cufft = ctx.time_cufft(plan, repeats, warmup);
     const double twin = ctx.time_ours(plan, {.mode = sync_mode::cpu}, repeats, warmup);
     const int cap = ctx.max_blocks(plan, sync_mode::none);
-    const int auto_blocks = static_cast<int>(std::min<long long>(cap, plan.max_tiles()));
     for (sync_mode m : modes) {
       const bool persistent = is_persistent(m);
       for (int g : grids) {
         if (!persistent && section == "blocks" && g != grids.front()) continue;
-        const int blocks = persistent ? (g > 0 ? std::min(g, ctx.max_blocks(plan, m)) : std::min<int>(auto_blocks, ctx.max_blocks(plan, m))) : 0;
+        // Same grid for the mode and its barrier-free twin: within both caps.
+        const int both = persistent ? std::min(cap, ctx.max_blocks(plan, m)) : cap;
+        const int blocks = g > 0 ? std::min(g, both) : default_blocks(plan, both);
         row x{section, prec, k, batch, m, blocks, plan.barriers(), 0, 0, cufft, twin};
-        x.total_ms = m == sync_mode::cpu && section == "size" ? twin : ctx.time_ours(plan, {.mode = m, .blocks = blocks}, repeats, warmup);
-        x.compute_ms = ctx.time_ours(plan, {.mode = sync_mode::none, .blocks = persistent ? blocks : auto_blocks}, repeats, warmup);
+        x.total_ms = m == sync_mode::cpu && section == "size" ? twin : ctx.time_ours(plan, {.mode = m, .blocks = persistent ? blocks : 0}, repeats, warmup);
+        x.compute_ms = ctx.time_ours(plan, {.mode = sync_mode::none, .blocks = blocks}, repeats, warmup);
         if (!persistent) x.blocks = static_cast<int>(std::min<long long>(plan.max_tiles(), 1LL << 30));
         print_row(std::cout, x);
         rows.push_back(x);

@@ -82,7 +82,7 @@ struct fft_engine::impl {
     const std::size_t smem = tile_smem_bytes(plan);
     if (is_persistent(opt.mode)) {
       const int cap = cap_of<real_t>(opt.mode, smem);
-      const long long want = opt.blocks > 0 ? opt.blocks : std::min<long long>(cap, plan.max_tiles());
+      const long long want = opt.blocks > 0 ? opt.blocks : default_blocks(plan, cap);
       const int blocks = static_cast<int>(std::max<long long>(1, want));
       barrier::barrier_handle h{};
       h.n_blocks = blocks;

@@ -105,6 +105,13 @@ fft_plan make_fft_plan(int log2_n, long long batch, precision prec, direction di
   return plan;
 }
 
+int default_blocks(const fft_plan& plan, int cap) {
+  if (cap < 1) throw usage_error("fft: the persistent kernel cannot be resident (cap 0)");
+  const long long tiles = plan.max_tiles();
+  const long long waves = (tiles + cap - 1) / cap;
+  return static_cast<int>((tiles + waves - 1) / waves);
+}
+
 std::size_t tile_smem_bytes(const fft_plan& plan) {
   int points = 0;
   for (const auto& p : plan.passes) points = std::max(points, detail::tile_smem_points(geometry(plan, p)));

@@ -7,13 +7,14 @@
 //
 // n is padded to P = 2^ceil(log2 n) with sentinel words (all ones after the order-preserving
 // encoding, so they sort last); the first n words are returned. Shared-memory tiles handle every
-// stride inside a tile, each stride >= tile is one global step, and each step is separated
-// from the next by one grid barrier (persistent modes) or a kernel boundary (launch modes).
+// stride inside a tile; the strides >= tile run as global steps of up to 3 strides each (8 words
+// per thread in registers), and each step is separated from the next by one grid barrier
+// (persistent modes) or a kernel boundary (launch modes).
 //
 // Float order is IEEE 754 totalOrder: -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN (NaNs with
 // the sign bit set first, others last, each group ordered by payload); descending is the exact
 // reverse. Key-value pairs sort by (key, value), so equal keys come out with ascending values
-// (descending: values descending too); every pair survives, stability is not promised.
+// (descending: values descending too, the exact reverse); every pair survives, stability is not promised.
 
 #include <cstddef>
 #include <cstdint>
@@ -43,7 +44,7 @@ struct sort_plan {
   int tile_log2 = 0;          //!< words per shared-memory tile (log2, <= padded_log2)
   int block_threads = 0;      //!< threads per block
   int steps = 0;              //!< kernel steps (0 when n <= 1)
-  int global_steps = 0;       //!< steps with one stride >= tile over the whole array
+  int global_steps = 0;       //!< steps over the whole array (1..3 strides >= tile each)
   long long tiles = 0;        //!< tiles per local step
   //! Grid barriers between steps (steps - 1, 0 when there is nothing to do).
   int barriers() const { return steps > 0 ? steps - 1 : 0; }

@@ -128,8 +128,9 @@ int bench_main(const std::vector<std::string>& args) {
       const bool persistent = is_persistent(m);
       for (int g : grids) {
         if (!persistent && section == "blocks" && g != grids.front()) continue;
-        const int mcap = persistent ? ctx.max_blocks(n, pairs, m) : 0;
-        const int blocks = persistent ? (g > 0 ? std::min(g, mcap) : std::min(auto_blocks, mcap)) : 0;
+        // Same grid for the mode and its barrier-free twin: within both caps.
+        const int both = persistent ? std::min(cap, ctx.max_blocks(n, pairs, m)) : cap;
+        const int blocks = persistent ? (g > 0 ? std::min(g, both) : std::min(auto_blocks, both)) : 0;
         row x{section, pairs, k, m, blocks, plan.barriers(), 0, 0, cub, twin};
         x.total_ms = m == sync_mode::cpu && section == "size" ? twin : ctx.time_ours(n, pairs, {.mode = m, .blocks = blocks}, repeats, warmup);
         x.compute_ms = ctx.time_ours(n, pairs, {.mode = sync_mode::none, .blocks = persistent ? blocks : auto_blocks}, repeats, warmup);

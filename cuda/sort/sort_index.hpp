@@ -7,7 +7,9 @@
 // word i (with i & j == 0) is compare-exchanged with i + j, ascending when (i & k) == 0. With
 // tiles of T = 2^t words in shared memory the schedule is
 //   step 0:            local sort  (every k <= T inside each tile)
-//   for k = 2T .. P:   one global step per stride j >= T (one grid barrier each), then
+//   for k = 2T .. P:   global steps over the strides j >= T, up to global_levels strides per
+//                      step (each thread holds 2^levels words in registers, so one pass over
+//                      memory and one grid barrier cover up to 3 strides), then
 //                      one local merge (all strides j < T of this k inside each tile).
 
 #include <cstdint>
@@ -27,6 +29,8 @@ struct sort_policy {
 };
 inline constexpr sort_policy u32_policy{13, 512};  //!< 8192 x 4 B = 32 KiB
 inline constexpr sort_policy u64_policy{12, 512};  //!< 4096 x 8 B = 32 KiB
+//! Most strides >= tile fused into one global step (2^3 = 8 words per thread).
+inline constexpr int global_levels = 3;
 
 //! What one step does.
 enum step_kind : int {
@@ -37,10 +41,16 @@ enum step_kind : int {
 
 //! One step of the schedule.
 struct sort_step {
-  int kind;   //!< step_kind
-  int k_log;  //!< merge size k (log2); local sort: largest k (log2)
-  int j_log;  //!< stride (log2) of a global step; local steps: first stride (log2)
+  int kind;    //!< step_kind
+  int k_log;   //!< merge size k (log2); local sort: largest k (log2)
+  int j_log;   //!< first (largest) stride (log2)
+  int levels;  //!< global steps: strides j_log, j_log - 1, ... (levels of them); else 0
 };
+
+//! Global steps of merge size 2^kb over strides kb-1 .. t_log.
+SWAT_SORT_HD int global_steps_of(int kb, int t_log) {
+  return (kb - t_log + global_levels - 1) / global_levels;
+}
 
 //! Tile size (log2) for P = 2^p_log words with policy tile 2^t_log.
 SWAT_SORT_HD int tile_log(int p_log, int t_log) { return p_log < t_log ? p_log : t_log; }
@@ -48,28 +58,38 @@ SWAT_SORT_HD int tile_log(int p_log, int t_log) { return p_log < t_log ? p_log :
 //! Steps of the schedule for P = 2^p_log words (0 words: p_log = 0 gives one trivial step).
 SWAT_SORT_HD int step_count(int p_log, int t_log) {
   int steps = 1;
-  for (int kb = t_log + 1; kb <= p_log; ++kb) steps += kb - t_log + 1;
+  for (int kb = t_log + 1; kb <= p_log; ++kb) steps += global_steps_of(kb, t_log) + 1;
   return steps;
 }
 
 //! Step s (0-based) of the schedule.
 SWAT_SORT_HD sort_step step_at(int s, int p_log, int t_log) {
   const int tl = tile_log(p_log, t_log);
-  if (s == 0) return {step_local_sort, tl, tl - 1};
+  if (s == 0) return {step_local_sort, tl, tl - 1, 0};
   int left = s - 1;
   for (int kb = t_log + 1; kb <= p_log; ++kb) {
-    const int globals = kb - t_log;
-    if (left < globals) return {step_global, kb, kb - 1 - left};
-    if (left == globals) return {step_local_merge, kb, t_log - 1};
+    const int globals = global_steps_of(kb, t_log);
+    if (left < globals) {
+      const int j = kb - 1 - global_levels * left;
+      const int levels = j - t_log + 1 < global_levels ? j - t_log + 1 : global_levels;
+      return {step_global, kb, j, levels};
+    }
+    if (left == globals) return {step_local_merge, kb, t_log - 1, 0};
     left -= globals + 1;
   }
-  return {step_local_merge, p_log, t_log - 1};  // not reached for s < step_count
+  return {step_local_merge, p_log, t_log - 1, 0};  // not reached for s < step_count
 }
 
 //! Word index of comparator c of stride 2^j_log (the lower word; its partner is + 2^j_log).
 SWAT_SORT_HD long long comparator_low(long long c, int j_log) {
   const long long lo = c & ((1LL << j_log) - 1);
   return ((c >> j_log) << (j_log + 1)) | lo;
+}
+//! First word of register group g of a global step (strides j_log .. j_log - levels + 1): the
+//! group's words are first + m * 2^(j_log - levels + 1) for m < 2^levels.
+SWAT_SORT_HD long long group_first(long long g, int j_log, int levels) {
+  const int low = j_log - levels + 1;
+  return ((g >> low) << (j_log + 1)) | (g & ((1LL << low) - 1));
 }
 //! True when the comparator at word i of merge size 2^k_log sorts ascending.
 SWAT_SORT_HD bool ascending_at(long long i, int k_log) { return ((i >> k_log) & 1) == 0; }

@@ -37,7 +37,7 @@ void reference_sort(const sort_plan& plan, std::vector<std::uint32_t>& keys,
   std::vector<std::uint64_t> w(static_cast<std::size_t>(words), ~std::uint64_t{0});
   for (std::size_t i = 0; i < plan.n; ++i) {
     const std::uint64_t k = detail::encode_key(keys[i], kind, desc);
-    w[i] = plan.pairs ? (k << 32) | (*values)[i] : k;
+    w[i] = plan.pairs ? (k << 32) | (desc ? ~(*values)[i] : (*values)[i]) : k;
   }
   if (!plan.pairs)
     for (std::size_t i = plan.n; i < w.size(); ++i) w[i] = 0xffffffffu;
@@ -50,7 +50,8 @@ void reference_sort(const sort_plan& plan, std::vector<std::uint32_t>& keys,
   for (int s = 0; s < plan.steps; ++s) {
     const detail::sort_step st = detail::step_at(s, plan.padded_log2, t_log);
     if (st.kind == detail::step_global) {
-      for (long long c = 0; c < words / 2; ++c) exchange(detail::comparator_low(c, st.j_log), st.j_log, st.k_log);
+      for (int j_log = st.j_log; j_log > st.j_log - st.levels; --j_log)
+        for (long long c = 0; c < words / 2; ++c) exchange(detail::comparator_low(c, j_log), j_log, st.k_log);
       continue;
     }
     const int k_first = st.kind == detail::step_local_sort ? 1 : st.k_log;
@@ -60,7 +61,7 @@ void reference_sort(const sort_plan& plan, std::vector<std::uint32_t>& keys,
   }
   for (std::size_t i = 0; i < plan.n; ++i) {
     keys[i] = detail::decode_key(static_cast<std::uint32_t>(plan.pairs ? w[i] >> 32 : w[i]), kind, desc);
-    if (plan.pairs) (*values)[i] = static_cast<std::uint32_t>(w[i]);
+    if (plan.pairs) (*values)[i] = static_cast<std::uint32_t>(desc ? ~w[i] : w[i]);
   }
 }
 

@@ -41,7 +41,8 @@ __device__ __forceinline__ word_t load_input(const sort_args<word_t>& a, long lo
   if (i >= a.n) return ~word_t{0};
   const word_t k = encode_key(a.d_keys_in[i], a.kind, a.descending);
   if constexpr (sizeof(word_t) == 8) {
-    return (k << 32) | a.d_vals_in[i];
+    const std::uint32_t v = a.d_vals_in[i];
+    return (k << 32) | (a.descending ? ~v : v);
   } else {
     return k;
   }
@@ -52,7 +53,8 @@ template <typename word_t>
 __device__ __forceinline__ void store_output(const sort_args<word_t>& a, long long i, word_t w) {
   if constexpr (sizeof(word_t) == 8) {
     a.d_keys_out[i] = decode_key(static_cast<std::uint32_t>(w >> 32), a.kind, a.descending);
-    a.d_vals_out[i] = static_cast<std::uint32_t>(w);
+    const auto v = static_cast<std::uint32_t>(w);
+    a.d_vals_out[i] = a.descending ? ~v : v;
   } else {
     a.d_keys_out[i] = decode_key(static_cast<std::uint32_t>(w), a.kind, a.descending);
   }
@@ -97,18 +99,40 @@ __device__ void tile_step(const sort_args<word_t>& a, const sort_step& st, long 
   __syncthreads();
 }
 
-//! Global step: one stride 2^j_log >= tile over all P words, comparators block-stride.
+//! Global step of levels_v strides 2^j_log .. 2^(j_log - levels_v + 1) (all >= tile) over all
+//! P words: each thread loads a group of 2^levels_v words, runs the strides in registers and
+//! stores them back; groups block-stride (consecutive threads touch consecutive words).
+template <int levels_v, int threads_v, typename word_t>
+__device__ void global_group_step(const sort_args<word_t>& a, int k_log, int j_log) {
+  constexpr int m_count = 1 << levels_v;
+  const int low = j_log - levels_v + 1;
+  const long long groups = 1LL << (a.p_log - levels_v);
+  const long long stride = static_cast<long long>(gridDim.x) * threads_v;
+  for (long long g = blockIdx.x * static_cast<long long>(threads_v) + threadIdx.x; g < groups; g += stride) {
+    const long long first = group_first(g, j_log, levels_v);
+    const bool up = ascending_at(first, k_log);
+    word_t v[m_count];
+#pragma unroll
+    for (int m = 0; m < m_count; ++m) v[m] = a.d_work[first + (static_cast<long long>(m) << low)];
+#pragma unroll
+    for (int l = levels_v - 1; l >= 0; --l) {
+#pragma unroll
+      for (int m = 0; m < m_count; ++m)
+        if ((m & (1 << l)) == 0) order_pair(v[m], v[m + (1 << l)], up);
+    }
+#pragma unroll
+    for (int m = 0; m < m_count; ++m) a.d_work[first + (static_cast<long long>(m) << low)] = v[m];
+  }
+}
+
+//! Global step st (1 to global_levels strides).
 template <int threads_v, typename word_t>
 __device__ void global_step(const sort_args<word_t>& a, const sort_step& st) {
-  const long long comparators = 1LL << (a.p_log - 1);
-  const long long stride = static_cast<long long>(gridDim.x) * threads_v;
-  for (long long c = blockIdx.x * static_cast<long long>(threads_v) + threadIdx.x; c < comparators; c += stride) {
-    const long long i = comparator_low(c, st.j_log);
-    word_t x = a.d_work[i];
-    word_t y = a.d_work[i + (1LL << st.j_log)];
-    order_pair(x, y, ascending_at(i, st.k_log));
-    a.d_work[i] = x;
-    a.d_work[i + (1LL << st.j_log)] = y;
+  static_assert(global_levels == 3, "global_step dispatches levels 1..3");
+  switch (st.levels) {
+    case 1: global_group_step<1, threads_v>(a, st.k_log, st.j_log); break;
+    case 2: global_group_step<2, threads_v>(a, st.k_log, st.j_log); break;
+    default: global_group_step<3, threads_v>(a, st.k_log, st.j_log); break;
   }
 }
 

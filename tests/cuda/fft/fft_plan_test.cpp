@@ -86,6 +86,15 @@ TEST(FftPlan, PacksSmallTransformsIntoTiles) {
   EXPECT_EQ(one.passes[0].tiles, 1);
 }
 
+TEST(FftPlan, DefaultGridSpreadsTilesEvenly) {
+  const fft_plan p = make_fft_plan(20, 1, precision::fp32, direction::forward);
+  ASSERT_EQ(p.max_tiles(), 1024);
+  EXPECT_EQ(default_blocks(p, 396), 342);   // 3 waves of 342 instead of 396 + 396 + 232
+  EXPECT_EQ(default_blocks(p, 2000), 1024);  // one tile per block
+  EXPECT_EQ(default_blocks(p, 1024), 1024);
+  EXPECT_THROW(default_blocks(p, 0), usage_error);
+}
+
 TEST(FftPlan, RejectsBadSizes) {
   EXPECT_THROW(make_fft_plan(0, 1, precision::fp32, direction::forward), usage_error);
   EXPECT_THROW(make_fft_plan(28, 1, precision::fp32, direction::forward), usage_error);

@@ -29,9 +29,10 @@ TEST(SortPlan, PadsToPowerOfTwo) {
   EXPECT_EQ(big.padded_log2, 21);
   EXPECT_EQ(big.tile_log2, 13);
   EXPECT_EQ(big.tiles, 1 << 8);
-  // k = 2^14 .. 2^21: 1..8 global strides and one local merge each, plus the local sort.
-  EXPECT_EQ(big.global_steps, 36);
-  EXPECT_EQ(big.steps, 1 + 36 + 8);
+  // k = 2^14 .. 2^21: 1..8 global strides in steps of <= 3 (1,1,1,2,2,2,3,3) and one local
+  // merge each, plus the local sort.
+  EXPECT_EQ(big.global_steps, 15);
+  EXPECT_EQ(big.steps, 1 + 15 + 8);
   EXPECT_EQ(make_sort_plan((1u << 20) + 7, true).tile_log2, 12);
   EXPECT_LE(big.smem_bytes(), 48u * 1024u);
   EXPECT_THROW(make_sort_plan((std::size_t{1} << 31) + 1, false), usage_error);
@@ -48,8 +49,10 @@ TEST(SortPlan, ScheduleIsTheBitonicNetwork) {
       for (int s = 0; s < steps; ++s) {
         const detail::sort_step st = detail::step_at(s, p_log, t_log);
         if (st.kind == detail::step_global) {
-          EXPECT_GE(st.j_log, t_log);
-          got.emplace_back(st.k_log, st.j_log);
+          EXPECT_GE(st.j_log - st.levels + 1, t_log);
+          EXPECT_GE(st.levels, 1);
+          EXPECT_LE(st.levels, detail::global_levels);
+          for (int j = st.j_log; j > st.j_log - st.levels; --j) got.emplace_back(st.k_log, j);
         } else if (st.kind == detail::step_local_sort) {
           EXPECT_EQ(s, 0);
           for (int k = 1; k <= st.k_log; ++k)
@@ -99,11 +102,13 @@ TEST(SortPlan, CpuScheduleSortsLikeStdSort) {
         }
       }
     }
-    std::vector<std::uint32_t> k = test::make_keys(n, test::dist::few_distinct, 0);
-    std::vector<std::uint32_t> v = test::make_keys(n, test::dist::random, 0);
-    const auto want = test::expected_pairs(k, v, sort_order::ascending);
-    reference_sort(make_sort_plan(n, true), k, &v, 0, sort_order::ascending);
-    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(std::make_pair(k[i], v[i]), want[i]) << n << " @" << i;
+    for (sort_order o : {sort_order::ascending, sort_order::descending}) {
+      std::vector<std::uint32_t> k = test::make_keys(n, test::dist::few_distinct, 0);
+      std::vector<std::uint32_t> v = test::make_keys(n, test::dist::random, 0);
+      const auto want = test::expected_pairs(k, v, o);
+      reference_sort(make_sort_plan(n, true), k, &v, 0, o);
+      for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(std::make_pair(k[i], v[i]), want[i]) << n << " @" << i;
+    }
   }
 }
 
