@@ -15,6 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 PERSISTENT = ["simple", "tree", "tree3", "lockfree", "cg", "flag", "stripe", "lastin"]
 LAUNCH = ["cpu", "cpu-explicit", "graph"]
+LAUNCH_STYLE = {"cpu": ("--", "black"), "cpu-explicit": (":", "dimgrey"), "graph": ("-.", "tab:blue")}
 
 
 def read(path):
@@ -43,7 +44,8 @@ def figures(path, out_dir, what, ref_name, group_key, group_value):
             for mode in LAUNCH:
                 pts = [float(r[col]) for r in sweep if r["mode"] == mode]
                 if pts:
-                    plt.axhline(pts[0], linestyle="--", label=f"{mode} (one launch per step)")
+                    style, color = LAUNCH_STYLE[mode]
+                    plt.axhline(pts[0], linestyle=style, color=color, label=f"{mode} (one launch per step)")
             plt.xscale("log", base=2)
             plt.xlabel("blocks in the kernel")
             plt.ylabel(label)

@@ -32,7 +32,7 @@ enum class sort_order { ascending, descending };
 struct sort_options {
   sync_mode mode = sync_mode::flag;        //!< barrier between steps (none: timing only)
   sort_order order = sort_order::ascending; //!< output order
-  int blocks = 0;                          //!< persistent grid; 0 = min(co-resident cap, tiles)
+  int blocks = 0;                          //!< persistent grid; 0 = default_blocks(plan, cap)
   bool check = true;                       //!< persistent modes: synchronise and check watchdog
 };
 
@@ -56,6 +56,10 @@ struct sort_plan {
 
 //! Plans a sort of n items (n up to 2^31). Throws usage_error beyond that.
 sort_plan make_sort_plan(std::size_t n, bool pairs);
+
+//! Default persistent grid for a co-resident cap of cap blocks: the largest power of two
+//! <= cap and <= tiles, so every block gets the same number of tiles in each local step.
+int default_blocks(const sort_plan& plan, int cap);
 
 //! Runs the plan's network on the CPU with the device's step schedule and encoding (tests).
 //! keys (and values when plan.pairs) are sorted in place; kind: 0 u32, 1 i32, 2 f32 bits.

@@ -123,14 +123,14 @@ int bench_main(const std::vector<std::string>& args) {
     const double cub = ctx.time_cub(n, pairs, repeats, warmup);
     const double twin = ctx.time_ours(n, pairs, {.mode = sync_mode::cpu}, repeats, warmup);
     const int cap = ctx.max_blocks(n, pairs, sync_mode::none);
-    const int auto_blocks = static_cast<int>(std::min<long long>(cap, plan.tiles));
+    const int auto_blocks = default_blocks(plan, cap);
     for (sync_mode m : modes) {
       const bool persistent = is_persistent(m);
       for (int g : grids) {
         if (!persistent && section == "blocks" && g != grids.front()) continue;
         // Same grid for the mode and its barrier-free twin: within both caps.
         const int both = persistent ? std::min(cap, ctx.max_blocks(n, pairs, m)) : cap;
-        const int blocks = persistent ? (g > 0 ? std::min(g, both) : std::min(auto_blocks, both)) : 0;
+        const int blocks = persistent ? (g > 0 ? std::min(g, both) : default_blocks(plan, both)) : 0;
         row x{section, pairs, k, m, blocks, plan.barriers(), 0, 0, cub, twin};
         x.total_ms = m == sync_mode::cpu && section == "size" ? twin : ctx.time_ours(n, pairs, {.mode = m, .blocks = blocks}, repeats, warmup);
         x.compute_ms = ctx.time_ours(n, pairs, {.mode = sync_mode::none, .blocks = persistent ? blocks : auto_blocks}, repeats, warmup);

@@ -70,7 +70,7 @@ struct sorter::impl {
     const std::size_t smem = plan.smem_bytes();
     if (is_persistent(opt.mode)) {
       const int cap = cap_of<word_t>(opt.mode, smem);
-      const long long want = opt.blocks > 0 ? opt.blocks : std::min<long long>(cap, plan.tiles);
+      const long long want = opt.blocks > 0 ? opt.blocks : default_blocks(plan, cap);
       const int blocks = static_cast<int>(std::max<long long>(1, want));
       barrier::barrier_handle h{};
       h.n_blocks = blocks;

@@ -24,11 +24,12 @@ namespace swat::sort::detail {
 
 //! Tunables per word type (one place): tile of 2^tile_log2 words, threads per block.
 struct sort_policy {
-  int tile_log2;      //!< words per shared-memory tile (log2)
-  int block_threads;  //!< threads per block
+  int tile_log2;          //!< words per shared-memory tile (log2)
+  int block_threads;      //!< threads per block
+  int min_blocks_per_sm;  //!< __launch_bounds__ occupancy floor (register budget)
 };
-inline constexpr sort_policy u32_policy{13, 512};  //!< 8192 x 4 B = 32 KiB
-inline constexpr sort_policy u64_policy{12, 512};  //!< 4096 x 8 B = 32 KiB
+inline constexpr sort_policy u32_policy{13, 512, 2};  //!< 8192 x 4 B = 32 KiB
+inline constexpr sort_policy u64_policy{12, 512, 2};  //!< 4096 x 8 B = 32 KiB
 //! Most strides >= tile fused into one global step (2^3 = 8 words per thread).
 inline constexpr int global_levels = 3;
 

@@ -20,7 +20,7 @@ struct sort_traits<std::uint64_t> {
 
 //! Steps [first, first + count) of the schedule of args; grid barrier of mode M between them.
 template <sync_mode M, typename word_t>
-__global__ void __launch_bounds__(sort_traits<word_t>::policy.block_threads)
+__global__ void __launch_bounds__(sort_traits<word_t>::policy.block_threads, sort_traits<word_t>::policy.min_blocks_per_sm)
     sort_kernel(barrier::barrier_handle h, sort_args<word_t> args, int first, int count) {
   constexpr int threads = sort_traits<word_t>::policy.block_threads;
   extern __shared__ __align__(16) unsigned char sort_smem[];

@@ -29,6 +29,13 @@ sort_plan make_sort_plan(std::size_t n, bool pairs) {
   return plan;
 }
 
+int default_blocks(const sort_plan& plan, int cap) {
+  if (cap < 1) throw usage_error("sort: the persistent kernel cannot be resident (cap 0)");
+  long long blocks = 1;
+  while (blocks * 2 <= cap && blocks * 2 <= plan.tiles) blocks *= 2;
+  return static_cast<int>(blocks);
+}
+
 void reference_sort(const sort_plan& plan, std::vector<std::uint32_t>& keys,
                     std::vector<std::uint32_t>* values, int kind, sort_order order) {
   if (plan.steps == 0) return;

@@ -36,6 +36,10 @@ TEST(SortPlan, PadsToPowerOfTwo) {
   EXPECT_EQ(make_sort_plan((1u << 20) + 7, true).tile_log2, 12);
   EXPECT_LE(big.smem_bytes(), 48u * 1024u);
   EXPECT_THROW(make_sort_plan((std::size_t{1} << 31) + 1, false), usage_error);
+  EXPECT_EQ(default_blocks(big, 264), 256);
+  EXPECT_EQ(default_blocks(big, 1000), 256);  // no more blocks than tiles
+  EXPECT_EQ(default_blocks(make_sort_plan(3, false), 264), 1);
+  EXPECT_THROW(default_blocks(big, 0), usage_error);
 }
 
 // The schedule, flattened into (k, j) strides, must be Batcher's network in order.
