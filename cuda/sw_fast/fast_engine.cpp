@@ -15,10 +15,13 @@ namespace {
 
 class fast_engine final : public engine {
  public:
-  explicit fast_engine(const gpu_engine_options& o)
+  fast_engine(const gpu_engine_options& o, fill_progress_fn progress)
       : options_(o),
+        progress_fn_(std::move(progress)),
         budget_bytes_(o.cpu_memory_bytes ? std::size_t(o.cpu_memory_bytes) : cpu_engine::default_budget_bytes),
-        fallback_(o.cpu_threads, budget_bytes_) {}
+        fallback_(o.cpu_threads, budget_bytes_) {
+    if (progress_fn_) progress_ = trace_progress{&call_progress, &progress_fn_};
+  }
 
   std::string name() const override { return "gpu-fast"; }
 
@@ -53,6 +56,10 @@ class fast_engine final : public engine {
  private:
   //! Pairs of at least this many cells trace on the GPU (fast_trace.hpp); smaller ones take the
   //! origins fill and the CPU's rectangle tracer.
+  static void call_progress(void* user, double fraction, double elapsed) {
+    (*static_cast<fill_progress_fn*>(user))(fraction, elapsed);
+  }
+
   static constexpr double gpu_trace_min_cells = double(1 << 24);
 
   alignment gpu_trace(residue_span query, residue_span target, const scoring_scheme& scheme) {
@@ -73,6 +80,7 @@ class fast_engine final : public engine {
   }
 
   gpu_engine_options options_;
+  fill_progress_fn progress_fn_;
   std::size_t budget_bytes_;
   cpu_engine fallback_;
   fill_context ctx_;
@@ -82,7 +90,11 @@ class fast_engine final : public engine {
 }  // namespace
 
 std::unique_ptr<swat::engine> make_fast_engine(const swat::gpu_engine_options& options) {
-  return std::make_unique<fast_engine>(options);
+  return std::make_unique<fast_engine>(options, fill_progress_fn{});
+}
+
+std::unique_ptr<swat::engine> make_fast_engine(const swat::gpu_engine_options& options, fill_progress_fn progress) {
+  return std::make_unique<fast_engine>(options, std::move(progress));
 }
 
 best_cell fast_score_only(residue_span query, residue_span target, const scoring_scheme& scheme,

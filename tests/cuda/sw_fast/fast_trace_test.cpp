@@ -10,6 +10,7 @@
 #include <random>
 
 #include "cuda/sw_fast/fast_engine.hpp"
+#include "cuda/sw_fast/fast_progress.hpp"
 #include "cuda/sw_fast/fast_trace.hpp"
 #include "engine/cpu_engine.hpp"
 #include "io/fasta.hpp"
@@ -98,6 +99,22 @@ TEST(FastTrace, GpuMidSizeEqualsCpuEngine) {
   EXPECT_EQ(eng->align(q, t, schemes[0]), cpu.align(q, t, schemes[0]));
 }
 
+TEST(FastTrace, ProgressLine) {
+  EXPECT_EQ(progress_line(0.5, 3.0), "gpu-fast: fill  50% (3.0 s, eta 3.0 s)");
+  EXPECT_EQ(progress_line(1.0, 7.25), "gpu-fast: fill 100% (7.2 s)");
+  EXPECT_FALSE(stderr_progress(true));  // --quiet
+  std::FILE* f = std::tmpfile();
+  EXPECT_FALSE(stderr_progress(false, f));  // not a TTY
+  const fill_progress_fn p = stderr_progress(false, f, true);
+  ASSERT_TRUE(p);
+  p(1.0, 2.5);
+  std::rewind(f);
+  char buf[64] = {};
+  EXPECT_GT(std::fread(buf, 1, sizeof buf - 1, f), 0u);
+  EXPECT_EQ(std::string(buf), "\rgpu-fast: fill 100% (2.5 s)\n");
+  std::fclose(f);
+}
+
 TEST(FastTrace, Spiroplasma) {
   SWAT_FAST_REQUIRE_DEVICE();
   const std::filesystem::path dir = SWAT_SHARED_DATA;
@@ -110,7 +127,10 @@ TEST(FastTrace, Spiroplasma) {
   const auto t = read("spiroplasma_kunkelii_CP010899.1_mutated_seed42.fa");
   const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
   for (std::int64_t pref : {std::int64_t(2048), std::int64_t(4096)}) {
-    auto be = make_gpu_trace_backend(s, 20.0, {});
+    fill_progress_fn bar = stderr_progress(false, stderr, pref == 2048);  // forced: no TTY there
+    trace_progress hook;
+    if (bar) hook = {[](void* u, double f, double e) { (*static_cast<fill_progress_fn*>(u))(f, e); }, &bar};
+    auto be = make_gpu_trace_backend(s, 20.0, hook);
     trace_options o;
     o.preferred_band_rows = pref;
     o.budget_bytes = std::int64_t(double(device_free_bytes()) * 0.85);
