@@ -90,7 +90,7 @@ class gpu_trace_backend final : public trace_backend {
     *static_cast<volatile unsigned long long*>(h_progress_) = 0;
     launch_trace<false>(tp, stream_);
     SWAT_CUDA_CHECK(cudaEventRecord(done_, stream_));
-    wait_with_progress(strips);
+    wait_with_progress(strips, tp.base.n);
     std::vector<strip_best> bests(static_cast<std::size_t>(strips));
     std::uint32_t end[2] = {0, 0};
     std::int32_t error = 0;
@@ -156,7 +156,7 @@ class gpu_trace_backend final : public trace_backend {
       throw cuda_error("sw_fast trace: a ready flag did not rise within " + std::to_string(watchdog_) + " s (watchdog)");
   }
 
-  void wait_with_progress(std::int64_t strips) {
+  void wait_with_progress(std::int64_t strips, std::int64_t n) {
     const auto t0 = std::chrono::steady_clock::now();
     for (;;) {
       const cudaError_t q = cudaEventQuery(done_);
@@ -166,7 +166,7 @@ class gpu_trace_backend final : public trace_backend {
       const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (progress_.fn && el >= progress_after_seconds) {
         const unsigned long long done = *static_cast<volatile unsigned long long*>(h_progress_);
-        progress_.fn(progress_.user, double(done) / double(strips), el);
+        progress_.fn(progress_.user, double(done) / (double(strips) * double(n)), el);
       }
     }
     const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

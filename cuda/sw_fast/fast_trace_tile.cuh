@@ -30,6 +30,9 @@ struct trace_policy {
   static constexpr int profile_words = rows_per_thread / 4;              //!< int8 profile words
 };
 
+//! Columns between two progress updates of a strip (power of two; mapped host memory).
+inline constexpr std::int32_t trace_progress_columns = 1 << 16;
+
 template <bool codes_v>
 __device__ void trace_strip(const trace_problem& tp, int s,
                             profile_entry<trace_policy::profile_words>* prof) {
@@ -93,6 +96,10 @@ __device__ void trace_strip(const trace_problem& tp, int s,
   const std::int32_t steps = n + 31;
   for (std::int32_t t = 0; t < steps; ++t) {
     if ((t & 31) == 0 && t < n) {  // warp-uniform: next chunk of the upper border
+      if (lane == 0 && tp.d_progress && t > 0 && (t & (trace_progress_columns - 1)) == 0) {
+        ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_system> done(*tp.d_progress);
+        done.fetch_add(trace_progress_columns, ::cuda::memory_order_relaxed);
+      }
       const std::int32_t c = t + lane;
       if (s > 0) {
         const std::uint32_t need = std::uint32_t(t < n - 32 ? t + 32 : n);
@@ -226,7 +233,8 @@ __device__ void trace_strip(const trace_problem& tp, int s,
   }
   if (lane == 0 && tp.d_progress) {
     ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_system> done(*tp.d_progress);
-    done.fetch_add(1, ::cuda::memory_order_relaxed);
+    done.fetch_add((unsigned long long)(n - ((n - 1) & ~(trace_progress_columns - 1))),
+                   ::cuda::memory_order_relaxed);
   }
 }
 
