@@ -16,6 +16,7 @@ struct gpu_engine_options {
   unsigned cpu_threads = 0;             //!< threads of the CPU fallback engine
   std::uint64_t cpu_memory_bytes = 1ull << 30;  //!< memory budget of the CPU fallback engine
   std::function<void(const std::string&)> notice;  //!< one-line notices (fallbacks), may be empty
+  bool quiet = false;                   //!< --quiet: no progress line from the engine
 };
 
 }  // namespace swat

@@ -44,6 +44,7 @@ std::unique_ptr<engine> make_engine(const align_options& options, const notice_f
   gpu_engine_options gpu_options = options.gpu;
   gpu_options.cpu_threads = options.threads;
   gpu_options.cpu_memory_bytes = options.cpu_memory_bytes;
+  gpu_options.quiet = options.quiet;
   gpu_options.notice = [&notice](const std::string& line) { notice("notice: " + line); };
   switch (options.device) {
     case device_choice::cpu:
@@ -158,7 +159,9 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
 
   std::vector<output::hit> hits;
   {
-    progress_line progress("aligning", total_cells, !options.quiet);
+    // A single pair on the GPU gets the engine's own fill progress line instead.
+    const bool single_gpu_pair = eng->name() != "cpu" && queries.records.size() * targets.records.size() == 1;
+    progress_line progress("aligning", total_cells, !options.quiet && !single_gpu_pair);
     for (std::size_t q = 0; q < queries.records.size(); ++q)
       search_query(*eng, scheme, options, queries, q, targets, progress, hits);
   }

@@ -10,6 +10,7 @@
 #endif
 #if SWAT_HAVE_SW_FAST
 #include "cuda/sw_fast/fast_engine.hpp"
+#include "cuda/sw_fast/fast_progress.hpp"
 #endif
 #endif
 
@@ -41,7 +42,7 @@ std::unique_ptr<engine> make_gpu_engine(const gpu_engine_options& options, std::
     throw usage_error("--kernel fast synchronises strips with ready flags; --sync applies to "
                       "--kernel diagonal|coalesced|tiled");
   if (options.kernel == "fast" || (options.kernel == "auto" && options.sync == "auto"))
-    return sw_fast::make_fast_engine(options);
+    return sw_fast::make_fast_engine(options, sw_fast::stderr_progress(options.quiet));
 #endif
 #if SWAT_HAVE_SW
   return sw::make_gpu_engine(options);
