@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Plots of `swat-gpu bench sort --csv` (Xiao & Feng 2010 Figures 13-15 for the bundled bitonic sort).
+"""Plots of `swat-gpu bench fft --csv` and `swat-gpu bench sort --csv` (Xiao & Feng 2010
+Figures 13-15 for the bundled FFT and bitonic sort).
 
-usage: plot_sort.py RESULTS.csv [OUT_DIR]   (writes sort_fig13_time_vs_blocks.png,
-sort_fig14_sync_vs_blocks.png, sort_fig15_sync_share.png, sort_time_vs_size.png)
+usage: plot_steps.py fft|sort RESULTS.csv [OUT_DIR]   (writes <what>_fig13_time_vs_blocks.png,
+<what>_fig14_sync_vs_blocks.png, <what>_fig15_sync_share.png, <what>_time_vs_size.png)
 """
 import csv
 import os
@@ -91,8 +92,11 @@ def figures(path, out_dir, what, ref_name, group_key, group_value):
         plt.close()
 
 
+# Per benchmark: title word, library column, grouping column and its first group.
+KINDS = {"fft": ("FFT", "cufft", "precision", "fp32"), "sort": ("SORT", "cub", "what", "keys")}
+
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
+    if len(sys.argv) < 3 or sys.argv[1] not in KINDS:
         sys.exit(__doc__)
-    out = sys.argv[2] if len(sys.argv) > 2 else os.path.dirname(os.path.abspath(sys.argv[1]))
-    figures(sys.argv[1], out, "SORT", "cub", "what", "keys")
+    out = sys.argv[3] if len(sys.argv) > 3 else os.path.dirname(os.path.abspath(sys.argv[2]))
+    figures(sys.argv[2], out, *KINDS[sys.argv[1]])
