@@ -1,55 +1,17 @@
 // fft_engine: buffers per pass, grid size, persistent vs per-pass launches (fft.hpp).
 
 #include <algorithm>
-#include <map>
 #include <string>
-#include <tuple>
 
 #include "common/error.hpp"
-#include "cuda/barrier/barrier_workspace.cuh"
-#include "cuda/barrier/step_driver.cuh"
+#include "cuda/barrier/step_runtime.cuh"
 #include "cuda/common/cuda_check.cuh"
 #include "cuda/fft/fft.hpp"
 #include "cuda/fft/fft_dispatch.cuh"
 
 namespace swat::fft {
 
-struct fft_engine::impl {
-  void* d_scratch = nullptr;
-  std::size_t scratch_bytes = 0;
-  std::unique_ptr<barrier::barrier_workspace> ws;
-  bool ws_used = false;
-  int last_blocks = 0;
-  std::unique_ptr<barrier::step_graph> graph;
-  std::string graph_key;
-  std::map<std::tuple<int, int, std::size_t>, int> caps;  // (mode, word bytes, smem) -> blocks
-
-  //! Co-resident cap of the persistent kernel, queried once per (mode, type, smem).
-  template <typename t_t>
-  int cap_of(sync_mode mode, std::size_t smem) {
-    const auto key = std::make_tuple(static_cast<int>(mode), static_cast<int>(sizeof(t_t)), smem);
-    const auto it = caps.find(key);
-    if (it != caps.end()) return it->second;
-    return caps[key] = detail::persistent_max_blocks<t_t>(mode, smem);
-  }
-
-  ~impl() {
-    if (d_scratch) (void)cudaFree(d_scratch);
-  }
-
-  void* scratch(std::size_t bytes) {
-    if (bytes > scratch_bytes) {
-      graph.reset();
-      graph_key.clear();
-      if (d_scratch) SWAT_CUDA_CHECK(cudaFree(d_scratch));
-      d_scratch = nullptr;
-      scratch_bytes = 0;
-      SWAT_CUDA_CHECK(cudaMalloc(&d_scratch, bytes));
-      scratch_bytes = bytes;
-    }
-    return d_scratch;
-  }
-
+struct fft_engine::impl : barrier::step_runtime {
   template <typename real_t>
   void run(const fft_plan& plan, const void* d_in, void* d_out, const fft_options& opt,
            cudaStream_t stream) {
@@ -81,7 +43,7 @@ struct fft_engine::impl {
     }
     const std::size_t smem = tile_smem_bytes(plan);
     if (is_persistent(opt.mode)) {
-      const int cap = cap_of<real_t>(opt.mode, smem);
+      const int cap = cached_cap<real_t>(opt.mode, smem, detail::persistent_max_blocks<real_t>);
       const long long want = opt.blocks > 0 ? opt.blocks : default_blocks(plan, cap);
       const int blocks = static_cast<int>(std::max<long long>(1, want));
       barrier::barrier_handle h{};

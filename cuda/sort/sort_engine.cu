@@ -1,55 +1,17 @@
 // sorter: scratch, grid size, persistent vs per-step launches (sort.hpp).
 
 #include <algorithm>
-#include <map>
 #include <string>
-#include <tuple>
 
 #include "common/error.hpp"
-#include "cuda/barrier/barrier_workspace.cuh"
-#include "cuda/barrier/step_driver.cuh"
+#include "cuda/barrier/step_runtime.cuh"
 #include "cuda/common/cuda_check.cuh"
 #include "cuda/sort/sort.hpp"
 #include "cuda/sort/sort_dispatch.cuh"
 
 namespace swat::sort {
 
-struct sorter::impl {
-  void* d_scratch = nullptr;
-  std::size_t scratch_bytes = 0;
-  std::unique_ptr<barrier::barrier_workspace> ws;
-  bool ws_used = false;
-  int last_blocks = 0;
-  std::unique_ptr<barrier::step_graph> graph;
-  std::string graph_key;
-  std::map<std::tuple<int, int, std::size_t>, int> caps;  // (mode, word bytes, smem) -> blocks
-
-  //! Co-resident cap of the persistent kernel, queried once per (mode, type, smem).
-  template <typename t_t>
-  int cap_of(sync_mode mode, std::size_t smem) {
-    const auto key = std::make_tuple(static_cast<int>(mode), static_cast<int>(sizeof(t_t)), smem);
-    const auto it = caps.find(key);
-    if (it != caps.end()) return it->second;
-    return caps[key] = detail::persistent_max_blocks<t_t>(mode, smem);
-  }
-
-  ~impl() {
-    if (d_scratch) (void)cudaFree(d_scratch);
-  }
-
-  void* scratch(std::size_t bytes) {
-    if (bytes > scratch_bytes) {
-      graph.reset();
-      graph_key.clear();
-      if (d_scratch) SWAT_CUDA_CHECK(cudaFree(d_scratch));
-      d_scratch = nullptr;
-      scratch_bytes = 0;
-      SWAT_CUDA_CHECK(cudaMalloc(&d_scratch, bytes));
-      scratch_bytes = bytes;
-    }
-    return d_scratch;
-  }
-
+struct sorter::impl : barrier::step_runtime {
   template <typename word_t>
   void run(const void* d_keys, const std::uint32_t* d_vals, std::size_t n, int kind,
            const sort_options& opt, cudaStream_t stream) {
@@ -69,7 +31,7 @@ struct sorter::impl {
     args.descending = opt.order == sort_order::descending;
     const std::size_t smem = plan.smem_bytes();
     if (is_persistent(opt.mode)) {
-      const int cap = cap_of<word_t>(opt.mode, smem);
+      const int cap = cached_cap<word_t>(opt.mode, smem, detail::persistent_max_blocks<word_t>);
       const long long want = opt.blocks > 0 ? opt.blocks : default_blocks(plan, cap);
       const int blocks = static_cast<int>(std::max<long long>(1, want));
       barrier::barrier_handle h{};
