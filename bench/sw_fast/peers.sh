@@ -84,7 +84,7 @@ run_one() {
   t0=$(now)
   timeout "${TOOL_TIMEOUT:-150}" bash -c "W=$W; $4" >"$W/stdout" 2>"$W/stderr"; rc=$?
   t1=$(now)
-  local s; s=$(score_of "$2")
+  local s; s=$(score_of "$2" 2>/dev/null)
   if [ $rc -ne 0 ]; then s="rc$rc"; tail -3 "$W/stderr" >&2; fi
   awk -v a="$t0" -v b="$t1" -v s="${s:-none}" 'BEGIN{printf "%.3f %s\n", b-a, s}'
   rm -rf "$W"
