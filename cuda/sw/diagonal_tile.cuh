@@ -36,7 +36,8 @@ class diagonal_algo {
   static constexpr int block_threads = diagonal_policy::block_threads;
   static_assert(block_threads % 32 == 0, "whole warps only");
 
-  __device__ explicit diagonal_algo(const sw_problem& p) : p_(p) {}
+  //! matrix: the substitution scores staged in shared memory (matrix_entries int32).
+  __device__ diagonal_algo(const sw_problem& p, const std::int32_t* matrix) : p_(p), matrix_(matrix) {}
 
   //! Grid steps of the fill: anti-diagonals 2..m+n.
   __host__ __device__ static std::int64_t steps(const sw_problem& p) { return p.m + p.n - 1; }
@@ -71,8 +72,7 @@ class diagonal_algo {
         const std::int32_t up_h = has_up ? h1[i - 1] : 0;
         const std::int32_t up_f = has_up ? f1[i - 1] : neg_inf;
         const std::int32_t diag_h = has_left && has_up ? h2[i - 1] : 0;
-        const std::int32_t s = __ldg(p_.d_matrix + __ldg(p_.d_query + i - 1) * 32 +
-                                     __ldg(p_.d_target + j - 1));
+        const std::int32_t s = matrix_[__ldg(p_.d_query + i - 1) * 32 + __ldg(p_.d_target + j - 1)];
         const cell_value v = gotoh_cell(left_h, left_e, up_h, up_f, diag_h, s, p_.gap_oe, p_.gap_e);
         h0[i] = v.h;
         e0[i] = v.e;
@@ -110,6 +110,7 @@ class diagonal_algo {
     return a * p_.n + (k - a) * (d - 1) - (k * (k + 1) / 2 - a * (a + 1) / 2);
   }
   const sw_problem& p_;
+  const std::int32_t* matrix_;
 };
 
 }  // namespace swat::sw

@@ -13,14 +13,19 @@
 
 namespace swat::sw {
 
-//! Builds algo_t on the block's dynamic shared memory (the diagonal engines use none).
+//! Builds algo_t: the substitution matrix is staged in static shared memory (4 KB, read with
+//! data-dependent indices, so shared rather than constant memory), and the tiled engine also
+//! gets the block's dynamic shared memory for its tile.
 template <typename algo_t>
 __device__ __forceinline__ algo_t make_algo(const sw_problem& p) {
   extern __shared__ std::int32_t sw_smem[];
+  __shared__ std::int32_t sw_matrix[matrix_entries];
+  for (int k = threadIdx.x; k < matrix_entries; k += blockDim.x) sw_matrix[k] = p.d_matrix[k];
+  __syncthreads();
   if constexpr (std::is_same_v<algo_t, tiled_algo>) {
-    return algo_t(p, sw_smem);
+    return algo_t(p, sw_matrix, sw_smem);
   } else {
-    return algo_t(p);
+    return algo_t(p, sw_matrix);
   }
 }
 

@@ -15,6 +15,9 @@ inline constexpr int rolling_slots = 3;
 //! Words (int32) of one 128-byte line: the alignment unit of the coalesced layout.
 inline constexpr int line_words = 32;
 
+//! Entries of the substitution matrix (matrix_stride × matrix_stride ranks).
+inline constexpr int matrix_entries = matrix_stride * matrix_stride;
+
 //! Device view of one fill (plain pointers, passed by value).
 struct sw_problem {
   const std::uint8_t* d_query = nullptr;   //!< m ranks (rows)

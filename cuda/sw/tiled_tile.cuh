@@ -39,7 +39,9 @@ class tiled_algo {
  public:
   static constexpr int block_threads = tiled_policy::max_threads;
 
-  __device__ tiled_algo(const sw_problem& p, std::int32_t* smem) : p_(p) {
+  //! matrix: substitution scores staged in shared memory; smem: the tile's dynamic shared memory.
+  __device__ tiled_algo(const sw_problem& p, const std::int32_t* matrix, std::int32_t* smem)
+      : p_(p), matrix_(matrix) {
     const int w = p.tile + 1;
     dh_ = smem;
     de_ = dh_ + 3 * w;
@@ -96,7 +98,7 @@ class tiled_algo {
         const std::int32_t up_h = r == 1 ? top_h_[c] : dh_[s1 * w + r - 1];
         const std::int32_t up_f = r == 1 ? top_f_[c] : df_[s1 * w + r - 1];
         const std::int32_t diag_h = r == 1 ? top_h_[c - 1] : c == 1 ? left_h_[r - 1] : dh_[s2 * w + r - 1];
-        const std::int32_t s = __ldg(p_.d_matrix + __ldg(q + r - 1) * 32 + __ldg(t + c - 1));
+        const std::int32_t s = matrix_[__ldg(q + r - 1) * 32 + __ldg(t + c - 1)];
         const cell_value v = gotoh_cell(left_h, left_e, up_h, up_f, diag_h, s, p_.gap_oe, p_.gap_e);
         dh_[s0 * w + r] = v.h;
         de_[s0 * w + r] = v.e;
@@ -127,6 +129,7 @@ class tiled_algo {
   }
 
   const sw_problem& p_;
+  const std::int32_t* matrix_;
   std::int32_t *dh_, *de_, *df_, *top_h_, *top_f_, *left_h_, *left_e_;
   std::uint8_t* codes_;
 };
