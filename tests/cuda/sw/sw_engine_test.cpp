@@ -14,7 +14,7 @@ namespace swat::sw {
 namespace {
 
 TEST(SwEngine, UnknownNamesAreUsageErrors) {
-  SWAT_SW_REQUIRE_DEVICE();
+  SWAT_REQUIRE_DEVICE();
   gpu_engine_options o;
   o.kernel = "bogus";
   EXPECT_THROW(make_gpu_engine(o), usage_error);
@@ -28,7 +28,7 @@ TEST(SwEngine, UnknownNamesAreUsageErrors) {
 }
 
 TEST(SwEngine, AlignsAndFallsBackWhenCodesDoNotFit) {
-  SWAT_SW_REQUIRE_DEVICE();
+  SWAT_REQUIRE_DEVICE();
   const scoring_scheme s = test::schemes()[0];
   std::mt19937 rng(5);
   const auto q = test::random_residues(rng, 700, s);

@@ -65,7 +65,7 @@ class SwKernelMode : public testing::TestWithParam<std::tuple<kernel_kind, sync_
 };
 
 TEST_P(SwKernelMode, RandomPairsEqualReference) {
-  SWAT_SW_REQUIRE_DEVICE();
+  SWAT_REQUIRE_DEVICE();
   const auto all = test::schemes();
   for (std::size_t si = 0; si < all.size(); ++si) {
     const auto& set = cases(si);
@@ -89,7 +89,7 @@ TEST_P(SwKernelMode, RandomPairsEqualReference) {
 }
 
 TEST_P(SwKernelMode, SkewedShapesEqualCpuEngine) {
-  SWAT_SW_REQUIRE_DEVICE();
+  SWAT_REQUIRE_DEVICE();
   const auto all = test::schemes();
   cpu_engine cpu(1);
   std::mt19937 rng(77);

@@ -14,35 +14,19 @@
 #include "common/scoring_scheme.hpp"
 #include "cuda/barrier/sync_mode.hpp"
 #include "cuda/common/cuda_check.hpp"
+#include "support/gpu_test.hpp"
 #include "cuda/sw/code_layout.hpp"
 #include "scoring/scoring.hpp"
 
 namespace swat::sw::test {
 
-#define SWAT_SW_REQUIRE_DEVICE() \
-  if (!::swat::cuda::device_available()) GTEST_SKIP() << "no CUDA device"
-
-//! SWAT_SHORT=1 shrinks the test sets (sanitizer runs).
-inline bool short_run() { return std::getenv("SWAT_SHORT") != nullptr; }
+using swat::test::random_residues;
+using swat::test::short_run;
 
 //! The three schemes of the issue: DNA 2/-3/5/2, BLOSUM62 11/1, BLOSUM45 10/2.
 inline std::vector<scoring_scheme> schemes() {
   return {scoring::make_dna_scheme(2, -3, 5, 2), scoring::make_protein_scheme("BLOSUM62", 11, 1),
           scoring::make_protein_scheme("BLOSUM45", 10, 2)};
-}
-
-//! Random ranks of the scheme's alphabet (DNA: A/C/G/T, N one time in 50; protein: the 20
-//! amino acids and now and then B, Z, X).
-inline std::vector<std::uint8_t> random_residues(std::mt19937& rng, std::int64_t length,
-                                                 const scoring_scheme& s) {
-  std::vector<std::uint8_t> out(static_cast<std::size_t>(length));
-  const int common = s.alphabet == alphabet_kind::dna ? 4 : 20;
-  for (auto& r : out) {
-    const bool rare = std::uniform_int_distribution<int>(0, 49)(rng) == 0;
-    r = static_cast<std::uint8_t>(rare ? std::uniform_int_distribution<int>(common, s.size() - 1)(rng)
-                                       : std::uniform_int_distribution<int>(0, common - 1)(rng));
-  }
-  return out;
 }
 
 //! A target of length n: either random or a mutated copy of query (substitutions, indels).

@@ -24,7 +24,7 @@ std::int64_t pick_length(std::mt19937& rng) {
 }
 
 TEST(FastRandom, AlignEqualsReferenceOn2100Pairs) {
-  SWAT_FAST_REQUIRE_DEVICE();
+  SWAT_REQUIRE_DEVICE();
   auto eng = make_fast_engine(gpu_engine_options{});
   const auto schemes = test::schemes();
   std::mt19937 rng(20240611);
@@ -54,7 +54,7 @@ TEST(FastRandom, AlignEqualsReferenceOn2100Pairs) {
 }
 
 TEST(FastRandom, OneBlockTakesManyStrips) {
-  SWAT_FAST_REQUIRE_DEVICE();
+  SWAT_REQUIRE_DEVICE();
   const auto schemes = test::schemes();
   std::mt19937 rng(7);
   fill_context ctx;
@@ -81,7 +81,7 @@ TEST(FastRandom, OneBlockTakesManyStrips) {
 }
 
 TEST(FastRandom, EmptyAndUnfitSchemes) {
-  SWAT_FAST_REQUIRE_DEVICE();
+  SWAT_REQUIRE_DEVICE();
   auto eng = make_fast_engine(gpu_engine_options{});
   const scoring_scheme s = test::schemes()[0];
   const std::vector<std::uint8_t> q{0, 1, 2, 3}, empty;

@@ -62,7 +62,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 
 TEST(FastRealData, EveryExpectedPair) {
-  SWAT_FAST_REQUIRE_DEVICE();
+  SWAT_REQUIRE_DEVICE();
   if (!std::filesystem::exists(data_dir / "expected.tsv")) GTEST_SKIP() << "no shared data";
   const auto cases = read_cases();
   ASSERT_GE(cases.size(), 8u);

@@ -11,15 +11,13 @@
 
 #include "common/scoring_scheme.hpp"
 #include "cuda/common/cuda_check.hpp"
+#include "support/gpu_test.hpp"
 #include "scoring/scoring.hpp"
 
 namespace swat::sw_fast::test {
 
-#define SWAT_FAST_REQUIRE_DEVICE() \
-  if (!::swat::cuda::device_available()) GTEST_SKIP() << "no CUDA device"
-
-//! SWAT_SHORT=1 shrinks the test sets (sanitizer runs).
-inline bool short_run() { return std::getenv("SWAT_SHORT") != nullptr; }
+using swat::test::random_residues;
+using swat::test::short_run;
 
 //! DNA 2/-3/5/2 (blastn), BLOSUM62 11/1 (blastp), BLOSUM45 10/2, DNA 1/-1/0/1 (many ties).
 inline std::vector<scoring_scheme> schemes() {
@@ -34,20 +32,6 @@ inline std::vector<std::int64_t> border_lengths() {
   for (std::int64_t b : {1, 8, 16, 32, 64, 256, 512, 768, 1024, 1536, 2048})
     for (std::int64_t d : {-1, 0, 1})
       if (b + d >= 1) out.push_back(b + d);
-  return out;
-}
-
-//! Random ranks of the scheme's alphabet (DNA: A/C/G/T, N one time in 50; protein: the 20
-//! amino acids and now and then B, Z, X, …).
-inline std::vector<std::uint8_t> random_residues(std::mt19937& rng, std::int64_t length,
-                                                 const scoring_scheme& s) {
-  std::vector<std::uint8_t> out(static_cast<std::size_t>(length));
-  const int common = s.alphabet == alphabet_kind::dna ? 4 : 20;
-  for (auto& r : out) {
-    const bool rare = std::uniform_int_distribution<int>(0, 49)(rng) == 0;
-    r = static_cast<std::uint8_t>(rare ? std::uniform_int_distribution<int>(common, s.size() - 1)(rng)
-                                       : std::uniform_int_distribution<int>(0, common - 1)(rng));
-  }
   return out;
 }
 

@@ -68,12 +68,12 @@ trace_backend& gpu_backend(const scoring_scheme& s) {
 TEST(FastTrace, CpuModelEqualsReference) { random_pairs(cpu_backend, test::short_run() ? 40 : 300, 1500, 11); }
 
 TEST(FastTrace, GpuEqualsReference) {
-  SWAT_FAST_REQUIRE_DEVICE();
+  SWAT_REQUIRE_DEVICE();
   random_pairs(gpu_backend, test::short_run() ? 60 : 600, 2600, 12);
 }
 
 TEST(FastTrace, GpuMidSizeEqualsCpuEngine) {
-  SWAT_FAST_REQUIRE_DEVICE();
+  SWAT_REQUIRE_DEVICE();
   const auto schemes = test::schemes();
   std::mt19937 rng(13);
   cpu_engine cpu;
@@ -116,7 +116,7 @@ TEST(FastTrace, ProgressLine) {
 }
 
 TEST(FastTrace, Spiroplasma) {
-  SWAT_FAST_REQUIRE_DEVICE();
+  SWAT_REQUIRE_DEVICE();
   const std::filesystem::path dir = SWAT_SHARED_DATA;
   const auto read = [&](const char* f) {
     return io::read_fasta((dir / "dna" / f).string(), io::alphabet_request::dna, {}).records.at(0).residues;

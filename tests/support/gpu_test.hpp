@@ -1,0 +1,37 @@
+#pragma once
+// Test support shared by the GPU engine tests: device check, short runs, random residues.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include "common/scoring_scheme.hpp"
+#include "cuda/common/cuda_check.hpp"
+
+//! Skips the calling test when no CUDA device is usable (CI has none).
+#define SWAT_REQUIRE_DEVICE() \
+  if (!::swat::cuda::device_available()) GTEST_SKIP() << "no CUDA device"
+
+namespace swat::test {
+
+//! SWAT_SHORT=1 shrinks the test sets (sanitizer runs).
+inline bool short_run() { return std::getenv("SWAT_SHORT") != nullptr; }
+
+//! Random ranks of the scheme's alphabet (DNA: A/C/G/T, N one time in 50; protein: the 20
+//! amino acids and now and then B, Z, X, …).
+inline std::vector<std::uint8_t> random_residues(std::mt19937& rng, std::int64_t length,
+                                                 const scoring_scheme& s) {
+  std::vector<std::uint8_t> out(static_cast<std::size_t>(length));
+  const int common = s.alphabet == alphabet_kind::dna ? 4 : 20;
+  for (auto& r : out) {
+    const bool rare = std::uniform_int_distribution<int>(0, 49)(rng) == 0;
+    r = static_cast<std::uint8_t>(rare ? std::uniform_int_distribution<int>(common, s.size() - 1)(rng)
+                                       : std::uniform_int_distribution<int>(0, common - 1)(rng));
+  }
+  return out;
+}
+
+}  // namespace swat::test
