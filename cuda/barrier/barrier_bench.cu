@@ -3,6 +3,7 @@
 // with the barrier removed (mode none), so per-barrier µs = (T - T_none) / rounds.
 
 #include "cuda/barrier/barrier_bench.hpp"
+#include "cuda/common/bench_record.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -43,15 +44,6 @@ std::size_t smem_for_occupancy(int blocks_per_sm, int threads) {
   return static_cast<std::size_t>(std::clamp<long long>(bytes, 0, optin - 1024));
 }
 
-std::string utc_now() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  std::ostringstream out;
-  out << std::put_time(&tm, "%Y-%m-%dT%H:%M:%SZ");
-  return out.str();
-}
-
 void print_designs(std::ostream& out) {
   out << "Our barriers (cuda/barrier/barrier.cuh):\n"
          "  flag   - one acq_rel counter + one release flag on separate 128-byte lines: the last\n"
@@ -83,7 +75,6 @@ std::vector<barrier_bench_row> run_barrier_bench(const barrier_bench_options& op
   const int threads = options.block_threads;
   const int sms = cuda::device_sm_count();
   const std::string device = cuda::device_name();
-  const std::string date = utc_now();
 
   table << "Xiao & Feng 2010 sec. 5.4 microbenchmark (mean of two floats, " << options.rounds
         << " rounds) on " << device << " (" << sms << " SMs), " << threads
@@ -95,10 +86,9 @@ std::vector<barrier_bench_row> run_barrier_bench(const barrier_bench_options& op
         << std::setw(12) << "us/barrier"
         << "  check\n";
   if (csv != nullptr) {
-    *csv << "# swat-gpu bench barrier (Xiao & Feng 2010 sec. 5.4)\n# command: " << options.command
-         << "\n# git_commit: " << options.git_commit << "\n# device: " << device << " (" << sms
-         << " SMs)\n# date: " << date << "\n"
-         << "device,mode,blocks_per_sm,blocks,threads,rounds,total_ms,compute_ms,per_barrier_us,"
+    cuda::write_csv_provenance(*csv, "swat-gpu bench barrier (Xiao & Feng 2010 sec. 5.4)", options.command,
+                               options.git_commit);
+    *csv << "device,mode,blocks_per_sm,blocks,threads,rounds,total_ms,compute_ms,per_barrier_us,"
             "result_ok\n";
   }
 

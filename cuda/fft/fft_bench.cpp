@@ -13,20 +13,12 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "cuda/common/bench_record.hpp"
 #include "cuda/fft/fft_bench.hpp"
 #include "cuda/fft/fft_bench_run.hpp"
 
 namespace swat::fft {
 namespace {
-
-std::string utc_now() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  std::ostringstream out;
-  out << std::put_time(&tm, "%Y-%m-%dT%H:%M:%SZ");
-  return out.str();
-}
 
 //! One measured point.
 struct row {
@@ -161,9 +153,8 @@ int bench_main(const std::vector<std::string>& args) {
   if (r.count("csv")) {
     std::ofstream csv(r["csv"].as<std::string>());
     if (!csv) throw runtime_failure("bench fft: cannot write " + r["csv"].as<std::string>());
-    csv << "# swat-gpu bench fft\n# command: " << command << "\n# git_commit: " << r["commit"].as<std::string>()
-        << "\n# device: " << bench::bench_context::device() << "\n# date: " << utc_now()
-        << "\nsection,precision,log2_n,batch,mode,blocks,barriers,total_ms,compute_ms,sync_ms,sync_pct,"
+    cuda::write_csv_provenance(csv, "swat-gpu bench fft", command, r["commit"].as<std::string>());
+    csv << "section,precision,log2_n,batch,mode,blocks,barriers,total_ms,compute_ms,sync_ms,sync_pct,"
            "per_barrier_us,cufft_ms,ratio_vs_cufft,twin_ms,speedup_vs_twin\n";
     for (const row& x : rows) csv_row(csv, x);
   }

@@ -1,6 +1,7 @@
 // `swat-gpu bench sw` (sw_bench.hpp). Sequences: prefixes of SARS-CoV-2 × RaTG13 for the short
 // lengths, the human × orangutan mtDNA pair (16.5k) and the full SARS-CoV-2 × RaTG13 pair (30k).
 
+#include "cuda/common/bench_record.hpp"
 #include "cuda/sw/sw_bench.hpp"
 
 #include <algorithm>
@@ -73,13 +74,6 @@ std::vector<T> parse_list(const std::string& text, T (*parse)(const std::string&
   return out;
 }
 
-std::string now_utc() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
 }  // namespace
 
 int bench_main(const std::vector<std::string>& args) {
@@ -119,10 +113,8 @@ int bench_main(const std::vector<std::string>& args) {
     std::string command = "swat-gpu bench sw";
     for (const auto& a : args) command += " " + a;
     const char* commit = std::getenv("SWAT_GIT_COMMIT");
-    csv << "# command: " << command << "\n# git_commit: " << (commit ? commit : "unknown")
-        << "\n# device: " << cuda::device_name() << " (" << cuda::device_sm_count() << " SMs)"
-        << "\n# date: " << now_utc()
-        << "\n# scheme: DNA match 2 mismatch -3 gap open 5 extend 2; time = min of " << reps
+    cuda::write_csv_provenance(csv, "swat-gpu bench sw (Xiao, Aji & Feng 2009)", command, commit ? commit : "");
+    csv << "# scheme: DNA match 2 mismatch -3 gap open 5 extend 2; time = min of " << reps
         << " runs; compute = mode none (barrier removed), sync = time - compute\n"
         << "length,label,m,n,kernel,mode,blocks,threads,steps,fill_ms,gcups,compute_ms,sync_ms,"
            "sync_pct,sync_us_per_step,padding_pct,score\n";

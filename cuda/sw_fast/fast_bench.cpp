@@ -1,6 +1,7 @@
 // `bench fast` (fast_bench.hpp): kernel time of each fill variant by CUDA events, median of
 // --reps runs after one warm-up, GCUPS = m·n / time.
 
+#include "cuda/common/bench_record.hpp"
 #include "cuda/sw_fast/fast_bench.hpp"
 
 #include <algorithm>
@@ -31,13 +32,6 @@ std::vector<std::uint8_t> read_one(const std::string& rel) {
   const auto set = io::read_fasta(data_dir() + "/" + rel, io::alphabet_request::dna, {});
   if (set.records.empty()) throw input_error(rel, "no record");
   return set.records.front().residues;
-}
-
-std::string now_utc() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
 }
 
 std::string csv_quote(const std::string& s) {
@@ -107,7 +101,7 @@ int bench_main(const std::vector<std::string>& args) {
       std::fflush(stdout);
       if (csv.is_open())
         csv << csv_quote(command) << "," << r["commit"].as<std::string>() << "," << csv_quote(device) << ","
-            << now_utc() << "," << vname << "," << m << "," << n << "," << sec << "," << gcups << ","
+            << cuda::utc_now() << "," << vname << "," << m << "," << n << "," << sec << "," << gcups << ","
             << res.best.score << "," << res.best.query_end << "," << res.best.target_end << ","
             << res.blocks << "," << res.strips << "\n";
     }
