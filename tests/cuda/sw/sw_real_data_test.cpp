@@ -5,10 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
-#include "io/fasta.hpp"
+#include "support/expected_pairs.hpp"
 #include "cuda/sw/sw_fill.hpp"
 #include "cuda/sw/sw_test_util.hpp"
 
@@ -18,46 +16,10 @@ namespace {
 const std::filesystem::path data_dir = SWAT_SHARED_DATA;
 constexpr std::uintmax_t max_file_bytes = 66000;
 
-struct real_case {
-  std::string name;
-  std::vector<std::uint8_t> query, target;
-  scoring_scheme scheme;
-  std::int32_t score = 0;
-  std::string qb, qe, tb, te;  // 1-based inclusive, as in expected.tsv
-};
-
-std::vector<std::uint8_t> first_record(const std::string& rel, io::alphabet_request a) {
-  return io::read_fasta((data_dir / rel).string(), a, {}).records.at(0).residues;
-}
+using real_case = swat::test::expected_pair;
 
 const std::vector<real_case>& real_cases() {
-  static std::vector<real_case> out = [] {
-    std::vector<real_case> v;
-    std::ifstream in(data_dir / "expected.tsv");
-    std::string line;
-    std::getline(in, line);  // header
-    while (std::getline(in, line)) {
-      std::vector<std::string> f;
-      std::stringstream ss(line);
-      for (std::string cell; std::getline(ss, cell, '\t');) f.push_back(cell);
-      if (f.size() < 8) continue;
-      if (std::filesystem::file_size(data_dir / f[0]) > max_file_bytes ||
-          std::filesystem::file_size(data_dir / f[1]) > max_file_bytes)
-        continue;
-      const bool dna = f[2].rfind("DNA", 0) == 0;
-      const auto a = dna ? io::alphabet_request::dna : io::alphabet_request::protein;
-      real_case c;
-      c.name = f[0] + " x " + f[1];
-      c.query = first_record(f[0], a);
-      c.target = first_record(f[1], a);
-      c.scheme = dna ? scoring::make_dna_scheme(2, -3, 5, 2)
-                     : scoring::make_protein_scheme("BLOSUM62", 11, 1);
-      c.score = std::stoi(f[3]);
-      c.qb = f[4], c.qe = f[5], c.tb = f[6], c.te = f[7];
-      v.push_back(std::move(c));
-    }
-    return v;
-  }();
+  static const std::vector<real_case> out = swat::test::read_expected_pairs(data_dir, max_file_bytes);
   return out;
 }
 

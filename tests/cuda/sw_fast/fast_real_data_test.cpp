@@ -8,12 +8,10 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "cuda/sw_fast/fast_engine.hpp"
 #include "cuda/sw_fast/fast_fill.hpp"
-#include "io/fasta.hpp"
+#include "support/expected_pairs.hpp"
 #include "sw_fast/fast_test_util.hpp"
 
 namespace swat::sw_fast {
@@ -21,41 +19,9 @@ namespace {
 
 const std::filesystem::path data_dir = SWAT_SHARED_DATA;
 
-struct real_case {
-  std::string name;
-  std::vector<std::uint8_t> query, target;
-  scoring_scheme scheme;
-  std::int32_t score = 0;
-  std::string qb, qe, tb, te;  // 1-based inclusive, as in expected.tsv
-};
+using real_case = swat::test::expected_pair;
 
-std::vector<std::uint8_t> first_record(const std::string& rel, io::alphabet_request a) {
-  return io::read_fasta((data_dir / rel).string(), a, {}).records.at(0).residues;
-}
-
-std::vector<real_case> read_cases() {
-  std::vector<real_case> v;
-  std::ifstream in(data_dir / "expected.tsv");
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::stringstream ss(line);
-    for (std::string cell; std::getline(ss, cell, '\t');) f.push_back(cell);
-    if (f.size() < 8) continue;
-    const bool dna = f[2].rfind("DNA", 0) == 0;
-    const auto a = dna ? io::alphabet_request::dna : io::alphabet_request::protein;
-    real_case c;
-    c.name = f[0] + " x " + f[1];
-    c.query = first_record(f[0], a);
-    c.target = first_record(f[1], a);
-    c.scheme = dna ? scoring::make_dna_scheme(2, -3, 5, 2) : scoring::make_protein_scheme("BLOSUM62", 11, 1);
-    c.score = std::stoi(f[3]);
-    c.qb = f[4], c.qe = f[5], c.tb = f[6], c.te = f[7];
-    v.push_back(std::move(c));
-  }
-  return v;
-}
+std::vector<real_case> read_cases() { return swat::test::read_expected_pairs(data_dir); }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
