@@ -1,11 +1,6 @@
-# CUDA settings shared by the cuda/ libraries and their tests. Include this file in every
-# CMakeLists.txt that builds CUDA code (it sets directory-scope variables).
-# CMake 3.25 does not know the flag for the CUDA20 dialect of nvcc ("requires the language
-# dialect CUDA20"); tell it here (directory scope) instead of editing the top level.
-if(NOT CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
-  set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
-  set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
-endif()
+# CUDA settings shared by the cuda/ libraries and their tests (the CUDA20 dialect flag is set
+# once in the top-level CMakeLists.txt). Include this file in every CMakeLists.txt that builds
+# CUDA code.
 
 # swat_cuda_target(TARGET): warnings and device-lambda support for a CUDA target.
 function(swat_cuda_target target)
