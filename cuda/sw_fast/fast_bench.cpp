@@ -23,6 +23,15 @@ namespace swat::sw_fast {
 
 namespace {
 
+const char* variant_name(fill_variant v) {
+  switch (v) {
+    case fill_variant::score16: return "score16";
+    case fill_variant::score32: return "score32";
+    case fill_variant::origins32: return "origins32";
+  }
+  return "?";
+}
+
 std::string data_dir() {
   if (const char* env = std::getenv("SWAT_SHARED_DATA")) return env;
   return SWAT_SHARED_DATA_DIR;
@@ -48,7 +57,9 @@ int bench_main(const std::vector<std::string>& args) {
       ("lengths", "pair lengths (prefixes of S. kunkelii × its mutated copy; 0 = whole genome)",
        cxxopts::value<std::vector<long>>()->default_value("1000,4000,16000,64000,256000,0"))
       ("reps", "timed runs per length (median; 1 above 500k)", cxxopts::value<int>()->default_value("5"))
-      ("variants", "score32,origins32", cxxopts::value<std::vector<std::string>>()->default_value("score32,origins32"))
+      ("variants", "score16,score32,origins32", cxxopts::value<std::vector<std::string>>()->default_value("score16,score32,origins32"))
+      ("reverse-target", "read the target backwards: an unrelated sequence of the same composition whose "
+       "local scores stay small (score16 without overflow)")
       ("csv", "append rows to this CSV", cxxopts::value<std::string>()->default_value(""))
       ("commit", "commit recorded in the CSV", cxxopts::value<std::string>()->default_value("unknown"))
       ("h,help", "this help");
@@ -65,7 +76,9 @@ int bench_main(const std::vector<std::string>& args) {
   for (const auto& a : args) command += " " + a;
 
   const auto query = read_one("dna/spiroplasma_kunkelii_CP010899.1.fa");
-  const auto target = read_one("dna/spiroplasma_kunkelii_CP010899.1_mutated_seed42.fa");
+  auto target = read_one("dna/spiroplasma_kunkelii_CP010899.1_mutated_seed42.fa");
+  const bool reversed = r.count("reverse-target") > 0;
+  if (reversed) std::reverse(target.begin(), target.end());
   const scoring_scheme scheme = scoring::make_dna_scheme(2, -3, 5, 2);
   const std::string device = cuda::device_name();
   std::ofstream csv;
@@ -73,19 +86,20 @@ int bench_main(const std::vector<std::string>& args) {
     const std::string path = r["csv"].as<std::string>();
     const bool fresh = !std::ifstream(path).good();
     csv.open(path, std::ios::app);
-    if (fresh) csv << "command,commit,device,date,variant,m,n,seconds,gcups,score,query_end,target_end,blocks,strips\n";
+    if (fresh) csv << "command,commit,device,date,variant,target,m,n,seconds,gcups,score,query_end,target_end,blocks,strips,ran,overflow_seconds\n";
   }
   fill_context ctx;
-  std::printf("%-10s %9s %9s %10s %9s %9s\n", "variant", "m", "n", "seconds", "GCUPS", "score");
+  std::printf("%-10s %9s %9s %10s %9s %9s %s\n", "variant", "m", "n", "seconds", "GCUPS", "score", "ran");
   for (long len : r["lengths"].as<std::vector<long>>()) {
     const std::size_t m = len > 0 ? std::min<std::size_t>(std::size_t(len), query.size()) : query.size();
     const std::size_t n = len > 0 ? std::min<std::size_t>(std::size_t(len), target.size()) : target.size();
     const residue_span q(query.data(), m), t(target.data(), n);
     for (const std::string& vname : r["variants"].as<std::vector<std::string>>()) {
       fill_options o;
-      if (vname == "score32") o.variant = fill_variant::score32;
+      if (vname == "score16") o.variant = fill_variant::score16;
+      else if (vname == "score32") o.variant = fill_variant::score32;
       else if (vname == "origins32") o.variant = fill_variant::origins32;
-      else throw usage_error("bench fast: unknown variant " + vname + " (score32, origins32)");
+      else throw usage_error("bench fast: unknown variant " + vname + " (score16, score32, origins32)");
       const double cells = double(m) * double(n);
       const int reps = cells > 2.5e11 ? 1 : r["reps"].as<int>();
       fill_result res = ctx.fill(q, t, scheme, o);  // warm-up
@@ -97,13 +111,14 @@ int bench_main(const std::vector<std::string>& args) {
       std::sort(times.begin(), times.end());
       const double sec = times[times.size() / 2];
       const double gcups = cells / sec / 1e9;
-      std::printf("%-10s %9zu %9zu %10.5f %9.1f %9d\n", vname.c_str(), m, n, sec, gcups, res.best.score);
+      std::printf("%-10s %9zu %9zu %10.5f %9.1f %9d %s\n", vname.c_str(), m, n, sec, gcups, res.best.score,
+                  res.overflowed ? "score32 (16-bit overflow, rerun)" : variant_name(res.ran));
       std::fflush(stdout);
       if (csv.is_open())
         csv << csv_quote(command) << "," << r["commit"].as<std::string>() << "," << csv_quote(device) << ","
-            << cuda::utc_now() << "," << vname << "," << m << "," << n << "," << sec << "," << gcups << ","
+            << cuda::utc_now() << "," << vname << "," << (reversed ? "reversed" : "mutated") << "," << m << "," << n << "," << sec << "," << gcups << ","
             << res.best.score << "," << res.best.query_end << "," << res.best.target_end << ","
-            << res.blocks << "," << res.strips << "\n";
+            << res.blocks << "," << res.strips << "," << variant_name(res.ran) << "," << res.overflow_seconds << "\n";
     }
   }
   return 0;

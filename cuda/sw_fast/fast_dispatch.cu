@@ -47,6 +47,7 @@ int variant_strip_rows(fill_variant v) {
   switch (v) {
     case fill_variant::score32: return score_policy::strip_rows;
     case fill_variant::origins32: return origin_policy::strip_rows;
+    case fill_variant::score16: return score16_policy::strip_rows;
     default: throw std::invalid_argument("sw_fast: unknown fill variant");
   }
 }
@@ -55,6 +56,10 @@ bool scheme_fits(const scoring_scheme& scheme) {
   return scheme.max_score() <= 127 && scheme.min_score() >= -127 && scheme.gap_open >= 0 &&
          scheme.gap_extend >= 0 && scheme.gap_open + scheme.gap_extend > 0 &&
          scheme.gap_open + scheme.gap_extend < (1 << 20) && scheme.size() <= pad_rank;
+}
+
+bool scheme_fits16(const scoring_scheme& scheme) {
+  return scheme_fits(scheme) && scheme.gap_open + scheme.gap_extend <= 8192;
 }
 
 struct fill_context::impl {
@@ -87,13 +92,28 @@ fill_result fill_context::fill(residue_span query, residue_span target, const sc
     throw std::invalid_argument("sw_fast: scores must lie in [-127, 127] (int8 profile)");
   if (double(std::min(m, n)) * double(std::max(scheme.max_score(), 1)) > double(1 << 30))
     throw std::invalid_argument("sw_fast: the best score could exceed 2^30");
-  const bool origins = options.variant == fill_variant::origins32;
-  const int rows = variant_strip_rows(options.variant);
+  if (options.variant != fill_variant::score16) return run_once(query, target, scheme, options.variant, options);
+  if (!scheme_fits16(scheme)) return run_once(query, target, scheme, fill_variant::score32, options);
+  fill_result first = run_once(query, target, scheme, fill_variant::score16, options);
+  if (!first.overflowed) return first;
+  fill_result second = run_once(query, target, scheme, fill_variant::score32, options);
+  second.overflowed = true;
+  second.overflow_seconds = first.kernel_seconds;
+  second.kernel_seconds += first.kernel_seconds;
+  return second;
+}
+
+fill_result fill_context::run_once(residue_span query, residue_span target, const scoring_scheme& scheme,
+                                   fill_variant variant, const fill_options& options) {
+  const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
+  const bool origins = variant == fill_variant::origins32;
+  const bool packed16 = variant == fill_variant::score16;
+  const int rows = variant_strip_rows(variant);
   const std::int64_t strips = (m + rows - 1) / rows;
   const std::int64_t padded = strips * rows;
 
   // One allocation: query, target, table, flags, bests, two border rows.
-  const std::size_t border_cell = origins ? 24 : 8;
+  const std::size_t border_cell = origins ? 24 : packed16 ? 4 : 8;
   std::size_t off = 0;
   const std::size_t off_query = off;
   off = align_up(off + std::size_t(padded));
@@ -137,7 +157,7 @@ fill_result fill_context::fill(residue_span query, residue_span target, const sc
   for (int k = 0; k < 2; ++k) {
     const std::size_t row = off_border + std::size_t(k) * std::size_t(n) * border_cell;
     pb.border[k].h = b.as<std::int32_t>(row);
-    pb.border[k].f = b.as<std::int32_t>(row + 4 * std::size_t(n));
+    pb.border[k].f = packed16 ? nullptr : b.as<std::int32_t>(row + 4 * std::size_t(n));
     pb.border[k].oh = origins ? b.as<std::uint64_t>(row + 8 * std::size_t(n)) : nullptr;
     pb.border[k].of = origins ? b.as<std::uint64_t>(row + 16 * std::size_t(n)) : nullptr;
   }
@@ -145,13 +165,17 @@ fill_result fill_context::fill(residue_span query, residue_span target, const sc
   pb.d_best = b.as<strip_best>(off_best);
   pb.d_error = b.as<std::int32_t>(off_error);
   pb.watchdog_cycles = static_cast<long long>(options.watchdog_seconds * watchdog_clock_hz);
+  pb.score_limit = 32767 - std::max(scheme.max_score(), 0);
+  if (options.score16_limit > 0) pb.score_limit = std::min(pb.score_limit, options.score16_limit);
 
   fill_result res;
   res.strips = int(strips);
+  res.ran = variant;
   SWAT_CUDA_CHECK(cudaEventRecord(impl_->start, st));
-  switch (options.variant) {
+  switch (variant) {
     case fill_variant::score32: res.blocks = launch_fill<score_policy>(pb, options.max_blocks, st); break;
     case fill_variant::origins32: res.blocks = launch_fill<origin_policy>(pb, options.max_blocks, st); break;
+    case fill_variant::score16: res.blocks = launch_fill<score16_policy>(pb, options.max_blocks, st); break;
     default: throw std::invalid_argument("sw_fast: unknown fill variant");
   }
   SWAT_CUDA_CHECK(cudaEventRecord(impl_->stop, st));
@@ -164,6 +188,10 @@ fill_result fill_context::fill(residue_span query, residue_span target, const sc
   float ms = 0;
   SWAT_CUDA_CHECK(cudaEventElapsedTime(&ms, impl_->start, impl_->stop));
   res.kernel_seconds = double(ms) / 1e3;
+  if (error == fast_error_overflow && packed16) {
+    res.overflowed = true;
+    return res;
+  }
   if (error != 0)
     throw cuda_error("sw_fast: a ready flag did not rise within " +
                      std::to_string(options.watchdog_seconds) + " s (watchdog)");

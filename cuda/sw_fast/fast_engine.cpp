@@ -50,7 +50,9 @@ class fast_engine final : public engine {
   best_cell score_only(residue_span query, residue_span target, const scoring_scheme& scheme) override {
     if (query.empty() || target.empty()) return {};
     if (!usable(scheme, query, target)) return fallback_.score_only(query, target, scheme);
-    return ctx_.fill(query, target, scheme, fill_options{}).best;
+    fill_options fo;
+    fo.variant = score_variant;
+    return ctx_.fill(query, target, scheme, fo).best;
   }
 
  private:
@@ -61,6 +63,8 @@ class fast_engine final : public engine {
   }
 
   static constexpr double gpu_trace_min_cells = double(1 << 24);
+  //! Score-only fill: packed 16-bit, rerun at 32 bits on overflow (bench/results/fast_h100_v3.csv).
+  static constexpr fill_variant score_variant = fill_variant::score16;
 
   alignment gpu_trace(residue_span query, residue_span target, const scoring_scheme& scheme) {
     trace_options to;
@@ -95,14 +99,6 @@ std::unique_ptr<swat::engine> make_fast_engine(const swat::gpu_engine_options& o
 
 std::unique_ptr<swat::engine> make_fast_engine(const swat::gpu_engine_options& options, fill_progress_fn progress) {
   return std::make_unique<fast_engine>(options, std::move(progress));
-}
-
-best_cell fast_score_only(residue_span query, residue_span target, const scoring_scheme& scheme,
-                          double* kernel_seconds) {
-  static fill_context ctx;
-  const fill_result r = ctx.fill(query, target, scheme, fill_options{});
-  if (kernel_seconds) *kernel_seconds = r.kernel_seconds;
-  return r.best;
 }
 
 }  // namespace swat::sw_fast

@@ -28,9 +28,4 @@ std::unique_ptr<swat::engine> make_fast_engine(const swat::gpu_engine_options& o
 //! connects stderr_progress and --quiet).
 std::unique_ptr<swat::engine> make_fast_engine(const swat::gpu_engine_options& options, fill_progress_fn progress);
 
-//! Score-only entry for benchmarks: best cell of query × target on the current device and the
-//! kernel time in seconds (kernel_seconds may be null).
-best_cell fast_score_only(residue_span query, residue_span target, const scoring_scheme& scheme,
-                          double* kernel_seconds);
-
 }  // namespace swat::sw_fast

@@ -7,6 +7,7 @@
 //   m + n (sequences, query padded to S·strip_rows) + 1 KiB (table)
 //   + 2 border rows × n × (8 B; 24 B with origins) + S × (4 B flag + 24 B best)
 // i.e. ≈ 17n + m bytes score-only and ≈ 49n + m with origins: 1.46 Mb × 1.46 Mb needs < 80 MB.
+// score16: border rows of 4 B per column (H | F~ << 16), strips of 1024 rows: ≈ 9n + m bytes.
 
 #include <cstdint>
 #include <memory>
@@ -21,6 +22,8 @@ namespace swat::sw_fast {
 enum class fill_variant {
   score32,    //!< int32 DPX, 16 rows per thread, best cell only
   origins32,  //!< int32, 8 rows per thread, best cell and its origin (exact begin)
+  score16,    //!< int16x2 DPX (two cells per register), best cell only; reruns as score32
+              //!< when a score passes the 16-bit limit (or at once when o + e > 8192)
 };
 
 //! Options of one fill.
@@ -28,6 +31,9 @@ struct fill_options {
   fill_variant variant = fill_variant::score32;  //!< which kernel
   int max_blocks = 0;                            //!< > 0: cap the grid (tests), else occupancy
   double watchdog_seconds = 20.0;                //!< spin limit on a ready flag (s, at 2 GHz)
+  //! score16: a best score above this counts as an overflow (0: 32767 − largest score, the
+  //! exactness limit; tests set small values to force the 32-bit rerun).
+  std::int32_t score16_limit = 0;
 };
 
 //! Result of one fill.
@@ -38,10 +44,15 @@ struct fill_result {
   double kernel_seconds = 0;      //!< kernel time (s, CUDA events)
   int blocks = 0;                 //!< blocks launched
   int strips = 0;                 //!< strips of the query
+  fill_variant ran = fill_variant::score32;  //!< variant of the fill that gave the result
+  bool overflowed = false;        //!< score16 overflowed and the pair was rerun at 32 bits
+  double overflow_seconds = 0;    //!< kernel time of the aborted 16-bit fill (s)
 };
 
 //! True when the scheme's scores fit the int8 profile (|s| ≤ 127) and gaps are ≥ 0.
 bool scheme_fits(const scoring_scheme& scheme);
+//! True when the packed 16-bit fill can run the scheme (scheme_fits and o + e ≤ 8192).
+bool scheme_fits16(const scoring_scheme& scheme);
 
 //! Reusable device buffers for fills (one pair at a time; not thread-safe).
 class fill_context {
@@ -61,6 +72,10 @@ class fill_context {
   std::int64_t held_bytes() const;
 
  private:
+  //! One launch of one variant (fill() checks the arguments first).
+  fill_result run_once(residue_span query, residue_span target, const scoring_scheme& scheme, fill_variant variant,
+                       const fill_options& options);
+
   struct impl;
   std::unique_ptr<impl> impl_;
 };

@@ -8,6 +8,11 @@ namespace swat::sw_fast {
 
 //! Stand-in for −infinity in E and F (same value as the reference).
 inline constexpr std::int32_t fast_minus_infinity = -(1 << 29);
+//! −infinity of the packed 16-bit fill (E~ and F~ start there; −16384 − e stays above −32768).
+inline constexpr std::int32_t fast_minus_infinity16 = -(1 << 14);
+//! Error words of a fill.
+inline constexpr std::int32_t fast_error_watchdog = 1;
+inline constexpr std::int32_t fast_error_overflow = 2;
 //! Stride (ranks) of the int8 substitution table: 32 × 32 bytes.
 inline constexpr int fast_table_stride = 32;
 
@@ -23,7 +28,7 @@ struct strip_best {
 
 //! Strip-border row kept between two consecutive strips (two rows, used alternately).
 struct strip_border {
-  std::int32_t* h;   //!< H of the strip's last row, n entries
+  std::int32_t* h;   //!< H of the strip's last row, n entries (packed 16-bit fill: H | F~ << 16)
   std::int32_t* f;   //!< F of the strip's last row, n entries
   std::uint64_t* oh; //!< origins of H (with origins only)
   std::uint64_t* of; //!< origins of F (with origins only)
@@ -43,7 +48,8 @@ struct fast_problem {
   strip_border border[2];         //!< border rows, strip s writes border[s & 1]
   std::uint32_t* d_ready;         //!< per strip: columns of its border row published (flag)
   strip_best* d_best;             //!< per strip: best cell
-  std::int32_t* d_error;          //!< 0 = fine, 1 = watchdog fired
+  std::int32_t* d_error;          //!< 0 = fine, 1 = watchdog fired, 2 = 16-bit overflow
+  std::int32_t score_limit;       //!< packed 16-bit fill: a best above this is an overflow
   long long watchdog_cycles;      //!< spin limit (clock64 cycles) before d_error is set
 };
 

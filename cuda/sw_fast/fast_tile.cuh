@@ -58,7 +58,7 @@ __device__ inline bool wait_ready(const fast_problem& pb, std::uint32_t* ready, 
         break;
       }
       if (clock64() - start > pb.watchdog_cycles) {
-        error.store(1, ::cuda::memory_order_relaxed);
+        error.store(fast_error_watchdog, ::cuda::memory_order_relaxed);
         ok = false;
         break;
       }
@@ -66,6 +66,53 @@ __device__ inline bool wait_ready(const fast_problem& pb, std::uint32_t* ready, 
     }
   }
   return __all_sync(0xffffffffu, ok);
+}
+
+//! Reduces the lanes' best cells of strip s under the tie rule (cell_beats) and stores the
+//! strip's best (lane 0). best_o: origin of the lane's best (with origins only).
+template <bool origins>
+__device__ void reduce_and_store_best(const fast_problem& pb, int s, std::int32_t best, std::int32_t best_i,
+                                      std::int32_t best_j, std::uint64_t best_o) {
+  constexpr unsigned full = 0xffffffffu;
+#pragma unroll
+  for (int d = 16; d > 0; d /= 2) {
+    const std::int32_t os = __shfl_xor_sync(full, best, d);
+    const std::int32_t oi = __shfl_xor_sync(full, best_i, d);
+    const std::int32_t oj = __shfl_xor_sync(full, best_j, d);
+    [[maybe_unused]] std::uint64_t oo = 0;
+    if constexpr (origins) oo = __shfl_xor_sync(full, best_o, d);
+    if (os > 0 && cell_beats(os, oi, oj, best, best_i, best_j)) {
+      best = os;
+      best_i = oi;
+      best_j = oj;
+      if constexpr (origins) best_o = oo;
+    }
+  }
+  if ((threadIdx.x & 31) == 0) pb.d_best[s] = strip_best{best, best_i, best_j, 0, best_o};
+}
+
+//! Builds the calling lane's profile: prof[a * 32 + lane] holds s(q_{row0+r+1}, a) for
+//! r = 0..R-1 as int8, for every target rank a. Call with the whole warp.
+template <int R>
+__device__ void load_profile(const fast_problem& pb, std::int64_t row0, profile_entry<R / 4>* prof) {
+  const int lane = int(threadIdx.x & 31);
+  __syncwarp();
+  std::uint8_t q[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) q[r] = pb.d_query[row0 + r];
+  for (int a = 0; a < pb.ranks; ++a) {
+    profile_entry<R / 4> pe;
+#pragma unroll
+    for (int w = 0; w < R / 4; ++w) {
+      std::uint32_t word = 0;
+#pragma unroll
+      for (int k = 0; k < 4; ++k)
+        word |= std::uint32_t(std::uint8_t(pb.d_table[q[4 * w + k] * fast_table_stride + a])) << (8 * k);
+      pe.w[w] = word;
+    }
+    prof[a * 32 + lane] = pe;
+  }
+  __syncwarp();
 }
 
 //! Fills strip s with the calling warp; prof is this warp's shared profile (ranks × 32 entries).
@@ -80,26 +127,7 @@ __device__ void fill_strip(const fast_problem& pb, int s,
   const std::int32_t goe = pb.gap_open_extend, ge = pb.gap_extend;
   const std::int32_t n = pb.n;
 
-  // Profile: prof[a * 32 + lane] holds s(q_{row0+r+1}, a) for r = 0..R-1 as int8.
-  __syncwarp();
-  {
-    std::uint8_t q[R];
-#pragma unroll
-    for (int r = 0; r < R; ++r) q[r] = pb.d_query[row0 + r];
-    for (int a = 0; a < pb.ranks; ++a) {
-      profile_entry<policy_t::profile_words> pe;
-#pragma unroll
-      for (int w = 0; w < policy_t::profile_words; ++w) {
-        std::uint32_t word = 0;
-#pragma unroll
-        for (int k = 0; k < 4; ++k)
-          word |= std::uint32_t(std::uint8_t(pb.d_table[q[4 * w + k] * fast_table_stride + a])) << (8 * k);
-        pe.w[w] = word;
-      }
-      prof[a * 32 + lane] = pe;
-    }
-  }
-  __syncwarp();
+  load_profile<R>(pb, row0, prof);
 
   std::int32_t h[R], e[R];
   [[maybe_unused]] std::uint64_t oh[R], oe[R];
@@ -249,22 +277,7 @@ __device__ void fill_strip(const fast_problem& pb, int s,
     }
   }
 
-  // Warp reduction of the lanes' best cells under the tie rule.
-#pragma unroll
-  for (int d = 16; d > 0; d /= 2) {
-    const std::int32_t os = __shfl_xor_sync(full, best, d);
-    const std::int32_t oi = __shfl_xor_sync(full, best_i, d);
-    const std::int32_t oj = __shfl_xor_sync(full, best_j, d);
-    [[maybe_unused]] std::uint64_t oo = 0;
-    if constexpr (origins) oo = __shfl_xor_sync(full, best_o, d);
-    if (os > 0 && cell_beats(os, oi, oj, best, best_i, best_j)) {
-      best = os;
-      best_i = oi;
-      best_j = oj;
-      if constexpr (origins) best_o = oo;
-    }
-  }
-  if (lane == 0) pb.d_best[s] = strip_best{best, best_i, best_j, 0, best_o};
+  reduce_and_store_best<origins>(pb, s, best, best_i, best_j, best_o);
 }
 
 }  // namespace swat::sw_fast

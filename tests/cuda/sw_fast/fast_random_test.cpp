@@ -1,7 +1,7 @@
 // The fast engine against reference::align on seeded random pairs: lengths at strip, warp,
 // block and chunk borders and random ones, DNA and protein schemes, related and unrelated
 // pairs. align() must equal the reference exactly (score, begin, end, every CIGAR op);
-// score_only() must give the same best cell. A second set caps the grid at one block so that
+// score_only() (the packed 16-bit fill) must give the same best cell. A second set caps the grid at one block so that
 // each warp takes many strips (border rows reused, flags of finished strips).
 
 #include <gtest/gtest.h>
@@ -65,7 +65,7 @@ TEST(FastRandom, OneBlockTakesManyStrips) {
     const auto q = test::random_residues(rng, m, s);
     const auto t = test::related_or_random(rng, q, n, s);
     const alignment want = reference::align(q, t, s);
-    for (fill_variant v : {fill_variant::score32, fill_variant::origins32}) {
+    for (fill_variant v : {fill_variant::score32, fill_variant::origins32, fill_variant::score16}) {
       fill_options o;
       o.variant = v;
       o.max_blocks = 1;

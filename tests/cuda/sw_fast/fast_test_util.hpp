@@ -25,11 +25,11 @@ inline std::vector<scoring_scheme> schemes() {
           scoring::make_protein_scheme("BLOSUM45", 10, 2), scoring::make_dna_scheme(1, -1, 0, 1)};
 }
 
-//! Lengths at the borders: rows per thread (8, 16), warp strips (256, 512), blocks of 4 strips
-//! (1024, 2048) and chunks of 32 columns, each ±1.
+//! Lengths at the borders: rows per thread (8, 16), warp strips (256, 512; 16-bit halves of 512
+//! and strips of 1024), blocks of 4 strips (1024, 2048, 4096) and chunks of 32 columns, each ±1.
 inline std::vector<std::int64_t> border_lengths() {
   std::vector<std::int64_t> out;
-  for (std::int64_t b : {1, 8, 16, 32, 64, 256, 512, 768, 1024, 1536, 2048})
+  for (std::int64_t b : {1, 8, 16, 32, 63, 64, 256, 512, 768, 1024, 1536, 2048, 3072, 4096})
     for (std::int64_t d : {-1, 0, 1})
       if (b + d >= 1) out.push_back(b + d);
   return out;

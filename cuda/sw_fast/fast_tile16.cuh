@@ -1,0 +1,188 @@
+#pragma once
+// Packed 16-bit fill of one strip (score only): every register holds two cells, the same row
+// offset of two stacked halves of the strip. Lane l owns rows top0 + 1 … top0 + R of the top
+// half (bits 0–15) and the same rows 32·R further down in the bottom half (bits 16–31).
+//
+// Skew: at step t the top half of lane l is on column t − l and the bottom half on t − 32 − l,
+// so the first row of the bottom half in lane 0 needs, at step t, the last top-half row of
+// lane 31 from step t − 1: one rotating __shfl_sync per value feeds both halves (lane 0 takes
+// the strip's upper border in its top half and lane 31's top half in its bottom half). The two
+// halves form one 64-lane wavefront; columns outside [0, n) ("virtual" columns before the start
+// and after the end) are computed but harmless: before the start every input is H = 0 with a
+// pad residue that scores −1, which keeps H = 0 and gives the same E as a real column 0; after
+// the end nothing is written and the best cell ignores them.
+//
+// Shifted gap states (one add fewer per cell): E~ = E + o + e and F~ = F + o + e, so
+//   E~(i,j) = max(E~(i,j−1) − e, H(i,j−1))                    one VIADDMNMX.S16x2
+//   F~(i,j) = max(F~(i−1,j) − e, H(i−1,j))                    one VIADDMNMX.S16x2
+//   H(i,j)  = max(0, H(i−1,j−1) + s, max(E~, F~) − o − e)      VIMNMX + VIADDMNMX.RELU (+ add)
+// The border row between strips holds H | F~ << 16 per column (4 bytes).
+//
+// Overflow: with T = pb.score_limit ≤ 32767 − max s, as long as every H computed so far is ≤ T
+// every sum above stays ≤ 32767 and every value is exact; the first H above T is therefore
+// computed exactly, exceeds its lane's best, and is seen by the best-cell check, which raises
+// fast_error_overflow (the host reruns the pair at 32 bits). Below: −16384 − e and
+// −16384 − o − e stay above −32768 for o + e ≤ 8192 (scheme check on the host).
+
+#include "cuda/sw_fast/fast_tile.cuh"
+
+namespace swat::sw_fast {
+
+//! int16x2 of the sign-extended bytes k of top (bits 0–15) and bottom (bits 16–31): one PRMT
+//! (selector nibbles with bit 3 set replicate the selected byte's sign).
+__device__ __forceinline__ std::uint32_t byte_pair(std::uint32_t top, std::uint32_t bottom, int k) {
+  const unsigned sel = unsigned(k) | (unsigned(k | 8) << 4) | (unsigned(4 + k) << 8) |
+                       (unsigned((4 + k) | 8) << 12);
+  std::uint32_t d;
+  asm("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(top), "r"(bottom), "r"(sel));
+  return d;
+}
+
+//! Both halves set to v.
+__device__ __forceinline__ std::uint32_t splat16(std::int32_t v) {
+  return (std::uint32_t(v) & 0xffffu) * 0x10001u;
+}
+
+__device__ __forceinline__ std::int32_t top16(std::uint32_t x) { return std::int32_t(std::int16_t(x & 0xffffu)); }
+__device__ __forceinline__ std::int32_t bottom16(std::uint32_t x) { return std::int32_t(x) >> 16; }
+
+//! Fills strip s with the calling warp; prof holds this warp's two profiles (top half, then
+//! bottom half; ranks × 32 entries each).
+template <typename policy_t>
+__device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy_t::profile_words>* prof) {
+  constexpr int R = policy_t::rows_per_thread;
+  constexpr unsigned full = 0xffffffffu;
+  constexpr std::uint32_t pad = fast_table_stride - 1;  // query/target pad rank, scores −1
+  const int lane = int(threadIdx.x & 31);
+  const std::int64_t top0 = std::int64_t(s) * policy_t::strip_rows + lane * R;
+  const std::int64_t bottom0 = top0 + 32 * R;
+  const std::uint32_t neg_goe = splat16(-pb.gap_open_extend), neg_ge = splat16(-pb.gap_extend);
+  const std::uint32_t minus_inf = splat16(fast_minus_infinity16);
+  const std::int32_t n = pb.n;
+
+  profile_entry<policy_t::profile_words>* prof_top = prof;
+  profile_entry<policy_t::profile_words>* prof_bottom = prof + std::size_t(pb.ranks) * 32;
+  load_profile<R>(pb, top0, prof_top);
+  load_profile<R>(pb, bottom0, prof_bottom);
+
+  std::uint32_t h[R], e[R];  // H and E~ of both halves
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    h[r] = 0;
+    e[r] = minus_inf;
+  }
+  std::uint32_t up_prev = 0;                       // H of the row above, previous column (diag)
+  std::uint32_t out_h = 0, out_f = minus_inf;      // last row's H and F~ after the last step
+  std::uint32_t out_t = pad | (pad << 16);         // target ranks of the last step
+  const std::uint32_t border_none = std::uint32_t(minus_inf & 0xffff0000u);  // H = 0, F~ = −inf
+  std::uint32_t ch_hf = border_none, ch_t = pad;   // border chunk: lane k holds column start + k
+  std::uint32_t best2 = 0;                         // both halves' best scores (packed)
+  std::int32_t best_top = 0, top_i = 0, top_j = 0, best_bottom = 0, bottom_i = 0, bottom_j = 0;
+  bool overflow = false;
+
+  const strip_border in = pb.border[(s + 1) & 1];
+  const strip_border out = pb.border[s & 1];
+  const bool write_border = s + 1 < pb.strips;
+  const std::int32_t steps = n + 63;  // n < 2^31 - 1024
+  for (std::int32_t t = 0; t < steps; ++t) {
+    if ((t & 31) == 0) {  // warp-uniform: next chunk of the upper border
+      if (__any_sync(full, overflow)) return;
+      const std::int32_t c = t + lane;
+      ch_hf = border_none;
+      ch_t = pad;
+      if (t < n) {
+        if (s > 0) {
+          const std::uint32_t need = std::uint32_t(t < n - 32 ? t + 32 : n);
+          if (!wait_ready(pb, pb.d_ready + (s - 1), need)) return;
+          if (c < n) ch_hf = std::uint32_t(in.h[c]);
+        }
+        if (c < n) ch_t = pb.d_target[c];
+      }
+    }
+    const int k = int(t & 31);
+    const int from = (lane + 31) & 31;
+    std::uint32_t vh = __shfl_sync(full, out_h, from);
+    std::uint32_t vf = __shfl_sync(full, out_f, from);
+    std::uint32_t vt = __shfl_sync(full, out_t, from);
+    const std::uint32_t xhf = __shfl_sync(full, ch_hf, k);
+    const std::uint32_t xt = __shfl_sync(full, ch_t, k);
+    if (lane == 0) {  // top half: the border; bottom half: lane 31's top half
+      vh = __byte_perm(xhf, vh, 0x5410);
+      vf = __byte_perm(xhf, vf, 0x5432);
+      vt = __byte_perm(xt, vt, 0x5410);
+    }
+
+    const profile_entry<policy_t::profile_words> pt = prof_top[(vt & 0xffffu) * 32 + lane];
+    const profile_entry<policy_t::profile_words> pbm = prof_bottom[(vt >> 16) * 32 + lane];
+    std::uint32_t hup = vh, fup = vf;
+    std::uint32_t dsum[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      dsum[r] = __vadd2(r == 0 ? up_prev : h[r - 1], byte_pair(pt.w[r / 4], pbm.w[r / 4], r % 4));
+      e[r] = __viaddmax_s16x2(e[r], neg_ge, h[r]);
+    }
+    std::uint32_t colmax = 0;
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      fup = __viaddmax_s16x2(fup, neg_ge, hup);
+      h[r] = __viaddmax_s16x2_relu(__vmaxs2(e[r], fup), neg_goe, dsum[r]);
+      hup = h[r];
+      if (r % 2 == 1) colmax = __vimax3_s16x2(colmax, h[r - 1], h[r]);
+    }
+    up_prev = vh;
+    out_h = hup;
+    out_f = fup;
+    out_t = vt;
+
+    if (__vmaxs2(colmax, best2) != best2) {  // a half beat its best (first column: smallest j)
+      const std::int32_t jt = t - lane, jb = t - 32 - lane;
+      const std::int32_t ct = top16(colmax), cb = bottom16(colmax);
+      if (ct > best_top && jt >= 0 && jt < n) {
+        int ri = 0;
+#pragma unroll
+        for (int r = R - 1; r >= 0; --r)
+          if (top16(h[r]) == ct) ri = r;
+        best_top = ct;
+        top_i = std::int32_t(top0 + ri + 1);
+        top_j = jt + 1;
+      }
+      if (cb > best_bottom && jb >= 0 && jb < n) {
+        int ri = 0;
+#pragma unroll
+        for (int r = R - 1; r >= 0; --r)
+          if (bottom16(h[r]) == cb) ri = r;
+        best_bottom = cb;
+        bottom_i = std::int32_t(bottom0 + ri + 1);
+        bottom_j = jb + 1;
+      }
+      best2 = (std::uint32_t(best_top) & 0xffffu) | (std::uint32_t(best_bottom) << 16);
+      if (max(best_top, best_bottom) > pb.score_limit && !overflow) {
+        overflow = true;
+        ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device> error(*pb.d_error);
+        error.store(fast_error_overflow, ::cuda::memory_order_relaxed);
+      }
+    }
+
+    if (lane == 31 && write_border) {
+      const std::int32_t jb = t - 63;
+      if (jb >= 0 && jb < n) {
+        out.h[jb] = std::int32_t(__byte_perm(hup, fup, 0x7632));  // bottom H | bottom F~ << 16
+        if (((jb + 1) & 31) == 0 || jb + 1 == n) {
+          ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device> flag(pb.d_ready[s]);
+          flag.store(std::uint32_t(jb + 1), ::cuda::memory_order_release);
+        }
+      }
+    }
+  }
+
+  // The lane's two halves, then the warp, under the tie rule.
+  std::int32_t best = best_top, best_i = top_i, best_j = top_j;
+  if (best_bottom > 0 && cell_beats(best_bottom, bottom_i, bottom_j, best, best_i, best_j)) {
+    best = best_bottom;
+    best_i = bottom_i;
+    best_j = bottom_j;
+  }
+  reduce_and_store_best<false>(pb, s, best, best_i, best_j, 0);
+}
+
+}  // namespace swat::sw_fast
