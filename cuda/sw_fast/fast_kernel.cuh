@@ -8,10 +8,12 @@
 
 namespace swat::sw_fast {
 
-//! Shared memory of one block (bytes): a profile of ranks × 32 lanes per warp and row half.
+//! Shared memory of one block (bytes): a profile of profile_rows(ranks) × 32 lanes per warp and
+//! row half.
 template <typename policy_t>
 constexpr std::size_t profile_smem_bytes(int ranks) {
-  return std::size_t(policy_t::warps_per_block) * std::size_t(policy_t::halves) * std::size_t(ranks) * 32 *
+  return std::size_t(policy_t::warps_per_block) * std::size_t(policy_t::halves) *
+         std::size_t(policy_t::profile_rows(ranks)) * 32 *
          sizeof(profile_entry<policy_t::profile_words>);
 }
 
@@ -19,7 +21,7 @@ template <typename policy_t>
 __global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_per_sm) fast_fill_kernel(fast_problem pb) {
   extern __shared__ std::uint8_t smem_raw[];
   auto* prof = reinterpret_cast<profile_entry<policy_t::profile_words>*>(smem_raw) +
-               std::size_t(threadIdx.x / 32) * std::size_t(policy_t::halves) * std::size_t(pb.ranks) * 32;
+               std::size_t(threadIdx.x / 32) * std::size_t(policy_t::halves) * std::size_t(policy_t::profile_rows(pb.ranks)) * 32;
   const int warps = int(gridDim.x) * policy_t::warps_per_block;
   const int warp = int(blockIdx.x) * policy_t::warps_per_block + int(threadIdx.x / 32);
   for (int s = warp; s < pb.strips; s += warps) {

@@ -12,7 +12,7 @@ namespace swat::sw_fast {
 template <typename policy_t>
 int launch_fill(const fast_problem& pb, int max_blocks, cudaStream_t stream) {
   const std::size_t smem = profile_smem_bytes<policy_t>(pb.ranks);
-  static_assert(profile_smem_bytes<policy_t>(fast_table_stride) <= 227 * 1024,
+  static_assert(profile_smem_bytes<policy_t>(fast_table_stride - 1) <= 227 * 1024,
                 "profile exceeds the shared memory of a Hopper SM");
   const int cap = cuda::max_coresident_blocks(fast_fill_kernel<policy_t>, policy_t::block_threads, smem);
   const int wanted = (pb.strips + policy_t::warps_per_block - 1) / policy_t::warps_per_block;

@@ -27,6 +27,9 @@ struct fast_policy {
   //! Blocks per SM the register allocation must allow (__launch_bounds__): 4 × 128 threads.
   static constexpr int min_blocks_per_sm = 4;
   static constexpr int profile_words = rows_per_thread / 4;  //!< 32-bit words of int8 scores
+  //! Profile rows for a scheme of `ranks` target ranks: the packed fill also looks up a pad
+  //! rank (= ranks, scores −1) on columns outside the matrix.
+  __host__ __device__ static constexpr int profile_rows(int ranks) { return ranks + (packed16_v ? 1 : 0); }
   static_assert(rows_per_thread % 4 == 0 && rows_per_thread >= 4 && rows_per_thread <= 16,
                 "rows_per_thread: 4, 8, 12 or 16 (int8 profile packed in 32-bit words)");
   static_assert(!(packed16_v && origins_v), "the packed 16-bit fill is score-only");

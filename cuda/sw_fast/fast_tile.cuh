@@ -92,15 +92,16 @@ __device__ void reduce_and_store_best(const fast_problem& pb, int s, std::int32_
 }
 
 //! Builds the calling lane's profile: prof[a * 32 + lane] holds s(q_{row0+r+1}, a) for
-//! r = 0..R-1 as int8, for every target rank a. Call with the whole warp.
+//! r = 0..R-1 as int8, for target ranks a < rows (ranks ≥ pb.ranks score −1). Call with the
+//! whole warp.
 template <int R>
-__device__ void load_profile(const fast_problem& pb, std::int64_t row0, profile_entry<R / 4>* prof) {
+__device__ void load_profile(const fast_problem& pb, std::int64_t row0, profile_entry<R / 4>* prof, int rows) {
   const int lane = int(threadIdx.x & 31);
   __syncwarp();
   std::uint8_t q[R];
 #pragma unroll
   for (int r = 0; r < R; ++r) q[r] = pb.d_query[row0 + r];
-  for (int a = 0; a < pb.ranks; ++a) {
+  for (int a = 0; a < rows; ++a) {
     profile_entry<R / 4> pe;
 #pragma unroll
     for (int w = 0; w < R / 4; ++w) {
@@ -127,7 +128,7 @@ __device__ void fill_strip(const fast_problem& pb, int s,
   const std::int32_t goe = pb.gap_open_extend, ge = pb.gap_extend;
   const std::int32_t n = pb.n;
 
-  load_profile<R>(pb, row0, prof);
+  load_profile<R>(pb, row0, prof, pb.ranks);
 
   std::int32_t h[R], e[R];
   [[maybe_unused]] std::uint64_t oh[R], oe[R];

@@ -9,7 +9,7 @@
 // the strip's upper border in its top half and lane 31's top half in its bottom half). The two
 // halves form one 64-lane wavefront; columns outside [0, n) ("virtual" columns before the start
 // and after the end) are computed but harmless: before the start every input is H = 0 with a
-// pad residue that scores −1, which keeps H = 0 and gives the same E as a real column 0; after
+// pad residue (rank pb.ranks, an extra profile row) that scores −1, which keeps H = 0 and gives the same E as a real column 0; after
 // the end nothing is written and the best cell ignores them.
 //
 // Shifted gap states (one add fewer per cell): E~ = E + o + e and F~ = F + o + e, so
@@ -21,7 +21,8 @@
 // Overflow: with T = pb.score_limit ≤ 32767 − max s, as long as every H computed so far is ≤ T
 // every sum above stays ≤ 32767 and every value is exact; the first H above T is therefore
 // computed exactly, exceeds its lane's best, and is seen by the best-cell check, which raises
-// fast_error_overflow (the host reruns the pair at 32 bits). Below: −16384 − e and
+// fast_error_overflow (the host reruns the pair at 32 bits); every warp polls the error word
+// every 512 columns, so an overflow stops the whole fill early. Below: −16384 − e and
 // −16384 − o − e stay above −32768 for o + e ≤ 8192 (scheme check on the host).
 
 #include "cuda/sw_fast/fast_tile.cuh"
@@ -52,7 +53,7 @@ template <typename policy_t>
 __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy_t::profile_words>* prof) {
   constexpr int R = policy_t::rows_per_thread;
   constexpr unsigned full = 0xffffffffu;
-  constexpr std::uint32_t pad = fast_table_stride - 1;  // query/target pad rank, scores −1
+  const std::uint32_t pad = std::uint32_t(pb.ranks);  // target rank of columns outside [0, n)
   const int lane = int(threadIdx.x & 31);
   const std::int64_t top0 = std::int64_t(s) * policy_t::strip_rows + lane * R;
   const std::int64_t bottom0 = top0 + 32 * R;
@@ -61,9 +62,10 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
   const std::int32_t n = pb.n;
 
   profile_entry<policy_t::profile_words>* prof_top = prof;
-  profile_entry<policy_t::profile_words>* prof_bottom = prof + std::size_t(pb.ranks) * 32;
-  load_profile<R>(pb, top0, prof_top);
-  load_profile<R>(pb, bottom0, prof_bottom);
+  const int rows = policy_t::profile_rows(pb.ranks);  // ranks and the pad rank
+  profile_entry<policy_t::profile_words>* prof_bottom = prof + std::size_t(rows) * 32;
+  load_profile<R>(pb, top0, prof_top, rows);
+  load_profile<R>(pb, bottom0, prof_bottom, rows);
 
   std::uint32_t h[R], e[R];  // H and E~ of both halves
 #pragma unroll
@@ -79,6 +81,7 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
   std::uint32_t best2 = 0;                         // both halves' best scores (packed)
   std::int32_t best_top = 0, top_i = 0, top_j = 0, best_bottom = 0, bottom_i = 0, bottom_j = 0;
   bool overflow = false;
+  ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device> error(*pb.d_error);
 
   const strip_border in = pb.border[(s + 1) & 1];
   const strip_border out = pb.border[s & 1];
@@ -86,7 +89,9 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
   const std::int32_t steps = n + 63;  // n < 2^31 - 1024
   for (std::int32_t t = 0; t < steps; ++t) {
     if ((t & 31) == 0) {  // warp-uniform: next chunk of the upper border
-      if (__any_sync(full, overflow)) return;
+      // Strips ahead of an overflow never wait on a flag: they stop here instead of running on.
+      const bool stop = overflow || ((t & 511) == 0 && error.load(::cuda::memory_order_relaxed) != 0);
+      if (__any_sync(full, stop)) return;
       const std::int32_t c = t + lane;
       ch_hf = border_none;
       ch_t = pad;
@@ -158,7 +163,6 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
       best2 = (std::uint32_t(best_top) & 0xffffu) | (std::uint32_t(best_bottom) << 16);
       if (max(best_top, best_bottom) > pb.score_limit && !overflow) {
         overflow = true;
-        ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device> error(*pb.d_error);
         error.store(fast_error_overflow, ::cuda::memory_order_relaxed);
       }
     }
