@@ -23,6 +23,12 @@ namespace swat::sw_fast {
 
 namespace {
 
+//! One row kind of the table: a name and the fill options behind it.
+struct bench_variant {
+  std::string name;
+  fill_options options;
+};
+
 const char* variant_name(fill_variant v) {
   switch (v) {
     case fill_variant::score16: return "score16";
@@ -57,7 +63,11 @@ int bench_main(const std::vector<std::string>& args) {
       ("lengths", "pair lengths (prefixes of S. kunkelii × its mutated copy; 0 = whole genome)",
        cxxopts::value<std::vector<long>>()->default_value("1000,4000,16000,64000,256000,0"))
       ("reps", "timed runs per length (median; 1 above 500k)", cxxopts::value<int>()->default_value("5"))
-      ("variants", "score16,score32,origins32", cxxopts::value<std::vector<std::string>>()->default_value("score16,score32,origins32"))
+      ("variants", "score16, score32, origins32, or score16@MODE: score16 with a grid barrier of MODE "
+       "(simple, tree, tree3, lockfree, cg, flag, stripe, lastin) instead of ready flags",
+       cxxopts::value<std::vector<std::string>>()->default_value("score16,score32,origins32"))
+      ("barrier-columns", "columns between two grid barriers of the score16@MODE variants (each value a row)",
+       cxxopts::value<std::vector<int>>()->default_value("64"))
       ("reverse-target", "read the target backwards: an unrelated sequence of the same composition whose "
        "local scores stay small (score16 without overflow)")
       ("csv", "append rows to this CSV", cxxopts::value<std::string>()->default_value(""))
@@ -88,18 +98,38 @@ int bench_main(const std::vector<std::string>& args) {
     csv.open(path, std::ios::app);
     if (fresh) csv << "command,commit,device,date,variant,target,m,n,seconds,gcups,score,query_end,target_end,blocks,strips,ran,overflow_seconds\n";
   }
+  std::vector<bench_variant> variants;
+  for (const std::string& vname : r["variants"].as<std::vector<std::string>>()) {
+    const auto at = vname.find('@');
+    const std::string base = vname.substr(0, at);
+    fill_options o;
+    if (base == "score16") o.variant = fill_variant::score16;
+    else if (base == "score32") o.variant = fill_variant::score32;
+    else if (base == "origins32") o.variant = fill_variant::origins32;
+    else throw usage_error("bench fast: unknown variant " + vname + " (score16, score32, origins32, score16@MODE)");
+    if (at == std::string::npos) {
+      variants.push_back({vname, o});
+      continue;
+    }
+    if (o.variant != fill_variant::score16) throw usage_error("bench fast: only score16 takes @MODE (" + vname + ")");
+    o.grid_barrier = parse_sync_mode(vname.substr(at + 1));
+    if (!is_persistent(*o.grid_barrier))
+      throw usage_error("bench fast: " + vname + ": the grid-barrier fill takes a persistent mode");
+    for (int c : r["barrier-columns"].as<std::vector<int>>()) {
+      if (c < 32 || c % 32 != 0) throw usage_error("bench fast: --barrier-columns must be multiples of 32");
+      o.barrier_columns = c;
+      variants.push_back({vname + "/" + std::to_string(c), o});
+    }
+  }
   fill_context ctx;
-  std::printf("%-10s %9s %9s %10s %9s %9s %s\n", "variant", "m", "n", "seconds", "GCUPS", "score", "ran");
+  std::printf("%-18s %9s %9s %10s %9s %9s %s\n", "variant", "m", "n", "seconds", "GCUPS", "score", "ran");
   for (long len : r["lengths"].as<std::vector<long>>()) {
     const std::size_t m = len > 0 ? std::min<std::size_t>(std::size_t(len), query.size()) : query.size();
     const std::size_t n = len > 0 ? std::min<std::size_t>(std::size_t(len), target.size()) : target.size();
     const residue_span q(query.data(), m), t(target.data(), n);
-    for (const std::string& vname : r["variants"].as<std::vector<std::string>>()) {
-      fill_options o;
-      if (vname == "score16") o.variant = fill_variant::score16;
-      else if (vname == "score32") o.variant = fill_variant::score32;
-      else if (vname == "origins32") o.variant = fill_variant::origins32;
-      else throw usage_error("bench fast: unknown variant " + vname + " (score16, score32, origins32)");
+    for (const bench_variant& bv : variants) {
+      const std::string& vname = bv.name;
+      const fill_options& o = bv.options;
       const double cells = double(m) * double(n);
       const int reps = cells > 2.5e11 ? 1 : r["reps"].as<int>();
       fill_result res = ctx.fill(q, t, scheme, o);  // warm-up
@@ -111,7 +141,7 @@ int bench_main(const std::vector<std::string>& args) {
       std::sort(times.begin(), times.end());
       const double sec = times[times.size() / 2];
       const double gcups = cells / sec / 1e9;
-      std::printf("%-10s %9zu %9zu %10.5f %9.1f %9d %s\n", vname.c_str(), m, n, sec, gcups, res.best.score,
+      std::printf("%-18s %9zu %9zu %10.5f %9.1f %9d %s\n", vname.c_str(), m, n, sec, gcups, res.best.score,
                   res.overflowed ? "score32 (16-bit overflow, rerun)" : variant_name(res.ran));
       std::fflush(stdout);
       if (csv.is_open())

@@ -5,7 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "cuda/barrier/barrier_workspace.cuh"
 #include "cuda/common/cuda_check.cuh"
+#include "cuda/common/launch.cuh"
 #include "cuda/sw_fast/fast_dispatch.cuh"
 #include "cuda/sw_fast/fast_policy.cuh"
 
@@ -62,8 +64,32 @@ bool scheme_fits16(const scoring_scheme& scheme) {
   return scheme_fits(scheme) && scheme.gap_open + scheme.gap_extend <= 8192;
 }
 
+//! Launches the packed 16-bit fill with grid barrier `mode` (persistent modes only).
+int launch_fill_barrier16(sync_mode mode, const fast_problem& pb, int chunk, int max_blocks,
+                          barrier::barrier_workspace& ws, cudaStream_t st) {
+  using p = score16_policy;
+  switch (mode) {
+    case sync_mode::simple: return launch_fill_barrier<p, sync_mode::simple>(pb, chunk, max_blocks, ws, st);
+    case sync_mode::tree: return launch_fill_barrier<p, sync_mode::tree>(pb, chunk, max_blocks, ws, st);
+    case sync_mode::tree3: return launch_fill_barrier<p, sync_mode::tree3>(pb, chunk, max_blocks, ws, st);
+    case sync_mode::lockfree: return launch_fill_barrier<p, sync_mode::lockfree>(pb, chunk, max_blocks, ws, st);
+    case sync_mode::cg: return launch_fill_barrier<p, sync_mode::cg>(pb, chunk, max_blocks, ws, st);
+    case sync_mode::flag: return launch_fill_barrier<p, sync_mode::flag>(pb, chunk, max_blocks, ws, st);
+    case sync_mode::stripe: return launch_fill_barrier<p, sync_mode::stripe>(pb, chunk, max_blocks, ws, st);
+    case sync_mode::lastin: return launch_fill_barrier<p, sync_mode::lastin>(pb, chunk, max_blocks, ws, st);
+    default:
+      throw std::invalid_argument("sw_fast: the grid-barrier fill takes a persistent sync mode, not '" +
+                                  std::string(to_string(mode)) + "'");
+  }
+}
+
 struct fill_context::impl {
   device_buffer buffer;
+  std::unique_ptr<barrier::barrier_workspace> barriers;  // created by the first barrier fill
+  barrier::barrier_workspace& workspace() {
+    if (!barriers) barriers = std::make_unique<barrier::barrier_workspace>(cuda::device_sm_count() * 32);
+    return *barriers;
+  }
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
   impl() {
@@ -92,6 +118,14 @@ fill_result fill_context::fill(residue_span query, residue_span target, const sc
     throw std::invalid_argument("sw_fast: scores must lie in [-127, 127] (int8 profile)");
   if (double(std::min(m, n)) * double(std::max(scheme.max_score(), 1)) > double(1 << 30))
     throw std::invalid_argument("sw_fast: the best score could exceed 2^30");
+  if (options.grid_barrier) {
+    if (options.variant != fill_variant::score16)
+      throw std::invalid_argument("sw_fast: only the score16 fill has a grid-barrier variant");
+    if (!is_persistent(*options.grid_barrier) || *options.grid_barrier == sync_mode::none)
+      throw std::invalid_argument("sw_fast: the grid-barrier fill takes a persistent sync mode");
+    if (options.barrier_columns < 0 || options.barrier_columns % 32 != 0 || options.barrier_columns > (1 << 16))
+      throw std::invalid_argument("sw_fast: barrier_columns must be a multiple of 32 in [32, 65536]");
+  }
   if (options.variant != fill_variant::score16) return run_once(query, target, scheme, options.variant, options);
   if (!scheme_fits16(scheme)) return run_once(query, target, scheme, fill_variant::score32, options);
   fill_result first = run_once(query, target, scheme, fill_variant::score16, options);
@@ -175,7 +209,17 @@ fill_result fill_context::run_once(residue_span query, residue_span target, cons
   switch (variant) {
     case fill_variant::score32: res.blocks = launch_fill<score_policy>(pb, options.max_blocks, st); break;
     case fill_variant::origins32: res.blocks = launch_fill<origin_policy>(pb, options.max_blocks, st); break;
-    case fill_variant::score16: res.blocks = launch_fill<score16_policy>(pb, options.max_blocks, st); break;
+    case fill_variant::score16:
+      if (options.grid_barrier) {
+        const int chunk = options.barrier_columns > 0 ? options.barrier_columns : default_barrier_columns;
+        const std::int64_t lag = chunk + 64, warps = std::int64_t(strips);  // bound: one round of every strip
+        if (n + 63 + lag * warps + chunk >= (1ll << 31))
+          throw std::invalid_argument("sw_fast: pair too long for the grid-barrier fill's 32-bit step counter");
+        res.blocks = launch_fill_barrier16(*options.grid_barrier, pb, chunk, options.max_blocks, impl_->workspace(), st);
+      } else {
+        res.blocks = launch_fill<score16_policy>(pb, options.max_blocks, st);
+      }
+      break;
     default: throw std::invalid_argument("sw_fast: unknown fill variant");
   }
   SWAT_CUDA_CHECK(cudaEventRecord(impl_->stop, st));
@@ -185,6 +229,7 @@ fill_result fill_context::run_once(residue_span query, residue_span target, cons
                                   cudaMemcpyDeviceToHost, st));
   SWAT_CUDA_CHECK(cudaMemcpyAsync(&error, pb.d_error, 4, cudaMemcpyDeviceToHost, st));
   SWAT_CUDA_CHECK(cudaStreamSynchronize(st));
+  if (packed16 && options.grid_barrier) impl_->workspace().check(st);  // throws barrier_timeout
   float ms = 0;
   SWAT_CUDA_CHECK(cudaEventElapsedTime(&ms, impl_->start, impl_->stop));
   res.kernel_seconds = double(ms) / 1e3;

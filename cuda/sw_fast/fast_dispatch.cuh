@@ -4,8 +4,13 @@
 
 #include <cuda_runtime.h>
 
+#include "cuda/barrier/sync_mode.hpp"
 #include "cuda/sw_fast/fast_fill.hpp"
 #include "cuda/sw_fast/fast_problem.cuh"
+
+namespace swat::barrier {
+class barrier_workspace;
+}
 
 namespace swat::sw_fast {
 
@@ -16,5 +21,11 @@ int variant_strip_rows(fill_variant v);
 //! (tests: few warps take many strips). Returns the number of blocks launched.
 template <typename policy_t>
 int launch_fill(const fast_problem& pb, int max_blocks, cudaStream_t stream);
+
+//! Launches the grid-barrier variant of policy_t (packed 16-bit) with barrier M every `chunk`
+//! columns (fast_barrier_kernel.cuh); the grid is capped by ws.max_blocks(). Returns the blocks.
+template <typename policy_t, sync_mode M>
+int launch_fill_barrier(const fast_problem& pb, int chunk, int max_blocks, barrier::barrier_workspace& ws,
+                        cudaStream_t stream);
 
 }  // namespace swat::sw_fast

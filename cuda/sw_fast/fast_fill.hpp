@@ -11,10 +11,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "common/scoring_scheme.hpp"
 #include "common/sequence.hpp"
 #include "common/traceback.hpp"
+#include "cuda/barrier/sync_mode.hpp"
 
 namespace swat::sw_fast {
 
@@ -26,6 +28,9 @@ enum class fill_variant {
               //!< when a score passes the 16-bit limit (or at once when o + e > 8192)
 };
 
+//! Columns between two grid barriers of the barrier variant when fill_options gives none.
+inline constexpr int default_barrier_columns = 64;
+
 //! Options of one fill.
 struct fill_options {
   fill_variant variant = fill_variant::score32;  //!< which kernel
@@ -34,6 +39,10 @@ struct fill_options {
   //! score16: a best score above this counts as an overflow (0: 32767 − largest score, the
   //! exactness limit; tests set small values to force the 32-bit rerun).
   std::int32_t score16_limit = 0;
+  //! score16 only: synchronise the strips by this grid barrier (a persistent mode of the barrier
+  //! layer) every barrier_columns columns instead of per-strip ready flags (fast_barrier_kernel.cuh).
+  std::optional<sync_mode> grid_barrier;
+  int barrier_columns = 0;  //!< columns between two barriers (0: 64); a multiple of 32
 };
 
 //! Result of one fill.

@@ -27,7 +27,8 @@ __global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_
   for (int s = warp; s < pb.strips; s += warps) {
     if (*static_cast<volatile std::int32_t*>(pb.d_error) != 0) return;
     if constexpr (policy_t::packed16) {
-      fill_strip16<policy_t>(pb, s, prof);
+      flag_sync sync;
+      fill_strip16<policy_t>(pb, s, prof, sync);
     } else {
       fill_strip<policy_t>(pb, s, prof);
     }

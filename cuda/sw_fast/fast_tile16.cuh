@@ -47,10 +47,35 @@ __device__ __forceinline__ std::uint32_t splat16(std::int32_t v) {
 __device__ __forceinline__ std::int32_t top16(std::uint32_t x) { return std::int32_t(std::int16_t(x & 0xffffu)); }
 __device__ __forceinline__ std::int32_t bottom16(std::uint32_t x) { return std::int32_t(x) >> 16; }
 
+//! Strips wait for each other through per-strip ready flags (the default): strip s waits, with a
+//! device-scope acquire, for strip s − 1 to publish the columns it needs, and publishes its own
+//! border columns with a release store every 32 columns. Warps never wait for the whole grid.
+struct flag_sync {
+  //! An overflow may stop the strip at once (nothing else waits for this warp but flags).
+  static constexpr bool can_stop_early = true;
+  //! Step of the strip at loop index u = u − offset().
+  __device__ std::int32_t offset() const { return 0; }
+  //! Loop bound for a strip of `steps` steps.
+  __device__ std::int32_t end(std::int32_t steps) const { return steps; }
+  //! Waits until strip s − 1 published `need` columns; false when the fill is abandoned.
+  __device__ bool wait(const fast_problem& pb, int s, std::uint32_t need) const {
+    return wait_ready(pb, pb.d_ready + (s - 1), need);
+  }
+  //! Publishes the first `columns` columns of strip s's border row (lane 31 only).
+  __device__ void publish(const fast_problem& pb, int s, std::uint32_t columns) const {
+    ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device> flag(pb.d_ready[s]);
+    flag.store(columns, ::cuda::memory_order_release);
+  }
+  //! Called after every loop index; false stops the strip.
+  __device__ bool after_step(std::int32_t) { return true; }
+};
+
 //! Fills strip s with the calling warp; prof holds this warp's two profiles (top half, then
-//! bottom half; ranks × 32 entries each).
-template <typename policy_t>
-__device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy_t::profile_words>* prof) {
+//! bottom half; ranks × 32 entries each); sync_t says how strips wait for each other
+//! (flag_sync, or barrier_sync of fast_barrier_kernel.cuh).
+template <typename policy_t, typename sync_t>
+__device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy_t::profile_words>* prof,
+                             sync_t& sync) {
   constexpr int R = policy_t::rows_per_thread;
   constexpr unsigned full = 0xffffffffu;
   const std::uint32_t pad = std::uint32_t(pb.ranks);  // target rank of columns outside [0, n)
@@ -87,18 +112,26 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
   const strip_border out = pb.border[s & 1];
   const bool write_border = s + 1 < pb.strips;
   const std::int32_t steps = n + 63;  // n < 2^31 - 1024
-  for (std::int32_t t = 0; t < steps; ++t) {
+  const std::int32_t u_end = sync.end(steps);
+  for (std::int32_t u = 0; u < u_end; ++u) {
+    const std::int32_t t = u - sync.offset();  // this strip's step (flag_sync: t = u)
+    if (t < 0 || t >= steps) {  // barrier_sync only: before this strip's start or after its end
+      if (!sync.after_step(u)) return;
+      continue;
+    }
     if ((t & 31) == 0) {  // warp-uniform: next chunk of the upper border
-      // Strips ahead of an overflow never wait on a flag: they stop here instead of running on.
-      const bool stop = overflow || ((t & 511) == 0 && error.load(::cuda::memory_order_relaxed) != 0);
-      if (__any_sync(full, stop)) return;
+      if constexpr (sync_t::can_stop_early) {
+        // Strips ahead of an overflow never wait on a flag: they stop here instead of running on.
+        const bool stop = overflow || ((t & 511) == 0 && error.load(::cuda::memory_order_relaxed) != 0);
+        if (__any_sync(full, stop)) return;
+      }
       const std::int32_t c = t + lane;
       ch_hf = border_none;
       ch_t = pad;
       if (t < n) {
         if (s > 0) {
           const std::uint32_t need = std::uint32_t(t < n - 32 ? t + 32 : n);
-          if (!wait_ready(pb, pb.d_ready + (s - 1), need)) return;
+          if (!sync.wait(pb, s, need)) return;
           if (c < n) ch_hf = std::uint32_t(in.h[c]);
         }
         if (c < n) ch_t = pb.d_target[c];
@@ -171,12 +204,10 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
       const std::int32_t jb = t - 63;
       if (jb >= 0 && jb < n) {
         out.h[jb] = std::int32_t(__byte_perm(hup, fup, 0x7632));  // bottom H | bottom F~ << 16
-        if (((jb + 1) & 31) == 0 || jb + 1 == n) {
-          ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device> flag(pb.d_ready[s]);
-          flag.store(std::uint32_t(jb + 1), ::cuda::memory_order_release);
-        }
+        if (((jb + 1) & 31) == 0 || jb + 1 == n) sync.publish(pb, s, std::uint32_t(jb + 1));
       }
     }
+    if (!sync.after_step(u)) return;
   }
 
   // The lane's two halves, then the warp, under the tie rule.

@@ -132,3 +132,64 @@ TEST(FastScore16, LongGapsGoStraightTo32Bits) {
 
 }  // namespace
 }  // namespace swat::sw_fast
+
+namespace swat::sw_fast {
+namespace {
+
+// The grid-barrier variant (fast_barrier_kernel.cuh): every persistent mode, phases of 32, 64
+// and 256 columns, grids of 1, 3 and all blocks (1 and 3 blocks: several rounds of strips,
+// idle warps in the last round), equal to the reference; an overflow still reruns at 32 bits.
+TEST(FastScore16Barrier, EveryModeEqualsReference) {
+  SWAT_REQUIRE_DEVICE();
+  const auto schemes = test::schemes();
+  std::mt19937 rng(2010);
+  fill_context ctx;
+  const int columns[] = {32, 64, 256};
+  const int grids[] = {1, 3, 0};
+  int k = 0;
+  for (sync_mode mode : persistent_sync_modes()) {
+    for (int pass = 0; pass < (test::short_run() ? 2 : 6); ++pass, ++k) {
+      const scoring_scheme& s = schemes[std::size_t(k) % schemes.size()];
+      const std::int64_t m = std::uniform_int_distribution<std::int64_t>(1, 14000)(rng);
+      const std::int64_t n = std::uniform_int_distribution<std::int64_t>(1, 300)(rng);
+      const auto q = test::random_residues(rng, m, s);
+      const auto t = test::related_or_random(rng, q, n, s);
+      fill_options o = score16();
+      o.grid_barrier = mode;
+      o.barrier_columns = columns[k % 3];
+      o.max_blocks = grids[(k / 3) % 3];
+      const fill_result r = ctx.fill(q, t, s, o);
+      EXPECT_EQ(r.best, cell_of(reference::align(q, t, s)))
+          << to_string(mode) << " pair " << k << " m " << m << " n " << n << " columns " << o.barrier_columns
+          << " blocks " << r.blocks;
+      EXPECT_EQ(r.ran, fill_variant::score16);
+    }
+  }
+  // Overflow under a barrier: the fill runs to its end, then the 32-bit rerun gives the answer.
+  const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
+  const auto a = acgt(rng, 17000);
+  fill_options o = score16();
+  o.grid_barrier = sync_mode::lastin;
+  const fill_result r = ctx.fill(a, a, s, o);
+  EXPECT_TRUE(r.overflowed);
+  EXPECT_EQ(r.best, (best_cell{34000, 17000, 17000}));
+}
+
+TEST(FastScore16Barrier, RejectsLaunchModesAndOtherVariants) {
+  SWAT_REQUIRE_DEVICE();
+  const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
+  const std::vector<std::uint8_t> q{0, 1, 2, 3};
+  fill_context ctx;
+  fill_options o = score16();
+  o.grid_barrier = sync_mode::cpu;
+  EXPECT_THROW(ctx.fill(q, q, s, o), std::invalid_argument);
+  o.grid_barrier = sync_mode::lastin;
+  o.barrier_columns = 48;
+  EXPECT_THROW(ctx.fill(q, q, s, o), std::invalid_argument);
+  o.barrier_columns = 0;
+  o.variant = fill_variant::score32;
+  EXPECT_THROW(ctx.fill(q, q, s, o), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace swat::sw_fast
