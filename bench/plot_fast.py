@@ -3,12 +3,13 @@
 and the CPU engine, plus end-to-end points (swat-gpu align and the CPU peers) where given.
 
   /usr/bin/python3 bench/plot_fast.py \
-      --fast bench/results/fast_h100_v2.csv --sw bench/results/sw_h100.csv \
+      --fast bench/results/fast_h100_v3.csv --sw bench/results/sw_h100.csv \
       --cpu bench/results/fast_gcups_cpu_epyc2.csv --cpu-label "AMD EPYC (2 cores, dev VM)" \
-      --e2e bench/results/e2e_h100.csv --peers bench/results/peers_h100.csv \
+      --peers bench/results/peers_h100.csv \
       --out bench/results/fast_gcups_h100.png
 
-Fast: `bench fast` rows, one line per variant (score32, origins32), GCUPS = m*n / kernel time.
+Fast: `bench fast` rows, one line per variant (score16, score32, origins32) and target (the
+mutated copy, or the reversed copy with `--reverse-target`), GCUPS = m*n / kernel time.
 Paper engines: `bench sw` rows, for each kernel (diagonal, coalesced, tiled) the best GCUPS over
 every sync mode and block count at each length (fill only).
 CPU: `swat-gpu bench cpu --csv` rows (score pass and full alignment, one pair = one thread).
@@ -34,11 +35,22 @@ def rows_of(path):
         return list(csv.DictReader(line for line in f if not line.startswith("#")))
 
 
+TARGET_NOTE = {"mutated": "vs mutated copy", "reversed": "vs reversed copy (small scores)"}
+
+
 def fast_series(path):
+    """One series per variant (and per target when the CSV has that column)."""
     s = defaultdict(list)
+    rerun_from = {}  # series -> smallest length whose 16-bit fill overflowed
     for r in rows_of(path):
-        s[r["variant"]].append((int(r["m"]), float(r["gcups"])))
-    return s
+        name = r["variant"]
+        if r.get("target"):
+            name += ", " + TARGET_NOTE.get(r["target"], r["target"])
+        if r["variant"].startswith("score16") and r.get("ran") == "score32":
+            rerun_from[name] = min(rerun_from.get(name, 1 << 40), int(r["m"]))
+        s[name].append((int(r["m"]), float(r["gcups"])))
+    return {(f"{k}; overflow, rerun at 32 bits from {rerun_from[k]:,}" if k in rerun_from else k): v
+            for k, v in s.items()}
 
 
 def sw_series(path):
@@ -92,7 +104,7 @@ def peers_points(path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--fast", default="bench/results/fast_h100_v2.csv")
+    ap.add_argument("--fast", default="bench/results/fast_h100_v3.csv")
     ap.add_argument("--sw", default="bench/results/sw_h100.csv")
     ap.add_argument("--cpu", default=None, help="swat-gpu bench cpu --csv output")
     ap.add_argument("--cpu-label", default="CPU")
