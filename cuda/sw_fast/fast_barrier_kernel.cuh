@@ -38,6 +38,7 @@ struct barrier_sync {
   __device__ std::int32_t offset() const { return lag_offset; }
   __device__ std::int32_t end(std::int32_t) const { return total; }
   __device__ bool wait(const fast_problem&, int, std::uint32_t) const { return true; }
+  __device__ void finish(const fast_problem&) const {}
   __device__ void publish(const fast_problem&, int, std::uint32_t) const {}
   __device__ bool after_step(std::int32_t u) {
     if ((u + 1) % chunk != 0) return true;

@@ -5,6 +5,7 @@
 #include "cuda/sw_fast/fast_bench.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -16,6 +17,7 @@
 #include "common/error.hpp"
 #include "cuda/common/cuda_check.hpp"
 #include "cuda/sw_fast/fast_fill.hpp"
+#include "cuda/sw_fast/fast_trace.hpp"
 #include "io/fasta.hpp"
 #include "scoring/scoring.hpp"
 
@@ -55,6 +57,59 @@ std::string csv_quote(const std::string& s) {
   return out + "\"";
 }
 
+//! `bench fast --trace`: the GPU traceback of two real pairs, median of reps (one run for the
+//! 1.46 Mb pair), with the split of trace_stats.
+int trace_bench(const std::string& command, int reps, const std::string& csv_path, const std::string& commit) {
+  struct pair_spec {
+    const char* name;
+    const char* query;
+    const char* target;
+  };
+  const pair_spec pairs[] = {
+      {"sarscov2 x ratg13", "dna/sarscov2_MN908947.3.fa", "dna/ratg13_MN996532.2.fa"},
+      {"spiroplasma x mutated", "dna/spiroplasma_kunkelii_CP010899.1.fa",
+       "dna/spiroplasma_kunkelii_CP010899.1_mutated_seed42.fa"}};
+  const scoring_scheme scheme = scoring::make_dna_scheme(2, -3, 5, 2);
+  const std::string device = cuda::device_name();
+  std::ofstream csv;
+  if (!csv_path.empty()) {
+    const bool fresh = !std::ifstream(csv_path).good();
+    csv.open(csv_path, std::ios::app);
+    if (fresh)
+      csv << "command,commit,device,date,pair,m,n,total_s,crossing_s,crossing_fills,codes_s,codes_fills,walk_s,"
+             "band_rows,peak_bytes,score,query_begin,query_end,target_begin,target_end\n";
+  }
+  std::printf("%-22s %8s %8s %9s %9s %9s %9s %6s %9s\n", "pair", "m", "n", "total s", "crossing", "codes",
+              "walk", "K", "score");
+  for (const pair_spec& p : pairs) {
+    const auto q = read_one(p.query), t = read_one(p.target);
+    const int n_reps = double(q.size()) * double(t.size()) > 1e11 ? 1 : std::max(reps, 1);
+    std::vector<std::pair<double, trace_stats>> runs;
+    alignment a;
+    for (int k = 0; k < n_reps; ++k) {
+      auto backend = make_gpu_trace_backend(scheme, 20.0, trace_progress{});
+      trace_options o;
+      o.budget_bytes = std::int64_t(double(device_free_bytes()) * 0.9);
+      trace_stats st;
+      const auto t0 = std::chrono::steady_clock::now();
+      a = trace_alignment(q, t, *backend, o, &st);
+      runs.push_back({std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), st});
+    }
+    std::sort(runs.begin(), runs.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    const auto& [total, st] = runs[runs.size() / 2];
+    std::printf("%-22s %8zu %8zu %9.3f %9.3f %9.3f %9.3f %6lld %9d\n", p.name, q.size(), t.size(), total,
+                st.crossing_seconds, st.codes_seconds, st.walk_seconds, (long long)st.root_band_rows, a.score);
+    std::fflush(stdout);
+    if (csv.is_open())
+      csv << csv_quote(command) << "," << commit << "," << csv_quote(device) << "," << cuda::utc_now() << ","
+          << csv_quote(p.name) << "," << q.size() << "," << t.size() << "," << total << "," << st.crossing_seconds
+          << "," << st.crossing_fills << "," << st.codes_seconds << "," << st.codes_fills << "," << st.walk_seconds
+          << "," << st.root_band_rows << "," << st.peak_bytes << "," << a.score << "," << a.query_begin + 1 << ","
+          << a.query_end << "," << a.target_begin + 1 << "," << a.target_end << "\n";
+  }
+  return 0;
+}
+
 }  // namespace
 
 int bench_main(const std::vector<std::string>& args) {
@@ -70,6 +125,8 @@ int bench_main(const std::vector<std::string>& args) {
        cxxopts::value<std::vector<int>>()->default_value("64"))
       ("reverse-target", "read the target backwards: an unrelated sequence of the same composition whose "
        "local scores stay small (score16 without overflow)")
+      ("trace", "instead of the fills: full GPU traceback (fast_trace.hpp) of SARS-CoV-2 × RaTG13 and of "
+       "the 1.46 Mb pair, time split into crossing fills, codes fills and CPU walk")
       ("csv", "append rows to this CSV", cxxopts::value<std::string>()->default_value(""))
       ("commit", "commit recorded in the CSV", cxxopts::value<std::string>()->default_value("unknown"))
       ("h,help", "this help");
@@ -84,6 +141,8 @@ int bench_main(const std::vector<std::string>& args) {
   }
   std::string command = "bench fast";
   for (const auto& a : args) command += " " + a;
+  if (r.count("trace"))
+    return trace_bench(command, r["reps"].as<int>(), r["csv"].as<std::string>(), r["commit"].as<std::string>());
 
   const auto query = read_one("dna/spiroplasma_kunkelii_CP010899.1.fa");
   auto target = read_one("dna/spiroplasma_kunkelii_CP010899.1_mutated_seed42.fa");
@@ -96,7 +155,7 @@ int bench_main(const std::vector<std::string>& args) {
     const std::string path = r["csv"].as<std::string>();
     const bool fresh = !std::ifstream(path).good();
     csv.open(path, std::ios::app);
-    if (fresh) csv << "command,commit,device,date,variant,target,m,n,seconds,gcups,score,query_end,target_end,blocks,strips,ran,overflow_seconds\n";
+    if (fresh) csv << "command,commit,device,date,variant,target,m,n,seconds,gcups,score,query_end,target_end,blocks,strips,ran,overflow_seconds,flag_wait_share\n";
   }
   std::vector<bench_variant> variants;
   for (const std::string& vname : r["variants"].as<std::vector<std::string>>()) {
@@ -122,7 +181,8 @@ int bench_main(const std::vector<std::string>& args) {
     }
   }
   fill_context ctx;
-  std::printf("%-18s %9s %9s %10s %9s %9s %s\n", "variant", "m", "n", "seconds", "GCUPS", "score", "ran");
+  std::printf("%-18s %9s %9s %10s %9s %9s %6s %s\n", "variant", "m", "n", "seconds", "GCUPS", "score", "wait%",
+              "ran");
   for (long len : r["lengths"].as<std::vector<long>>()) {
     const std::size_t m = len > 0 ? std::min<std::size_t>(std::size_t(len), query.size()) : query.size();
     const std::size_t n = len > 0 ? std::min<std::size_t>(std::size_t(len), target.size()) : target.size();
@@ -141,14 +201,16 @@ int bench_main(const std::vector<std::string>& args) {
       std::sort(times.begin(), times.end());
       const double sec = times[times.size() / 2];
       const double gcups = cells / sec / 1e9;
-      std::printf("%-18s %9zu %9zu %10.5f %9.1f %9d %s\n", vname.c_str(), m, n, sec, gcups, res.best.score,
+      std::printf("%-18s %9zu %9zu %10.5f %9.1f %9d %6.1f %s\n", vname.c_str(), m, n, sec, gcups, res.best.score,
+                  100.0 * res.flag_wait_share,
                   res.overflowed ? "score32 (16-bit overflow, rerun)" : variant_name(res.ran));
       std::fflush(stdout);
       if (csv.is_open())
         csv << csv_quote(command) << "," << r["commit"].as<std::string>() << "," << csv_quote(device) << ","
             << cuda::utc_now() << "," << vname << "," << (reversed ? "reversed" : "mutated") << "," << m << "," << n << "," << sec << "," << gcups << ","
             << res.best.score << "," << res.best.query_end << "," << res.best.target_end << ","
-            << res.blocks << "," << res.strips << "," << variant_name(res.ran) << "," << res.overflow_seconds << "\n";
+            << res.blocks << "," << res.strips << "," << variant_name(res.ran) << "," << res.overflow_seconds << ","
+            << res.flag_wait_share << "\n";
     }
   }
   return 0;

@@ -159,8 +159,8 @@ fill_result fill_context::run_once(residue_span query, residue_span target, cons
   off = align_up(off + std::size_t(strips) * 4);
   const std::size_t off_best = off;
   off = align_up(off + std::size_t(strips) * sizeof(strip_best));
-  const std::size_t off_error = off;
-  off = align_up(off + 4);
+  const std::size_t off_error = off;  // error word, then the 8-byte flag-wait counter at +8
+  off = align_up(off + 16);
   const std::size_t off_border = off;
   off = align_up(off + 2 * std::size_t(n) * border_cell);
   impl_->buffer.reserve(off);
@@ -198,6 +198,7 @@ fill_result fill_context::run_once(residue_span query, residue_span target, cons
   pb.d_ready = b.as<std::uint32_t>(off_ready);
   pb.d_best = b.as<strip_best>(off_best);
   pb.d_error = b.as<std::int32_t>(off_error);
+  pb.d_wait_cycles = b.as<unsigned long long>(off_error + 8);
   pb.watchdog_cycles = static_cast<long long>(options.watchdog_seconds * watchdog_clock_hz);
   pb.score_limit = 32767 - std::max(scheme.max_score(), 0);
   if (options.score16_limit > 0) pb.score_limit = std::min(pb.score_limit, options.score16_limit);
@@ -225,14 +226,24 @@ fill_result fill_context::run_once(residue_span query, residue_span target, cons
   SWAT_CUDA_CHECK(cudaEventRecord(impl_->stop, st));
   std::vector<strip_best> bests(static_cast<std::size_t>(strips));
   std::int32_t error = 0;
+  unsigned long long wait_cycles = 0;
   SWAT_CUDA_CHECK(cudaMemcpyAsync(bests.data(), pb.d_best, bests.size() * sizeof(strip_best),
                                   cudaMemcpyDeviceToHost, st));
   SWAT_CUDA_CHECK(cudaMemcpyAsync(&error, pb.d_error, 4, cudaMemcpyDeviceToHost, st));
+  SWAT_CUDA_CHECK(cudaMemcpyAsync(&wait_cycles, pb.d_wait_cycles, 8, cudaMemcpyDeviceToHost, st));
   SWAT_CUDA_CHECK(cudaStreamSynchronize(st));
   if (packed16 && options.grid_barrier) impl_->workspace().check(st);  // throws barrier_timeout
   float ms = 0;
   SWAT_CUDA_CHECK(cudaEventElapsedTime(&ms, impl_->start, impl_->stop));
   res.kernel_seconds = double(ms) / 1e3;
+  {
+    int khz = 0;
+    int device = 0;
+    SWAT_CUDA_CHECK(cudaGetDevice(&device));
+    SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
+    const double warp_seconds = double(res.blocks) * score_policy::warps_per_block * res.kernel_seconds;
+    if (khz > 0 && warp_seconds > 0) res.flag_wait_share = double(wait_cycles) / (double(khz) * 1e3) / warp_seconds;
+  }
   if (error == fast_error_overflow && packed16) {
     res.overflowed = true;
     return res;

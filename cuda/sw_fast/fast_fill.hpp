@@ -56,6 +56,9 @@ struct fill_result {
   fill_variant ran = fill_variant::score32;  //!< variant of the fill that gave the result
   bool overflowed = false;        //!< score16 overflowed and the pair was rerun at 32 bits
   double overflow_seconds = 0;    //!< kernel time of the aborted 16-bit fill (s)
+  //! Share of the launched warps' time spent waiting on ready flags (clock64 cycles at the
+  //! device's nominal SM clock; 0 for the grid-barrier variant, which has no flags).
+  double flag_wait_share = 0;
 };
 
 //! True when the scheme's scores fit the int8 profile (|s| ≤ 127) and gaps are ≥ 0.

@@ -51,6 +51,7 @@ struct fast_problem {
   std::int32_t* d_error;          //!< 0 = fine, 1 = watchdog fired, 2 = 16-bit overflow
   std::int32_t score_limit;       //!< packed 16-bit fill: a best above this is an overflow
   long long watchdog_cycles;      //!< spin limit (clock64 cycles) before d_error is set
+  unsigned long long* d_wait_cycles;  //!< null, or sum over warps of clock64 cycles spent waiting on flags
 };
 
 }  // namespace swat::sw_fast

@@ -44,8 +44,10 @@ __device__ __forceinline__ std::uint64_t pack_cell(std::int64_t i, std::int64_t 
 }
 
 //! Spins until ready ≥ need (device-scope acquire). False when the watchdog fired or another
-//! warp reported an error; every lane of the warp returns the same answer.
-__device__ inline bool wait_ready(const fast_problem& pb, std::uint32_t* ready, std::uint32_t need) {
+//! warp reported an error; every lane of the warp returns the same answer. waited (optional)
+//! grows by the clock64 cycles this lane spun.
+__device__ inline bool wait_ready(const fast_problem& pb, std::uint32_t* ready, std::uint32_t need,
+                                  long long* waited = nullptr) {
   ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device> flag(*ready);
   ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device> error(*pb.d_error);
   bool ok = true;
@@ -64,8 +66,15 @@ __device__ inline bool wait_ready(const fast_problem& pb, std::uint32_t* ready, 
       }
       __nanosleep(64);
     }
+    if (waited) *waited += clock64() - start;
   }
   return __all_sync(0xffffffffu, ok);
+}
+
+//! Adds the warp's flag-wait cycles (lane 0's count) to pb.d_wait_cycles when measured.
+__device__ inline void add_wait_cycles(const fast_problem& pb, long long waited) {
+  if (pb.d_wait_cycles && (threadIdx.x & 31) == 0 && waited > 0)
+    atomicAdd(pb.d_wait_cycles, static_cast<unsigned long long>(waited));
 }
 
 //! Reduces the lanes' best cells of strip s under the tie rule (cell_beats) and stores the
@@ -153,6 +162,7 @@ __device__ void fill_strip(const fast_problem& pb, int s,
   // Best cell of the lane.
   std::int32_t best = 0, best_i = 0, best_j = 0;
   [[maybe_unused]] std::uint64_t best_o = 0;
+  long long waited = 0;  // cycles spent on ready flags
 
   const strip_border in = pb.border[(s + 1) & 1];
   const strip_border out = pb.border[s & 1];
@@ -163,7 +173,7 @@ __device__ void fill_strip(const fast_problem& pb, int s,
       const std::int32_t c = t + lane;
       if (s > 0) {
         const std::uint32_t need = std::uint32_t(t < n - 32 ? t + 32 : n);
-        if (!wait_ready(pb, pb.d_ready + (s - 1), need)) return;
+        if (!wait_ready(pb, pb.d_ready + (s - 1), need, &waited)) return;
         if (c < n) {
           ch_h = in.h[c];
           ch_f = in.f[c];
@@ -278,6 +288,7 @@ __device__ void fill_strip(const fast_problem& pb, int s,
     }
   }
 
+  add_wait_cycles(pb, waited);
   reduce_and_store_best<origins>(pb, s, best, best_i, best_j, best_o);
 }
 

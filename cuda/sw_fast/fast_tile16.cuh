@@ -57,9 +57,11 @@ struct flag_sync {
   __device__ std::int32_t offset() const { return 0; }
   //! Loop bound for a strip of `steps` steps.
   __device__ std::int32_t end(std::int32_t steps) const { return steps; }
+  long long waited = 0;  //!< clock64 cycles spent on flags by this warp
+
   //! Waits until strip s − 1 published `need` columns; false when the fill is abandoned.
-  __device__ bool wait(const fast_problem& pb, int s, std::uint32_t need) const {
-    return wait_ready(pb, pb.d_ready + (s - 1), need);
+  __device__ bool wait(const fast_problem& pb, int s, std::uint32_t need) {
+    return wait_ready(pb, pb.d_ready + (s - 1), need, &waited);
   }
   //! Publishes the first `columns` columns of strip s's border row (lane 31 only).
   __device__ void publish(const fast_problem& pb, int s, std::uint32_t columns) const {
@@ -68,6 +70,8 @@ struct flag_sync {
   }
   //! Called after every loop index; false stops the strip.
   __device__ bool after_step(std::int32_t) { return true; }
+  //! Called once at the end of a completed strip.
+  __device__ void finish(const fast_problem& pb) const { add_wait_cycles(pb, waited); }
 };
 
 //! Fills strip s with the calling warp; prof holds this warp's two profiles (top half, then
@@ -217,6 +221,7 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
     best_i = bottom_i;
     best_j = bottom_j;
   }
+  sync.finish(pb);
   reduce_and_store_best<false>(pb, s, best, best_i, best_j, 0);
 }
 

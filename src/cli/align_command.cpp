@@ -88,6 +88,7 @@ int align_command(const std::vector<std::string>& args) {
     ("max-hits", "hits reported per query", cxxopts::value<std::size_t>()->default_value("10"))
     ("min-score", "smallest score reported", cxxopts::value<int>()->default_value("1"))
     ("quiet", "no notices and no progress line")
+    ("timing", "one line on stderr with the wall time of each stage (read, engine start, align, output)")
     ("h,help", "this help");
   // clang-format on
   opts.parse_positional({"query", "db"});
@@ -131,6 +132,7 @@ int align_command(const std::vector<std::string>& args) {
   o.min_score = r["min-score"].as<int>();
   o.quiet = r.count("quiet") > 0;
   o.command_line = join_command_line(args);
+  if (r.count("timing")) o.timing = [](const std::string& line) { std::cerr << "swat-gpu: " << line << "\n"; };
 
   const bool quiet = o.quiet;
   pipeline::run_align(o, std::cout, [quiet](const std::string& line) {

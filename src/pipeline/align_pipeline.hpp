@@ -52,6 +52,8 @@ struct align_options {
   std::size_t max_hits = 10;                     //!< hits kept per query
   std::int32_t min_score = 1;                    //!< hits below are dropped
   bool quiet = false;                            //!< no notices, no progress line
+  //! When set, receives one line with the wall time of each stage (--timing).
+  std::function<void(const std::string&)> timing;
   std::string command_line;                      //!< for SAM @PG
 };
 

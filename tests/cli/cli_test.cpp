@@ -96,6 +96,20 @@ TEST(cli, bundled_example_every_format) {
   }
 }
 
+// --timing adds one stderr line with every stage, even with --quiet, and leaves stdout alone.
+TEST(cli, timing_line_names_every_stage) {
+  temp_dir dir;
+  const std::string q = (source_dir / "data/sarscov2_spike_gene.fa").string();
+  const std::string db = (source_dir / "data/coronavirus_regions.fa").string();
+  const auto plain = run_swat("align " + q + " " + db + " --device cpu --quiet", dir);
+  const auto timed = run_swat("align " + q + " " + db + " --device cpu --quiet --timing", dir);
+  ASSERT_EQ(timed.exit_code, 0) << timed.err;
+  EXPECT_EQ(timed.out, plain.out);
+  EXPECT_TRUE(plain.err.empty()) << plain.err;
+  for (const char* stage : {"swat-gpu: timing: read ", "cpu engine ready ", "| align ", "GCUPS", "| output ", "| total "})
+    EXPECT_NE(timed.err.find(stage), std::string::npos) << stage << " missing in: " << timed.err;
+}
+
 // sarscov2 x ratg13 from expected.tsv: score 53973, query 1-29875, target 1-29855, in every format.
 TEST(cli, sarscov2_ratg13_every_format) {
   const fs::path q = shared_data / "dna/sarscov2_MN908947.3.fa";
