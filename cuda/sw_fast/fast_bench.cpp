@@ -77,10 +77,10 @@ int trace_bench(const std::string& command, int reps, const std::string& csv_pat
     csv.open(csv_path, std::ios::app);
     if (fresh)
       csv << "command,commit,device,date,pair,m,n,total_s,crossing_s,crossing_fills,codes_s,codes_fills,walk_s,"
-             "band_rows,peak_bytes,score,query_begin,query_end,target_begin,target_end\n";
+             "band_rows,peak_bytes,root_flag_wait_share,score,query_begin,query_end,target_begin,target_end\n";
   }
-  std::printf("%-22s %8s %8s %9s %9s %9s %9s %6s %9s\n", "pair", "m", "n", "total s", "crossing", "codes",
-              "walk", "K", "score");
+  std::printf("%-22s %8s %8s %9s %9s %6s %9s %9s %6s %9s\n", "pair", "m", "n", "total s", "crossing", "wait%",
+              "codes", "walk", "K", "score");
   for (const pair_spec& p : pairs) {
     const auto q = read_one(p.query), t = read_one(p.target);
     const int n_reps = double(q.size()) * double(t.size()) > 1e11 ? 1 : std::max(reps, 1);
@@ -97,14 +97,14 @@ int trace_bench(const std::string& command, int reps, const std::string& csv_pat
     }
     std::sort(runs.begin(), runs.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     const auto& [total, st] = runs[runs.size() / 2];
-    std::printf("%-22s %8zu %8zu %9.3f %9.3f %9.3f %9.3f %6lld %9d\n", p.name, q.size(), t.size(), total,
-                st.crossing_seconds, st.codes_seconds, st.walk_seconds, (long long)st.root_band_rows, a.score);
+    std::printf("%-22s %8zu %8zu %9.3f %9.3f %6.1f %9.3f %9.3f %6lld %9d\n", p.name, q.size(), t.size(), total,
+                st.crossing_seconds, 100.0 * st.root_flag_wait_share, st.codes_seconds, st.walk_seconds, (long long)st.root_band_rows, a.score);
     std::fflush(stdout);
     if (csv.is_open())
       csv << csv_quote(command) << "," << commit << "," << csv_quote(device) << "," << cuda::utc_now() << ","
           << csv_quote(p.name) << "," << q.size() << "," << t.size() << "," << total << "," << st.crossing_seconds
           << "," << st.crossing_fills << "," << st.codes_seconds << "," << st.codes_fills << "," << st.walk_seconds
-          << "," << st.root_band_rows << "," << st.peak_bytes << "," << a.score << "," << a.query_begin + 1 << ","
+          << "," << st.root_band_rows << "," << st.peak_bytes << "," << st.root_flag_wait_share << "," << a.score << "," << a.query_begin + 1 << ","
           << a.query_end << "," << a.target_begin + 1 << "," << a.target_end << "\n";
   }
   return 0;

@@ -55,6 +55,7 @@ class tracer {
     const auto t0 = std::chrono::steady_clock::now();
     const crossing_result cr = be_.crossing_fill(sub, k, 0);
     st_.crossing_seconds += seconds_since(t0);
+    st_.root_flag_wait_share = cr.flag_wait_share;
     ++st_.crossing_fills;
     alignment aln;
     if (cr.best.score <= 0) return aln;

@@ -56,6 +56,7 @@ struct crossing_result {
   std::uint32_t best_ptr = 0;  //!< crossing pointer of H at the best cell
   std::uint32_t end_ph = 0;    //!< pointer of H at (rows, end_col)
   std::uint32_t end_pf = 0;    //!< pointer of F at (rows, end_col)
+  double flag_wait_share = 0;  //!< share of the warps' time spent waiting on ready flags
 };
 
 //! The two fills the algorithm needs (GPU kernels, or a scalar CPU model for tests).
@@ -95,6 +96,7 @@ struct trace_stats {
   int codes_fills = 0;          //!< codes fills run
   std::int64_t root_band_rows = 0;  //!< K of the root fill
   std::int64_t peak_bytes = 0;  //!< largest planned device footprint (bytes)
+  double root_flag_wait_share = 0;  //!< root crossing fill: share of warp time waiting on flags
 };
 
 //! Optimal local alignment of query × target (reference tie rules) through the backend. Throws

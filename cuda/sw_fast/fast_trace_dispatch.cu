@@ -71,6 +71,10 @@ class gpu_trace_backend final : public trace_backend {
     SWAT_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&h_progress_), sizeof(unsigned long long),
                                   cudaHostAllocMapped));
     SWAT_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&d_progress_), h_progress_, 0));
+    int device = 0, khz = 0;
+    SWAT_CUDA_CHECK(cudaGetDevice(&device));
+    SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
+    sm_clock_hz_ = double(khz) * 1e3;
     table_.assign(fast_table_stride * fast_table_stride, std::int8_t(-1));
     for (int a = 0; a < s.size(); ++a)
       for (int c = 0; c < s.size(); ++c)
@@ -88,12 +92,16 @@ class gpu_trace_backend final : public trace_backend {
     tp.end_col = std::int32_t(end_col);
     const std::int64_t strips = tp.base.strips;
     *static_cast<volatile unsigned long long*>(h_progress_) = 0;
-    launch_trace<false>(tp, stream_);
+    const auto launched = std::chrono::steady_clock::now();
+    const int blocks = launch_trace<false>(tp, stream_);
     SWAT_CUDA_CHECK(cudaEventRecord(done_, stream_));
     wait_with_progress(strips, tp.base.n);
+    const double kernel_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - launched).count();
     std::vector<strip_best> bests(static_cast<std::size_t>(strips));
     std::uint32_t end[2] = {0, 0};
     std::int32_t error = 0;
+    unsigned long long wait_cycles = 0;
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(&wait_cycles, tp.base.d_wait_cycles, 8, cudaMemcpyDeviceToHost, stream_));
     SWAT_CUDA_CHECK(cudaMemcpyAsync(bests.data(), tp.base.d_best, bests.size() * sizeof(strip_best),
                                     cudaMemcpyDeviceToHost, stream_));
     SWAT_CUDA_CHECK(cudaMemcpyAsync(end, tp.d_end, sizeof end, cudaMemcpyDeviceToHost, stream_));
@@ -109,6 +117,8 @@ class gpu_trace_backend final : public trace_backend {
     res.best_ptr = std::uint32_t(top.origin);
     res.end_ph = end[0];
     res.end_pf = end[1];
+    if (sm_clock_hz_ > 0 && kernel_s > 0)
+      res.flag_wait_share = double(wait_cycles) / sm_clock_hz_ / (double(blocks) * trace_policy::warps_per_block * kernel_s);
     ck_ = tp.d_ck;
     n_ = tp.base.n;
     return res;
@@ -158,11 +168,13 @@ class gpu_trace_backend final : public trace_backend {
 
   void wait_with_progress(std::int64_t strips, std::int64_t n) {
     const auto t0 = std::chrono::steady_clock::now();
+    double nap = 1e-4;  // polls start at 0.1 ms and double up to poll_seconds: short fills return at once
     for (;;) {
       const cudaError_t q = cudaEventQuery(done_);
       if (q == cudaSuccess) break;
       if (q != cudaErrorNotReady) SWAT_CUDA_CHECK(q);
-      std::this_thread::sleep_for(std::chrono::duration<double>(poll_seconds));
+      std::this_thread::sleep_for(std::chrono::duration<double>(nap));
+      nap = std::min(2 * nap, poll_seconds);
       const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (progress_.fn && el >= progress_after_seconds) {
         const unsigned long long done = *static_cast<volatile unsigned long long*>(h_progress_);
@@ -193,8 +205,8 @@ class gpu_trace_backend final : public trace_backend {
     off = align_up(off + std::size_t(strips) * 4);
     const std::size_t o_best = off;
     off = align_up(off + std::size_t(strips) * sizeof(strip_best));
-    const std::size_t o_error = off;
-    off = align_up(off + 16);
+    const std::size_t o_error = off;  // error word; +8: end pointers (2 × 4 B); +16: flag-wait cycles
+    off = align_up(off + 24);
     const std::size_t o_border = off;
     off = align_up(off + 2 * un * (codes ? 8 : 16));
     const std::size_t o_extra = off;
@@ -231,6 +243,7 @@ class gpu_trace_backend final : public trace_backend {
     pb.d_ready = buffer_.as<std::uint32_t>(o_ready);
     pb.d_best = buffer_.as<strip_best>(o_best);
     pb.d_error = buffer_.as<std::int32_t>(o_error);
+    pb.d_wait_cycles = buffer_.as<unsigned long long>(o_error + 16);
     pb.watchdog_cycles = static_cast<long long>(watchdog_ * watchdog_clock_hz);
     tp.start_col = sub.start_col;
     tp.start_h = sub.start_h;
@@ -246,6 +259,7 @@ class gpu_trace_backend final : public trace_backend {
 
   scoring_scheme scheme_;
   double watchdog_;
+  double sm_clock_hz_ = 0;  // nominal SM clock (clock64 cycles per second)
   trace_progress progress_;
   std::vector<std::int8_t> table_;
   cudaStream_t stream_ = nullptr;

@@ -51,25 +51,7 @@ __device__ void trace_strip(const trace_problem& tp, int s,
   const std::int64_t end_row = std::int64_t(pb.m) - 1 - row0;  // row index r in this lane
   const bool end_lane = cross && tp.end_col > 0 && end_row >= 0 && end_row < R;
 
-  __syncwarp();
-  {
-    std::uint8_t q[R];
-#pragma unroll
-    for (int r = 0; r < R; ++r) q[r] = pb.d_query[row0 + r];
-    for (int a = 0; a < pb.ranks; ++a) {
-      profile_entry<trace_policy::profile_words> pe;
-#pragma unroll
-      for (int w = 0; w < trace_policy::profile_words; ++w) {
-        std::uint32_t word = 0;
-#pragma unroll
-        for (int k = 0; k < 4; ++k)
-          word |= std::uint32_t(std::uint8_t(pb.d_table[q[4 * w + k] * fast_table_stride + a])) << (8 * k);
-        pe.w[w] = word;
-      }
-      prof[a * 32 + lane] = pe;
-    }
-  }
-  __syncwarp();
+  load_profile<R>(pb, row0, prof, pb.ranks);
 
   std::int32_t h[R], e[R];
   [[maybe_unused]] std::uint32_t oh[R], oe[R];
@@ -88,6 +70,7 @@ __device__ void trace_strip(const trace_problem& tp, int s,
   [[maybe_unused]] std::uint32_t ch_oh = 0, ch_of = 0;
   [[maybe_unused]] std::int32_t best = 0, best_i = 0, best_j = 0;
   [[maybe_unused]] std::uint32_t best_o = 0;
+  long long waited = 0;  // cycles spent on ready flags
 
   const int ib = (s + 1) & 1, ob = s & 1;
   const strip_border in = pb.border[ib];
@@ -103,7 +86,7 @@ __device__ void trace_strip(const trace_problem& tp, int s,
       const std::int32_t c = t + lane;
       if (s > 0) {
         const std::uint32_t need = std::uint32_t(t < n - 32 ? t + 32 : n);
-        if (!wait_ready(pb, pb.d_ready + (s - 1), need)) return;
+        if (!wait_ready(pb, pb.d_ready + (s - 1), need, &waited)) return;
         if (c < n) {
           ch_h = in.h[c];
           ch_f = in.f[c];
@@ -231,6 +214,7 @@ __device__ void trace_strip(const trace_problem& tp, int s,
     }
     if (lane == 0) pb.d_best[s] = strip_best{best, best_i, best_j, 0, best_o};
   }
+  add_wait_cycles(pb, waited);
   if (lane == 0 && tp.d_progress) {
     ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_system> done(*tp.d_progress);
     done.fetch_add((unsigned long long)(n - ((n - 1) & ~(trace_progress_columns - 1))),
