@@ -64,13 +64,11 @@ __global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_
   for (int base = 0; base < pb.strips && !bar.failed(); base += warps) {
     const int active = min(warps, pb.strips - base);
     const std::int32_t span = steps + lag * (active - 1);
-    barrier_sync<M> sync{&bar, lag * w, (span + chunk - 1) / chunk * chunk, chunk};
-    if (base + w < pb.strips) {
-      fill_strip16<policy_t>(pb, base + w, prof, sync);
-    } else {  // no strip this round: still pass every barrier of the round
-      for (std::int32_t u = chunk - 1; u < sync.total; u += chunk)
-        if (!sync.after_step(u)) break;
-    }
+    const std::int32_t total = (span + chunk - 1) / chunk * chunk;
+    // A warp without a strip this round runs the same loop with no step in range (offset = total),
+    // so that every warp reaches the barrier through the same call site.
+    barrier_sync<M> sync{&bar, base + w < pb.strips ? lag * w : total, total, chunk};
+    fill_strip16<policy_t>(pb, base + w, prof, sync);
   }
 }
 

@@ -76,7 +76,8 @@ struct flag_sync {
 
 //! Fills strip s with the calling warp; prof holds this warp's two profiles (top half, then
 //! bottom half; ranks × 32 entries each); sync_t says how strips wait for each other
-//! (flag_sync, or barrier_sync of fast_barrier_kernel.cuh).
+//! (flag_sync, or barrier_sync of fast_barrier_kernel.cuh). s ≥ pb.strips (barrier_sync only,
+//! with an offset past the round's end) runs the loop without steps, passing every barrier.
 template <typename policy_t, typename sync_t>
 __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy_t::profile_words>* prof,
                              sync_t& sync) {
@@ -93,8 +94,11 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
   profile_entry<policy_t::profile_words>* prof_top = prof;
   const int rows = policy_t::profile_rows(pb.ranks);  // ranks and the pad rank
   profile_entry<policy_t::profile_words>* prof_bottom = prof + std::size_t(rows) * 32;
-  load_profile<R>(pb, top0, prof_top, rows);
-  load_profile<R>(pb, bottom0, prof_bottom, rows);
+  const bool idle = s >= pb.strips;  // barrier_sync: a warp without a strip this round (no steps)
+  if (!idle) {
+    load_profile<R>(pb, top0, prof_top, rows);
+    load_profile<R>(pb, bottom0, prof_bottom, rows);
+  }
 
   std::uint32_t h[R], e[R];  // H and E~ of both halves
 #pragma unroll
@@ -119,96 +123,96 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
   const std::int32_t u_end = sync.end(steps);
   for (std::int32_t u = 0; u < u_end; ++u) {
     const std::int32_t t = u - sync.offset();  // this strip's step (flag_sync: t = u)
-    if (t < 0 || t >= steps) {  // barrier_sync only: before this strip's start or after its end
-      if (!sync.after_step(u)) return;
-      continue;
-    }
-    if ((t & 31) == 0) {  // warp-uniform: next chunk of the upper border
-      if constexpr (sync_t::can_stop_early) {
-        // Strips ahead of an overflow never wait on a flag: they stop here instead of running on.
-        const bool stop = overflow || ((t & 511) == 0 && error.load(::cuda::memory_order_relaxed) != 0);
-        if (__any_sync(full, stop)) return;
-      }
-      const std::int32_t c = t + lane;
-      ch_hf = border_none;
-      ch_t = pad;
-      if (t < n) {
-        if (s > 0) {
-          const std::uint32_t need = std::uint32_t(t < n - 32 ? t + 32 : n);
-          if (!sync.wait(pb, s, need)) return;
-          if (c < n) ch_hf = std::uint32_t(in.h[c]);
+    // One call site of after_step for every warp and step: a barrier_sync's __syncthreads must be
+    // reached through the same code by the whole block (also by warps outside their strip).
+    if (t >= 0 && t < steps) {
+      if ((t & 31) == 0) {  // warp-uniform: next chunk of the upper border
+        if constexpr (sync_t::can_stop_early) {
+          // Strips ahead of an overflow never wait on a flag: they stop here instead of running on.
+          const bool stop = overflow || ((t & 511) == 0 && error.load(::cuda::memory_order_relaxed) != 0);
+          if (__any_sync(full, stop)) return;
         }
-        if (c < n) ch_t = pb.d_target[c];
+        const std::int32_t c = t + lane;
+        ch_hf = border_none;
+        ch_t = pad;
+        if (t < n) {
+          if (s > 0) {
+            const std::uint32_t need = std::uint32_t(t < n - 32 ? t + 32 : n);
+            if (!sync.wait(pb, s, need)) return;
+            if (c < n) ch_hf = std::uint32_t(in.h[c]);
+          }
+          if (c < n) ch_t = pb.d_target[c];
+        }
       }
-    }
-    const int k = int(t & 31);
-    const int from = (lane + 31) & 31;
-    std::uint32_t vh = __shfl_sync(full, out_h, from);
-    std::uint32_t vf = __shfl_sync(full, out_f, from);
-    std::uint32_t vt = __shfl_sync(full, out_t, from);
-    const std::uint32_t xhf = __shfl_sync(full, ch_hf, k);
-    const std::uint32_t xt = __shfl_sync(full, ch_t, k);
-    if (lane == 0) {  // top half: the border; bottom half: lane 31's top half
-      vh = __byte_perm(xhf, vh, 0x5410);
-      vf = __byte_perm(xhf, vf, 0x5432);
-      vt = __byte_perm(xt, vt, 0x5410);
-    }
+      const int k = int(t & 31);
+      const int from = (lane + 31) & 31;
+      std::uint32_t vh = __shfl_sync(full, out_h, from);
+      std::uint32_t vf = __shfl_sync(full, out_f, from);
+      std::uint32_t vt = __shfl_sync(full, out_t, from);
+      const std::uint32_t xhf = __shfl_sync(full, ch_hf, k);
+      const std::uint32_t xt = __shfl_sync(full, ch_t, k);
+      if (lane == 0) {  // top half: the border; bottom half: lane 31's top half
+        vh = __byte_perm(xhf, vh, 0x5410);
+        vf = __byte_perm(xhf, vf, 0x5432);
+        vt = __byte_perm(xt, vt, 0x5410);
+      }
 
-    const profile_entry<policy_t::profile_words> pt = prof_top[(vt & 0xffffu) * 32 + lane];
-    const profile_entry<policy_t::profile_words> pbm = prof_bottom[(vt >> 16) * 32 + lane];
-    std::uint32_t hup = vh, fup = vf;
-    std::uint32_t dsum[R];
-#pragma unroll
-    for (int r = 0; r < R; ++r) {
-      dsum[r] = __vadd2(r == 0 ? up_prev : h[r - 1], byte_pair(pt.w[r / 4], pbm.w[r / 4], r % 4));
-      e[r] = __viaddmax_s16x2(e[r], neg_ge, h[r]);
-    }
-    std::uint32_t colmax = 0;
-#pragma unroll
-    for (int r = 0; r < R; ++r) {
-      fup = __viaddmax_s16x2(fup, neg_ge, hup);
-      h[r] = __viaddmax_s16x2_relu(__vmaxs2(e[r], fup), neg_goe, dsum[r]);
-      hup = h[r];
-      if (r % 2 == 1) colmax = __vimax3_s16x2(colmax, h[r - 1], h[r]);
-    }
-    up_prev = vh;
-    out_h = hup;
-    out_f = fup;
-    out_t = vt;
+      const profile_entry<policy_t::profile_words> pt = prof_top[(vt & 0xffffu) * 32 + lane];
+      const profile_entry<policy_t::profile_words> pbm = prof_bottom[(vt >> 16) * 32 + lane];
+      std::uint32_t hup = vh, fup = vf;
+      std::uint32_t dsum[R];
+  #pragma unroll
+      for (int r = 0; r < R; ++r) {
+        dsum[r] = __vadd2(r == 0 ? up_prev : h[r - 1], byte_pair(pt.w[r / 4], pbm.w[r / 4], r % 4));
+        e[r] = __viaddmax_s16x2(e[r], neg_ge, h[r]);
+      }
+      std::uint32_t colmax = 0;
+  #pragma unroll
+      for (int r = 0; r < R; ++r) {
+        fup = __viaddmax_s16x2(fup, neg_ge, hup);
+        h[r] = __viaddmax_s16x2_relu(__vmaxs2(e[r], fup), neg_goe, dsum[r]);
+        hup = h[r];
+        if (r % 2 == 1) colmax = __vimax3_s16x2(colmax, h[r - 1], h[r]);
+      }
+      up_prev = vh;
+      out_h = hup;
+      out_f = fup;
+      out_t = vt;
 
-    if (__vmaxs2(colmax, best2) != best2) {  // a half beat its best (first column: smallest j)
-      const std::int32_t jt = t - lane, jb = t - 32 - lane;
-      const std::int32_t ct = top16(colmax), cb = bottom16(colmax);
-      if (ct > best_top && jt >= 0 && jt < n) {
-        int ri = 0;
-#pragma unroll
-        for (int r = R - 1; r >= 0; --r)
-          if (top16(h[r]) == ct) ri = r;
-        best_top = ct;
-        top_i = std::int32_t(top0 + ri + 1);
-        top_j = jt + 1;
+      if (__vmaxs2(colmax, best2) != best2) {  // a half beat its best (first column: smallest j)
+        const std::int32_t jt = t - lane, jb = t - 32 - lane;
+        const std::int32_t ct = top16(colmax), cb = bottom16(colmax);
+        if (ct > best_top && jt >= 0 && jt < n) {
+          int ri = 0;
+  #pragma unroll
+          for (int r = R - 1; r >= 0; --r)
+            if (top16(h[r]) == ct) ri = r;
+          best_top = ct;
+          top_i = std::int32_t(top0 + ri + 1);
+          top_j = jt + 1;
+        }
+        if (cb > best_bottom && jb >= 0 && jb < n) {
+          int ri = 0;
+  #pragma unroll
+          for (int r = R - 1; r >= 0; --r)
+            if (bottom16(h[r]) == cb) ri = r;
+          best_bottom = cb;
+          bottom_i = std::int32_t(bottom0 + ri + 1);
+          bottom_j = jb + 1;
+        }
+        best2 = (std::uint32_t(best_top) & 0xffffu) | (std::uint32_t(best_bottom) << 16);
+        if (max(best_top, best_bottom) > pb.score_limit && !overflow) {
+          overflow = true;
+          error.store(fast_error_overflow, ::cuda::memory_order_relaxed);
+        }
       }
-      if (cb > best_bottom && jb >= 0 && jb < n) {
-        int ri = 0;
-#pragma unroll
-        for (int r = R - 1; r >= 0; --r)
-          if (bottom16(h[r]) == cb) ri = r;
-        best_bottom = cb;
-        bottom_i = std::int32_t(bottom0 + ri + 1);
-        bottom_j = jb + 1;
-      }
-      best2 = (std::uint32_t(best_top) & 0xffffu) | (std::uint32_t(best_bottom) << 16);
-      if (max(best_top, best_bottom) > pb.score_limit && !overflow) {
-        overflow = true;
-        error.store(fast_error_overflow, ::cuda::memory_order_relaxed);
-      }
-    }
 
-    if (lane == 31 && write_border) {
-      const std::int32_t jb = t - 63;
-      if (jb >= 0 && jb < n) {
-        out.h[jb] = std::int32_t(__byte_perm(hup, fup, 0x7632));  // bottom H | bottom F~ << 16
-        if (((jb + 1) & 31) == 0 || jb + 1 == n) sync.publish(pb, s, std::uint32_t(jb + 1));
+      if (lane == 31 && write_border) {
+        const std::int32_t jb = t - 63;
+        if (jb >= 0 && jb < n) {
+          out.h[jb] = std::int32_t(__byte_perm(hup, fup, 0x7632));  // bottom H | bottom F~ << 16
+          if (((jb + 1) & 31) == 0 || jb + 1 == n) sync.publish(pb, s, std::uint32_t(jb + 1));
+        }
       }
     }
     if (!sync.after_step(u)) return;
@@ -221,6 +225,7 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
     best_i = bottom_i;
     best_j = bottom_j;
   }
+  if (idle) return;
   sync.finish(pb);
   reduce_and_store_best<false>(pb, s, best, best_i, best_j, 0);
 }
