@@ -1,7 +1,8 @@
 #pragma once
 // The fast GPU engine behind swat::engine (plain C++ header).
 //
-// score_only(): one fill of the whole matrix (score32 variant) → best score and end cell.
+// score_only(): one fill of the whole matrix → best score and end cell: score16 (packed 16-bit,
+//               32-bit rerun on overflow) when the shorter sequence has ≥ 2^17 residues, else score32.
 // align(), pairs of ≥ 2^24 cells: GPU traceback in bounded memory (fast_trace.hpp), budget
 //               0.9 × free device memory, capped by max_gpu_mem_bytes.
 // align(), smaller pairs: (1) one fill with forward origins (origins32) → best cell and exact begin;

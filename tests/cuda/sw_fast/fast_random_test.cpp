@@ -1,8 +1,9 @@
 // The fast engine against reference::align on seeded random pairs: lengths at strip, warp,
 // block and chunk borders and random ones, DNA and protein schemes, related and unrelated
 // pairs. align() must equal the reference exactly (score, begin, end, every CIGAR op);
-// score_only() (the packed 16-bit fill) must give the same best cell. A second set caps the grid at one block so that
-// each warp takes many strips (border rows reused, flags of finished strips).
+// score_only() (the 32-bit fill at these sizes) and the packed 16-bit fill must give the same
+// best cell. A second set caps the grid at one block so that each warp takes many strips
+// (border rows reused, flags of finished strips).
 
 #include <gtest/gtest.h>
 
@@ -26,6 +27,7 @@ std::int64_t pick_length(std::mt19937& rng) {
 TEST(FastRandom, AlignEqualsReferenceOn2100Pairs) {
   SWAT_REQUIRE_DEVICE();
   auto eng = make_fast_engine(gpu_engine_options{});
+  fill_context ctx;
   const auto schemes = test::schemes();
   std::mt19937 rng(20240611);
   const int pairs = test::short_run() ? 200 : 2100;
@@ -39,7 +41,12 @@ TEST(FastRandom, AlignEqualsReferenceOn2100Pairs) {
     const alignment want = reference::align(q, t, s);
     const alignment got = eng->align(q, t, s);
     const best_cell cell = eng->score_only(q, t, s);
-    const bool ok = got == want && cell == best_cell{want.score, want.query_end, want.target_end};
+    fill_options o16;
+    o16.variant = fill_variant::score16;
+    const best_cell cell16 = ctx.fill(q, t, s, o16).best;
+    const best_cell want_cell{want.score, want.query_end, want.target_end};
+    const bool ok = got == want && cell == want_cell && cell16 == want_cell;
+    EXPECT_EQ(cell16, want_cell) << "score16 pair " << k << " m " << m << " n " << n << " " << s.matrix_name;
     EXPECT_EQ(got.score, want.score) << "pair " << k << " m " << m << " n " << n << " " << s.matrix_name;
     EXPECT_EQ(got, want) << "pair " << k << " m " << m << " n " << n << " " << s.matrix_name
                          << " begin " << got.query_begin << "," << got.target_begin << " want "
