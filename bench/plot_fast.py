@@ -3,7 +3,7 @@
 and the CPU engine, plus end-to-end points (swat-gpu align and the CPU peers) where given.
 
   /usr/bin/python3 bench/plot_fast.py \
-      --fast bench/results/fast_h100_v3.csv --sw bench/results/sw_h100.csv \
+      --fast bench/results/fast_h100_v3.csv bench/results/fast_8461_30k_h100.csv --sw bench/results/sw_h100.csv \
       --cpu bench/results/fast_gcups_cpu_epyc2.csv --cpu-label "AMD EPYC (2 cores, dev VM)" \
       --peers bench/results/peers_h100.csv \
       --out bench/results/fast_gcups_h100.png
@@ -38,11 +38,14 @@ def rows_of(path):
 TARGET_NOTE = {"mutated": "vs mutated copy", "reversed": "vs reversed copy (small scores)"}
 
 
-def fast_series(path):
-    """One series per variant (and per target when the CSV has that column)."""
+def fast_series(paths):
+    """One series per variant (and per target when the CSVs have that column); the grid-barrier
+    variants (score16@MODE) are left to their own table."""
     s = defaultdict(list)
     rerun_from = {}  # series -> smallest length whose 16-bit fill overflowed
-    for r in rows_of(path):
+    for r in (row for path in paths for row in rows_of(path)):
+        if "@" in r["variant"]:
+            continue
         name = r["variant"]
         if r.get("target"):
             name += ", " + TARGET_NOTE.get(r["target"], r["target"])
@@ -104,7 +107,8 @@ def peers_points(path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--fast", default="bench/results/fast_h100_v3.csv")
+    ap.add_argument("--fast", nargs="+", default=["bench/results/fast_h100_v3.csv"],
+                    help="bench fast CSVs (rows of one variant and target are merged)")
     ap.add_argument("--sw", default="bench/results/sw_h100.csv")
     ap.add_argument("--cpu", default=None, help="swat-gpu bench cpu --csv output")
     ap.add_argument("--cpu-label", default="CPU")
