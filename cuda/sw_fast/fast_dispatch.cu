@@ -9,41 +9,10 @@
 #include "cuda/common/cuda_check.cuh"
 #include "cuda/common/launch.cuh"
 #include "cuda/sw_fast/fast_dispatch.cuh"
+#include "cuda/sw_fast/fast_host_buffers.cuh"
 #include "cuda/sw_fast/fast_policy.cuh"
 
 namespace swat::sw_fast {
-
-namespace {
-
-//! Query rank of the padding rows of the last strip (scores −1 against every target rank).
-constexpr int pad_rank = fast_table_stride - 1;
-//! Watchdog clock assumed for the conversion seconds → clock64 cycles (Hz).
-constexpr double watchdog_clock_hz = 2.0e9;
-
-//! A device buffer that only grows.
-struct device_buffer {
-  void* ptr = nullptr;
-  std::size_t bytes = 0;
-  void reserve(std::size_t want) {
-    if (want <= bytes) return;
-    if (ptr) SWAT_CUDA_CHECK(cudaFree(ptr));
-    ptr = nullptr;
-    bytes = 0;
-    SWAT_CUDA_CHECK(cudaMalloc(&ptr, want));
-    bytes = want;
-  }
-  ~device_buffer() {
-    if (ptr) cudaFree(ptr);
-  }
-  template <typename T>
-  T* as(std::size_t offset_bytes = 0) const {
-    return reinterpret_cast<T*>(static_cast<char*>(ptr) + offset_bytes);
-  }
-};
-
-std::size_t align_up(std::size_t x) { return (x + 255) / 256 * 256; }
-
-}  // namespace
 
 int variant_strip_rows(fill_variant v) {
   switch (v) {
@@ -146,6 +115,12 @@ fill_result fill_context::run_once(residue_span query, residue_span target, cons
   const std::int64_t strips = (m + rows - 1) / rows;
   const std::int64_t padded = strips * rows;
 
+  if (packed16 && options.grid_barrier) {  // bound of the barrier fill's loop index: one round of every strip
+    const std::int64_t lag = (options.barrier_columns > 0 ? options.barrier_columns : default_barrier_columns) + 64;
+    if (n + 63 + lag * strips + lag >= (1ll << 31))
+      throw std::invalid_argument("sw_fast: pair too long for the grid-barrier fill's 32-bit step counter");
+  }
+
   // One allocation: query, target, table, flags, bests, two border rows.
   const std::size_t border_cell = origins ? 24 : packed16 ? 4 : 8;
   std::size_t off = 0;
@@ -213,9 +188,6 @@ fill_result fill_context::run_once(residue_span query, residue_span target, cons
     case fill_variant::score16:
       if (options.grid_barrier) {
         const int chunk = options.barrier_columns > 0 ? options.barrier_columns : default_barrier_columns;
-        const std::int64_t lag = chunk + 64, warps = std::int64_t(strips);  // bound: one round of every strip
-        if (n + 63 + lag * warps + chunk >= (1ll << 31))
-          throw std::invalid_argument("sw_fast: pair too long for the grid-barrier fill's 32-bit step counter");
         res.blocks = launch_fill_barrier16(*options.grid_barrier, pb, chunk, options.max_blocks, impl_->workspace(), st);
       } else {
         res.blocks = launch_fill<score16_policy>(pb, options.max_blocks, st);

@@ -25,7 +25,7 @@ __global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_
   const int warps = int(gridDim.x) * policy_t::warps_per_block;
   const int warp = int(blockIdx.x) * policy_t::warps_per_block + int(threadIdx.x / 32);
   for (int s = warp; s < pb.strips; s += warps) {
-    if (*static_cast<volatile std::int32_t*>(pb.d_error) != 0) return;
+    if (__any_sync(0xffffffffu, *static_cast<volatile std::int32_t*>(pb.d_error) != 0)) return;
     if constexpr (policy_t::packed16) {
       flag_sync sync;
       fill_strip16<policy_t>(pb, s, prof, sync);

@@ -43,6 +43,14 @@ __device__ __forceinline__ std::uint64_t pack_cell(std::int64_t i, std::int64_t 
   return (std::uint64_t(i) << 32) | std::uint64_t(j);
 }
 
+//! Records `code` in pb.d_error unless an error is already recorded (the first one wins, so an
+//! overflow never hides a watchdog and the reverse).
+__device__ inline void raise_error(const fast_problem& pb, std::int32_t code) {
+  ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device> error(*pb.d_error);
+  std::int32_t none = 0;
+  error.compare_exchange_strong(none, code, ::cuda::memory_order_relaxed);
+}
+
 //! Spins until ready ≥ need (device-scope acquire). False when the watchdog fired or another
 //! warp reported an error; every lane of the warp returns the same answer. waited (optional)
 //! grows by the clock64 cycles this lane spun.
@@ -60,7 +68,7 @@ __device__ inline bool wait_ready(const fast_problem& pb, std::uint32_t* ready, 
         break;
       }
       if (clock64() - start > pb.watchdog_cycles) {
-        error.store(fast_error_watchdog, ::cuda::memory_order_relaxed);
+        raise_error(pb, fast_error_watchdog);
         ok = false;
         break;
       }

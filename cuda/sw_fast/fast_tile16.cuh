@@ -9,8 +9,8 @@
 // the strip's upper border in its top half and lane 31's top half in its bottom half). The two
 // halves form one 64-lane wavefront; columns outside [0, n) ("virtual" columns before the start
 // and after the end) are computed but harmless: before the start every input is H = 0 with a
-// pad residue (rank pb.ranks, an extra profile row) that scores −1, which keeps H = 0 and gives the same E as a real column 0; after
-// the end nothing is written and the best cell ignores them.
+// pad residue (rank pb.ranks, an extra profile row) that scores −1, which keeps H = 0 and gives
+// the same E as a real column 0; after the end nothing is written and the best cell ignores them.
 //
 // Shifted gap states (one add fewer per cell): E~ = E + o + e and F~ = F + o + e, so
 //   E~(i,j) = max(E~(i,j−1) − e, H(i,j−1))                    one VIADDMNMX.S16x2
@@ -44,7 +44,9 @@ __device__ __forceinline__ std::uint32_t splat16(std::int32_t v) {
   return (std::uint32_t(v) & 0xffffu) * 0x10001u;
 }
 
+//! The top half's cell (bits 0–15), sign-extended.
 __device__ __forceinline__ std::int32_t top16(std::uint32_t x) { return std::int32_t(std::int16_t(x & 0xffffu)); }
+//! The bottom half's cell (bits 16–31), sign-extended.
 __device__ __forceinline__ std::int32_t bottom16(std::uint32_t x) { return std::int32_t(x) >> 16; }
 
 //! Strips wait for each other through per-strip ready flags (the default): strip s waits, with a
@@ -53,11 +55,12 @@ __device__ __forceinline__ std::int32_t bottom16(std::uint32_t x) { return std::
 struct flag_sync {
   //! An overflow may stop the strip at once (nothing else waits for this warp but flags).
   static constexpr bool can_stop_early = true;
-  //! Step of the strip at loop index u = u − offset().
+  long long waited = 0;  //!< clock64 cycles spent on flags by this warp
+
+  //! The strip's step at loop index u is u − offset().
   __device__ std::int32_t offset() const { return 0; }
   //! Loop bound for a strip of `steps` steps.
   __device__ std::int32_t end(std::int32_t steps) const { return steps; }
-  long long waited = 0;  //!< clock64 cycles spent on flags by this warp
 
   //! Waits until strip s − 1 published `need` columns; false when the fill is abandoned.
   __device__ bool wait(const fast_problem& pb, int s, std::uint32_t need) {
@@ -203,7 +206,7 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
         best2 = (std::uint32_t(best_top) & 0xffffu) | (std::uint32_t(best_bottom) << 16);
         if (max(best_top, best_bottom) > pb.score_limit && !overflow) {
           overflow = true;
-          error.store(fast_error_overflow, ::cuda::memory_order_relaxed);
+          raise_error(pb, fast_error_overflow);
         }
       }
 

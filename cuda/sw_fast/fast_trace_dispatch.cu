@@ -11,6 +11,7 @@
 #include "cuda/common/cuda_check.cuh"
 #include "cuda/common/launch.cuh"
 #include "cuda/sw_fast/fast_fill.hpp"
+#include "cuda/sw_fast/fast_host_buffers.cuh"
 #include "cuda/sw_fast/fast_trace.hpp"
 #include "cuda/sw_fast/fast_trace_tile.cuh"
 
@@ -18,33 +19,8 @@ namespace swat::sw_fast {
 
 namespace {
 
-constexpr int pad_rank = fast_table_stride - 1;      //!< query rank of padding rows
-constexpr double watchdog_clock_hz = 2.0e9;          //!< clock assumed by the watchdog (Hz)
 constexpr double poll_seconds = 0.05;                //!< progress polling period (s)
 constexpr double progress_after_seconds = 2.0;       //!< first progress call after (s)
-
-std::size_t align_up(std::size_t x) { return (x + 255) / 256 * 256; }
-
-//! A device buffer that only grows (freed before it grows: the peak is the largest request).
-struct device_buffer {
-  void* ptr = nullptr;
-  std::size_t bytes = 0;
-  void reserve(std::size_t want) {
-    if (want <= bytes) return;
-    if (ptr) SWAT_CUDA_CHECK(cudaFree(ptr));
-    ptr = nullptr;
-    bytes = 0;
-    SWAT_CUDA_CHECK(cudaMalloc(&ptr, want));
-    bytes = want;
-  }
-  ~device_buffer() {
-    if (ptr) cudaFree(ptr);
-  }
-  template <typename T>
-  T* as(std::size_t off) const {
-    return reinterpret_cast<T*>(static_cast<char*>(ptr) + off);
-  }
-};
 
 template <bool codes_v>
 int launch_trace(const trace_problem& tp, cudaStream_t stream) {
@@ -67,7 +43,8 @@ class gpu_trace_backend final : public trace_backend {
       : scheme_(s), watchdog_(watchdog), progress_(progress) {
     if (!scheme_fits(s)) throw std::invalid_argument("sw_fast trace: scores must lie in [-127, 127]");
     SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    SWAT_CUDA_CHECK(cudaEventCreateWithFlags(&done_, cudaEventDisableTiming));
+    SWAT_CUDA_CHECK(cudaEventCreate(&launched_));
+    SWAT_CUDA_CHECK(cudaEventCreate(&done_));
     SWAT_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&h_progress_), sizeof(unsigned long long),
                                   cudaHostAllocMapped));
     SWAT_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&d_progress_), h_progress_, 0));
@@ -84,6 +61,7 @@ class gpu_trace_backend final : public trace_backend {
     if (h_codes_) cudaFreeHost(h_codes_);
     if (h_progress_) cudaFreeHost(h_progress_);
     if (done_) cudaEventDestroy(done_);
+    if (launched_) cudaEventDestroy(launched_);
     if (stream_) cudaStreamDestroy(stream_);
   }
 
@@ -92,11 +70,13 @@ class gpu_trace_backend final : public trace_backend {
     tp.end_col = std::int32_t(end_col);
     const std::int64_t strips = tp.base.strips;
     *static_cast<volatile unsigned long long*>(h_progress_) = 0;
-    const auto launched = std::chrono::steady_clock::now();
+    SWAT_CUDA_CHECK(cudaEventRecord(launched_, stream_));
     const int blocks = launch_trace<false>(tp, stream_);
     SWAT_CUDA_CHECK(cudaEventRecord(done_, stream_));
     wait_with_progress(strips, tp.base.n);
-    const double kernel_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - launched).count();
+    float kernel_ms = 0;
+    SWAT_CUDA_CHECK(cudaEventElapsedTime(&kernel_ms, launched_, done_));
+    const double kernel_s = double(kernel_ms) / 1e3;
     std::vector<strip_best> bests(static_cast<std::size_t>(strips));
     std::uint32_t end[2] = {0, 0};
     std::int32_t error = 0;
@@ -263,7 +243,8 @@ class gpu_trace_backend final : public trace_backend {
   trace_progress progress_;
   std::vector<std::int8_t> table_;
   cudaStream_t stream_ = nullptr;
-  cudaEvent_t done_ = nullptr;
+  cudaEvent_t launched_ = nullptr;  // recorded before a crossing fill's kernel
+  cudaEvent_t done_ = nullptr;      // after it (polled, and timed against launched_)
   unsigned long long* h_progress_ = nullptr;
   unsigned long long* d_progress_ = nullptr;
   device_buffer buffer_;

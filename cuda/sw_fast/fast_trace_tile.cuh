@@ -232,7 +232,7 @@ __global__ void __launch_bounds__(trace_policy::block_threads, trace_policy::min
   const int warps = int(gridDim.x) * trace_policy::warps_per_block;
   const int warp = int(blockIdx.x) * trace_policy::warps_per_block + int(threadIdx.x / 32);
   for (int s = warp; s < tp.base.strips; s += warps) {
-    if (*static_cast<volatile std::int32_t*>(tp.base.d_error) != 0) return;
+    if (__any_sync(0xffffffffu, *static_cast<volatile std::int32_t*>(tp.base.d_error) != 0)) return;
     trace_strip<codes_v>(tp, s, prof);
   }
 }

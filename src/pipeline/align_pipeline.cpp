@@ -6,6 +6,8 @@
 #include <future>
 #include <mutex>
 #include <numeric>
+#include <string>
+#include <vector>
 
 #include "common/error.hpp"
 #include "engine/cpu_engine.hpp"
@@ -155,25 +157,40 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   const auto since_start = [&start] { return std::chrono::duration<double>(clock::now() - start).count(); };
-  // The engine (for the GPU: the CUDA context, ~0.3 s on the H100 VM) starts while the inputs
-  // are read, so notices may come from two threads meanwhile.
-  std::mutex notice_mutex;
-  const notice_fn notice = [&](const std::string& line) {
-    const std::lock_guard<std::mutex> lock(notice_mutex);
+  // The engine (for the GPU: the CUDA context, ~0.2–0.3 s on the H100 VM) starts in a second
+  // thread while the inputs are read. Its notices wait until the inputs have been read and
+  // checked: a bad input still gets its one error line and nothing else, and the order of the
+  // lines does not depend on the threads.
+  std::mutex engine_mutex;
+  bool hold_engine_notices = true;
+  std::vector<std::string> held_notices;
+  const notice_fn engine_notice = [&](const std::string& line) {
+    {
+      const std::lock_guard<std::mutex> lock(engine_mutex);
+      if (hold_engine_notices) {
+        held_notices.push_back(line);
+        return;
+      }
+    }
     notice_in(line);
   };
   double engine_s = 0;
   auto engine_ready = std::async(std::launch::async, [&] {
-    std::unique_ptr<engine> e = make_engine(options, notice);
+    std::unique_ptr<engine> e = make_engine(options, engine_notice);
     engine_s = since_start();
     return e;
   });
-  auto [queries, targets] = read_inputs(options, notice);
+  auto [queries, targets] = read_inputs(options, notice_in);
   const double read_s = since_start();
   const scoring_scheme scheme = build_scheme(queries.alphabet, options.scoring);
   check_score_range(queries, targets, scheme);
   std::unique_ptr<engine> eng = engine_ready.get();
   const double ready_s = since_start();
+  {
+    const std::lock_guard<std::mutex> lock(engine_mutex);
+    hold_engine_notices = false;
+  }
+  for (const std::string& line : held_notices) notice_in(line);
 
   std::uint64_t total_cells = 0, db_residues = 0;
   for (const auto& t : targets.records) db_residues += t.residues.size();

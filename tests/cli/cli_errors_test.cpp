@@ -102,6 +102,14 @@ TEST_F(cli_bad_input, invalid_residue_names_record_and_position) {
                        {"q.fa", "second", ":9"});
 }
 
+// The default --device auto starts the engine while the inputs are read; on a machine without a
+// GPU its "aligning on the CPU" notice must not come on top of the input error.
+TEST_F(cli_bad_input, auto_device_bad_input_is_still_one_line) {
+  write_file(dir / "q.fa", ">first\nACGT\n>second\nACGTAC\nGT!A\n");
+  expect_clean_failure(dir, "align " + (dir / "q.fa").string() + " " + t() + " --alphabet dna --device auto",
+                       {"q.fa", "second", ":9"});
+}
+
 TEST_F(cli_bad_input, invalid_protein_residue) {
   write_file(dir / "q.fa", ">prot\nMKV1LA\n");
   expect_clean_failure(dir, "align " + (dir / "q.fa").string() + " " + (dir / "p.fa").string() + " --alphabet protein",

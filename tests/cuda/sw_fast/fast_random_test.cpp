@@ -43,7 +43,10 @@ TEST(FastRandom, AlignEqualsReferenceOn2100Pairs) {
     const best_cell cell = eng->score_only(q, t, s);
     fill_options o16;
     o16.variant = fill_variant::score16;
-    const best_cell cell16 = ctx.fill(q, t, s, o16).best;
+    const fill_result r16 = ctx.fill(q, t, s, o16);
+    const best_cell cell16 = r16.best;
+    EXPECT_FALSE(r16.overflowed) << "pair " << k;  // the scores here stay far below 32767
+    EXPECT_EQ(r16.ran, fill_variant::score16);
     const best_cell want_cell{want.score, want.query_end, want.target_end};
     const bool ok = got == want && cell == want_cell && cell16 == want_cell;
     EXPECT_EQ(cell16, want_cell) << "score16 pair " << k << " m " << m << " n " << n << " " << s.matrix_name;
@@ -79,6 +82,8 @@ TEST(FastRandom, OneBlockTakesManyStrips) {
       const fill_result r = ctx.fill(q, t, s, o);
       EXPECT_EQ(r.blocks, 1);
       EXPECT_EQ(r.best, (best_cell{want.score, want.query_end, want.target_end})) << "pair " << k;
+      EXPECT_EQ(r.ran, v) << "pair " << k;  // score16: no (false) overflow, no 32-bit rerun
+      EXPECT_FALSE(r.overflowed) << "pair " << k;
       if (v == fill_variant::origins32 && want.score > 0) {
         EXPECT_EQ(r.query_begin, want.query_begin) << "pair " << k;
         EXPECT_EQ(r.target_begin, want.target_begin) << "pair " << k;
