@@ -1,0 +1,44 @@
+#pragma once
+// Host side of one scan launch: the grid shape for a query (resident or streamed profile,
+// occupancy × SMs blocks) and the launch itself, one instantiation file per group width.
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cuda/engines/dbsearch/db_problem.hpp"
+
+namespace swat::dbsearch {
+
+//! Grid of one scan.
+struct launch_shape {
+  int blocks = 0;               //!< occupancy × SMs
+  int groups_per_block = 0;     //!< pairs in flight per block
+  int strip_rows = 0;           //!< query rows per strip
+  std::size_t smem_bytes = 0;   //!< dynamic shared memory (the profile or one strip of it)
+  bool resident = false;        //!< whole profile in shared memory
+};
+
+//! Shape for group width G on `device` for a query of m rows and profile_rows profile rows
+//! (resident profile when it fits resident_profile_max_bytes and the SM, else streamed).
+template <int G>
+launch_shape plan_launch(int device, std::int64_t m, int profile_rows);
+
+//! Launches the scan kernel of group width G (pb.resident must match shape.resident).
+template <int G>
+void launch_scan(const scan_problem& pb, const launch_shape& shape, cudaStream_t stream);
+
+//! Calls fn.template operator()<G>() for the runtime group width (8, 16 or 32); throws
+//! std::invalid_argument otherwise.
+template <typename fn_t>
+decltype(auto) with_group_lanes(int group_lanes, fn_t&& fn) {
+  switch (group_lanes) {
+    case 8: return fn.template operator()<8>();
+    case 16: return fn.template operator()<16>();
+    case 32: return fn.template operator()<32>();
+    default: throw std::invalid_argument("dbsearch: group lanes must be 8, 16 or 32");
+  }
+}
+
+}  // namespace swat::dbsearch

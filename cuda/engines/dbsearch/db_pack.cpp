@@ -1,0 +1,85 @@
+// Host preparation of the database and the query profile for the scan (see db_pack.hpp).
+
+#include "cuda/engines/dbsearch/db_pack.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace swat::dbsearch {
+
+db_layout plan_database(std::span<const residue_span> targets, std::int32_t max_length,
+                        std::size_t chunk_bytes) {
+  db_layout out;
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    const std::size_t len = targets[t].size();
+    if (len == 0) continue;
+    if (len > std::size_t(max_length)) {
+      out.skipped.push_back(t);
+      continue;
+    }
+    out.order.push_back(std::uint32_t(t));
+    out.residues += len;
+  }
+  std::stable_sort(out.order.begin(), out.order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return targets[a].size() > targets[b].size();
+  });
+
+  const std::size_t pairs = (out.order.size() + 1) / 2;
+  out.tasks.reserve(pairs);
+  db_chunk chunk;
+  for (std::size_t p = 0; p < pairs; ++p) {
+    const std::size_t a = out.order[2 * p];
+    const std::size_t len_a = targets[a].size();
+    const std::size_t len_b = 2 * p + 1 < out.order.size() ? targets[out.order[2 * p + 1]].size() : 0;
+    if (chunk.tasks > 0 && chunk.bytes + pair_bytes(len_a) > chunk_bytes) {
+      out.chunks.push_back(chunk);
+      chunk = db_chunk{};
+    }
+    if (chunk.tasks == 0) {
+      chunk.first_task = p;
+      chunk.first_column = out.total_columns;
+    }
+    out.tasks.push_back(pair_task{std::uint32_t(chunk.columns), std::int32_t(len_a), std::int32_t(len_b), 0});
+    chunk.tasks += 1;
+    chunk.columns += len_a;
+    chunk.bytes += pair_bytes(len_a);
+    chunk.longest = std::max(chunk.longest, std::int32_t(len_a));
+    out.total_columns += len_a;
+  }
+  if (chunk.tasks > 0) out.chunks.push_back(chunk);
+  return out;
+}
+
+void pack_columns(const db_layout& layout, std::span<const residue_span> targets, std::uint8_t pad_rank,
+                  std::uint16_t* columns) {
+  for (const db_chunk& chunk : layout.chunks) {
+    for (std::size_t p = chunk.first_task; p < chunk.first_task + chunk.tasks; ++p) {
+      const pair_task& task = layout.tasks[p];
+      const residue_span a = targets[layout.order[2 * p]];
+      const residue_span b = 2 * p + 1 < layout.order.size() ? targets[layout.order[2 * p + 1]] : residue_span{};
+      std::uint16_t* out = columns + chunk.first_column + task.offset;
+      const std::size_t shared = b.size();
+      for (std::size_t c = 0; c < shared; ++c) out[c] = std::uint16_t(a[c] | (std::uint16_t(b[c]) << 8));
+      const std::uint16_t pad_b = std::uint16_t(std::uint16_t(pad_rank) << 8);
+      for (std::size_t c = shared; c < a.size(); ++c) out[c] = std::uint16_t(a[c] | pad_b);
+    }
+  }
+}
+
+void build_profile(residue_span query, const std::int32_t* matrix, int matrix_stride, int ranks,
+                   int strip_rows, std::int8_t* profile) {
+  const std::int64_t m = std::int64_t(query.size());
+  const std::int64_t strips = strips_of(m, strip_rows);
+  const int rows = ranks + 1;
+  for (std::int64_t s = 0; s < strips; ++s) {
+    for (int a = 0; a < rows; ++a) {
+      std::int8_t* out = profile + (s * rows + a) * strip_rows;
+      for (int r = 0; r < strip_rows; ++r) {
+        const std::int64_t i = s * strip_rows + r;
+        out[r] = (a < ranks && i < m) ? std::int8_t(matrix[query[std::size_t(i)] * matrix_stride + a]) : std::int8_t(-1);
+      }
+    }
+  }
+}
+
+}  // namespace swat::dbsearch

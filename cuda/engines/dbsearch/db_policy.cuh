@@ -1,0 +1,36 @@
+#pragma once
+// Tunables of the database-search scan (one place). A group of `group_lanes` lanes owns one
+// pair of targets, packed in the two 16-bit halves of every register (target A in bits 0–15,
+// target B in bits 16–31); the group's lanes hold a strip of group_lanes × rows_per_lane query
+// rows and the pair's columns stream through it, skewed by one column per lane. The query is
+// covered strip after strip by the same group (the strip's last row is kept in a border row
+// in global memory), so the group never waits for another group.
+
+#include <cstdint>
+
+namespace swat::dbsearch {
+
+//! Compile-time policy of one scan kernel.
+//! group_lanes_v: lanes per pair (8, 16 or 32). Fewer lanes waste fewer steps on the wavefront's
+//!   fill and drain (group_lanes − 1 steps per strip) but need more strips for a long query.
+template <int group_lanes_v>
+struct scan_policy {
+  static constexpr int group_lanes = group_lanes_v;                   //!< lanes per pair
+  static constexpr int rows_per_lane = 16;                            //!< query rows per lane
+  static constexpr int warp_threads = 32;                             //!< threads per warp
+  static constexpr int groups_per_warp = warp_threads / group_lanes;  //!< pairs in flight per warp
+  static constexpr int warps_per_block = 16;                          //!< warps per block
+  static constexpr int block_threads = warp_threads * warps_per_block;  //!< threads per block
+  static constexpr int groups_per_block = groups_per_warp * warps_per_block;  //!< pairs per block
+  static constexpr int strip_rows = group_lanes * rows_per_lane;      //!< query rows per strip
+  static constexpr int profile_words = rows_per_lane / 4;             //!< 32-bit words of int8 scores
+  //! Blocks per SM the register allocation must allow (__launch_bounds__).
+  static constexpr int min_blocks_per_sm = 1;
+  static_assert(group_lanes == 8 || group_lanes == 16 || group_lanes == 32, "group_lanes: 8, 16 or 32");
+};
+
+//! Shared memory above which the whole query profile is not kept resident in a block (bytes):
+//! beyond it the block streams the profile strip by strip (all its groups in step).
+inline constexpr std::int64_t resident_profile_max_bytes = 200 * 1024;
+
+}  // namespace swat::dbsearch

@@ -1,0 +1,73 @@
+#pragma once
+// Database search on the GPU, score only (plain C++ face, no CUDA types): the targets are
+// prepared once (db_pack.hpp) and kept on the device, every query is scanned against all of
+// them by the persistent inter-sequence kernel (db_kernel.cuh): packed 16-bit DPX, two targets
+// per group of lanes, a device-side task queue, longest pairs first. Targets that the scan
+// leaves out (longer than max_target_length) and targets whose score saturated 16 bits are
+// handed back for an exact 32-bit computation by the caller.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "common/scoring_scheme.hpp"
+#include "common/sequence.hpp"
+#include "common/traceback.hpp"
+
+namespace swat::dbsearch {
+
+//! Tunables of a search (defaults: the measured best on the H100, bench/results/db_*.csv).
+struct scan_options {
+  int group_lanes = 16;                          //!< lanes per pair of targets: 8, 16 or 32
+  bool task_queue = true;                        //!< false: static partition (the benchmark's baseline)
+  std::int64_t max_gpu_bytes = 0;                //!< device memory budget; 0 = 90 % of free memory
+  std::int32_t score_limit = 0;                  //!< 0 = 32767 − max score; tests lower it to force rescans
+  std::int32_t max_target_length = 1 << 16;      //!< longer targets are left to the caller
+  int device = 0;                                //!< CUDA device the search runs on
+};
+
+//! Where the time of the last search went (seconds) and what it did.
+struct scan_timing {
+  double prepare_s = 0;      //!< sorting, pairing and packing the targets (host)
+  double upload_s = 0;       //!< database copies that were not hidden behind a scan
+  double scan_s = 0;         //!< kernels, from the first launch to the last result
+  std::uint64_t cells = 0;   //!< DP cells scanned
+  std::size_t chunks = 0;    //!< database chunks (1 when it fits the budget)
+  std::size_t rescans = 0;   //!< (query, target) pairs handed back
+};
+
+//! (query index, target index).
+using pair_index = std::pair<std::size_t, std::size_t>;
+
+//! True when the scan can run this scheme: int8 substitution scores, o + e ≤ 8192, o + e > 0.
+bool scan_supports(const scoring_scheme& scheme);
+
+//! The database on the GPU, scanned once per query.
+class db_scanner {
+ public:
+  //! Packs the targets (kept by reference: they must outlive the scanner) and uploads them when
+  //! they fit the budget (otherwise chunk by chunk during each search).
+  db_scanner(std::span<const residue_span> targets, const scoring_scheme& scheme, scan_options options);
+  ~db_scanner();
+  db_scanner(const db_scanner&) = delete;
+  db_scanner& operator=(const db_scanner&) = delete;
+
+  //! Best cell of every query × target into results[q · targets + t]. Pairs the scan could not
+  //! finish exactly (target too long, 16-bit saturation) keep a zero cell and are appended to
+  //! `rescan`. progress receives DP cells as they finish.
+  void search(std::span<const residue_span> queries, std::span<best_cell> results,
+              std::vector<pair_index>& rescan, const std::function<void(std::uint64_t)>& progress);
+
+  //! Timing of the construction and the last search.
+  const scan_timing& timing() const;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace swat::dbsearch

@@ -1,0 +1,204 @@
+#pragma once
+// One group of G lanes scans one strip of the query against one pair of targets, score only,
+// two cells per register (target A in bits 0–15, target B in bits 16–31). Recurrences of
+// Gotoh 1982 as in common/traceback.hpp, with the gap states shifted by o + e
+// (E~ = E + o + e, F~ = F + o + e) to save one add per cell:
+//   E~(i,j) = max(E~(i,j−1) − e, H(i,j−1))                   one VIADDMNMX.S16x2
+//   F~(i,j) = max(F~(i−1,j) − e, H(i−1,j))                   one VIADDMNMX.S16x2
+//   H(i,j)  = max(0, H(i−1,j−1) + s, max(E~, F~) − o − e)     VIMNMX + VIADDMNMX.RELU (+ add)
+// Lane l holds rows s·strip_rows + l·R + 1 … + R (R = rows_per_lane) and works on column t − l
+// at step t; lane 0 takes its upper neighbour from the border row that the group's previous
+// strip left in global memory (loaded G columns at a time, coalesced, handed over by shuffles),
+// lane G − 1 writes the strip's last row there in place (column j is written G − 1 steps after
+// it was read).
+//
+// Columns outside a target: before column 0 every input is H = 0 with the pad rank (scores −1),
+// which keeps H = 0 and gives the E~ of a real column 0; past B's end (and past A's, while the
+// other groups of the warp finish) the cells are computed but masked out of the best cell. Rows
+// past m score −1 against everything, so their H stays below a real cell's H in a column ≤ j
+// and never wins the group's reduction.
+//
+// Best cell (tie rule of common/traceback.hpp: highest score, then smallest j, then smallest i):
+// within a strip a lane keeps the first column whose maximum beats its best (strictly) and in
+// it the smallest row; strips are merged with cell_beats, then the group reduces.
+//
+// Overflow: as long as every H so far is ≤ score_limit ≤ 32767 − max s, every sum stays
+// ≤ 32767 and every value is exact; the first H above the limit is exact, beats its lane's
+// best and sets the target's overflow flag (the host rescans that target at 32 bits). E~ and F~
+// never go below −16384 − e (−32768 is not reached for o + e ≤ 8192, checked on the host).
+
+#include <cstdint>
+
+#include "common/traceback.hpp"
+#include "cuda/common/packed16.cuh"
+#include "cuda/engines/dbsearch/db_problem.hpp"
+
+namespace swat::dbsearch {
+
+using swat::cuda::byte_pair;
+using swat::cuda::hi16;
+using swat::cuda::lo16;
+using swat::cuda::pack16;
+using swat::cuda::splat16;
+
+//! int8 profile of one lane for one target rank: R scores packed in R/4 words (16 bytes: one
+//! LDS.128, conflict-free since a rank's entries of consecutive lanes are consecutive).
+template <int words_v>
+struct alignas(4 * words_v) profile_entry {
+  std::uint32_t w[words_v];
+};
+
+//! Best cell of one target as seen by one lane.
+struct cell {
+  std::int32_t score = 0;
+  std::int32_t i = 0;  //!< 1-based query row
+  std::int32_t j = 0;  //!< 1-based target column
+};
+
+//! Keeps b in a when it beats a under the tie rule.
+__device__ __forceinline__ void merge_cell(cell& a, const cell& b) {
+  if (b.score > 0 && cell_beats(b.score, b.i, b.j, a.score, a.i, a.j)) a = b;
+}
+
+//! What a lane keeps of its pair across strips.
+struct lane_state {
+  cell a, b;              //!< best cells of targets A and B over the strips done
+  bool overflow_a = false, overflow_b = false;
+};
+
+//! The pair a group works on (columns = 0: an idle group that only keeps step with its warp).
+struct pair_view {
+  const std::uint16_t* residues = nullptr;  //!< the pair's columns
+  std::int32_t columns = 0;                 //!< length of A
+  std::int32_t length_b = 0;                //!< length of B
+};
+
+//! Scans strip s of the pair with the calling group. steps (warp-uniform) ≥ columns + G − 1;
+//! slice is this strip's profile, [profile_rows][G] entries; border is the group's slot.
+template <typename policy_t>
+__device__ void scan_strip(const scan_problem& pb, int s, const pair_view& pair, std::int32_t steps,
+                           const profile_entry<policy_t::profile_words>* slice, std::uint64_t* border,
+                           lane_state& st) {
+  constexpr int G = policy_t::group_lanes;
+  constexpr int R = policy_t::rows_per_lane;
+  constexpr unsigned full = 0xffffffffu;
+  const int lane = int(threadIdx.x) & (G - 1);
+  const std::int32_t row0 = s * policy_t::strip_rows + lane * R;  // rows row0 + 1 … row0 + R
+  const std::uint32_t neg_goe = splat16(-pb.gap_open_extend), neg_ge = splat16(-pb.gap_extend);
+  const std::uint32_t minus_inf = splat16(minus_infinity16);
+  const std::uint32_t pad = std::uint32_t(pb.profile_rows - 1);
+  const std::uint32_t pad2 = pad | (pad << 16);
+  const bool write_border = s + 1 < pb.strips;
+  const std::int32_t columns = pair.columns, length_b = pair.length_b;
+
+  std::uint32_t h[R], e[R];  // H and E~ of the lane's rows, previous column
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    h[r] = 0;
+    e[r] = minus_inf;
+  }
+  std::uint32_t up_prev = 0;                        // H of the row above, previous column (diag)
+  std::uint32_t out_h = 0, out_f = minus_inf;       // last row's H and F~ after the last step
+  std::uint32_t out_t = pad2;                       // ranks of the last step's column
+  std::uint32_t ch_h = 0, ch_f = minus_inf, ch_t = pad2;  // chunk: lane k holds column t0 + k
+  std::uint32_t best2 = 0;                          // this strip's bests of A and B (packed)
+  cell strip_a, strip_b;
+
+  for (std::int32_t t = 0; t < steps; ++t) {
+    if ((t & (G - 1)) == 0) {  // warp-uniform: the next G columns' ranks and upper border
+      const std::int32_t c = t + lane;
+      ch_h = 0;
+      ch_f = minus_inf;
+      ch_t = pad2;
+      if (c < columns) {
+        const std::uint32_t ranks = pair.residues[c];
+        ch_t = (ranks & 0xffu) | ((ranks >> 8) << 16);
+        if (s > 0) {
+          const std::uint64_t b = border[c];
+          ch_h = std::uint32_t(b);
+          ch_f = std::uint32_t(b >> 32);
+        }
+      }
+    }
+    const int k = int(t & (G - 1));
+    std::uint32_t vh = __shfl_up_sync(full, out_h, 1, G);
+    std::uint32_t vf = __shfl_up_sync(full, out_f, 1, G);
+    std::uint32_t vt = __shfl_up_sync(full, out_t, 1, G);
+    const std::uint32_t xh = __shfl_sync(full, ch_h, k, G);
+    const std::uint32_t xf = __shfl_sync(full, ch_f, k, G);
+    const std::uint32_t xt = __shfl_sync(full, ch_t, k, G);
+    if (lane == 0) {
+      vh = xh;
+      vf = xf;
+      vt = xt;
+    }
+
+    const profile_entry<policy_t::profile_words> pa = slice[(vt & 0xffffu) * G + lane];
+    const profile_entry<policy_t::profile_words> pb_ = slice[(vt >> 16) * G + lane];
+    std::uint32_t hup = vh, fup = vf;
+    std::uint32_t dsum[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      dsum[r] = __vadd2(r == 0 ? up_prev : h[r - 1], byte_pair(pa.w[r / 4], pb_.w[r / 4], r % 4));
+      e[r] = __viaddmax_s16x2(e[r], neg_ge, h[r]);
+    }
+    std::uint32_t colmax = 0;
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      fup = __viaddmax_s16x2(fup, neg_ge, hup);
+      h[r] = __viaddmax_s16x2_relu(__vmaxs2(e[r], fup), neg_goe, dsum[r]);
+      hup = h[r];
+      if (r % 2 == 1) colmax = __vimax3_s16x2(colmax, h[r - 1], h[r]);
+    }
+    up_prev = vh;
+    out_h = hup;
+    out_f = fup;
+    out_t = vt;
+
+    const std::int32_t j = t - lane;  // 0-based column of this step
+    colmax &= j < length_b ? 0xffffffffu : (j < columns ? 0x0000ffffu : 0u);
+    if (__vmaxs2(colmax, best2) != best2) {  // a target beat this strip's best (smallest j first)
+      const std::int32_t ca = lo16(colmax), cb = hi16(colmax);
+      if (ca > strip_a.score) {
+        int ri = 0;
+#pragma unroll
+        for (int r = R - 1; r >= 0; --r)
+          if (lo16(h[r]) == ca) ri = r;
+        strip_a = cell{ca, row0 + ri + 1, j + 1};
+      }
+      if (cb > strip_b.score) {
+        int ri = 0;
+#pragma unroll
+        for (int r = R - 1; r >= 0; --r)
+          if (hi16(h[r]) == cb) ri = r;
+        strip_b = cell{cb, row0 + ri + 1, j + 1};
+      }
+      best2 = pack16(strip_a.score, strip_b.score);
+    }
+
+    if (lane == G - 1 && write_border && j >= 0 && j < columns)
+      border[j] = std::uint64_t(hup) | (std::uint64_t(fup) << 32);
+  }
+
+  st.overflow_a = st.overflow_a || strip_a.score > pb.score_limit;
+  st.overflow_b = st.overflow_b || strip_b.score > pb.score_limit;
+  merge_cell(st.a, strip_a);
+  merge_cell(st.b, strip_b);
+}
+
+//! Group-wide best cell under the tie rule (every lane of the warp calls it).
+template <int G>
+__device__ cell reduce_cell(cell c) {
+  constexpr unsigned full = 0xffffffffu;
+#pragma unroll
+  for (int d = G / 2; d > 0; d /= 2) {
+    cell o;
+    o.score = __shfl_xor_sync(full, c.score, d, G);
+    o.i = __shfl_xor_sync(full, c.i, d, G);
+    o.j = __shfl_xor_sync(full, c.j, d, G);
+    merge_cell(c, o);
+  }
+  return c;
+}
+
+}  // namespace swat::dbsearch
