@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# bench/dbsearch/device_run.sh STEP… — database-search measurements in one GPU call, after
+# `bench/dbsearch/device_run.sh pack` here (binaries, protein data and the peers into
+# .carry/db, which the device call carries). Results go to $OUT (or .carry/out).
+#   pack      (here)  copy db_scan_bench, the dbsearch tests, swat-gpu, ../shared/data/protein,
+#                     CUDASW++4.0 (../shared/peers/cudasw4) and Debian's parasail into .carry/db
+#   test      test_dbsearch (every pair against the CPU engine)
+#   scan      db_scan_bench: queries of db_queries.fa × Swiss-Prot subset ×1, ×10, ×50,
+#             group widths 8/16/32, task queue and static partition → scan.csv
+#   cudasw4   CUDASW++4.0 makedb + scan (DPX) at ×1 and ×50 → cudasw4.log
+#   sass      instruction histogram of the scan kernels → sass.txt
+#   ncu       one Nsight Compute profile of the g16 kernel at ×10 → ncu.txt
+# Env: COMMIT (the device copy has no .git), SCALES (default "1,10,50").
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+carry=$root/.carry/db
+out=${OUT:-$root/.carry/out}
+commit=${COMMIT:-unknown}
+
+pack() {
+  rm -rf "$carry" && mkdir -p "$carry/bin" "$carry/data" "$carry/peers"
+  cp "$root/build/bin/db_scan_bench" "$root/build/bin/swat-gpu" "$carry/bin/"
+  cp "$root"/build/tests/cuda/dbsearch/test_dbsearch* "$carry/bin/"
+  cp -r "$root/../shared/data/protein" "$carry/data/"
+  cp -r "$root/../shared/peers/cudasw4" "$carry/peers/"
+  if [ -d /tmp/parasail-pkg ]; then cp -r /tmp/parasail-pkg "$carry/peers/parasail"; fi
+  du -sh "$carry"
+}
+
+setup() {
+  mkdir -p "$out" /work
+  # Tests look for ../shared/data beside the source tree they were built in (/work/main).
+  [ -e /work/shared ] || { mkdir -p /work/shared && ln -s "$carry/data" /work/shared/data; }
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
+}
+
+q=$carry/data/protein/db_queries.fa
+db=$carry/data/protein/swissprot_subset_mmseqs2.fa
+
+replicate() {  # $1 = copies → /tmp/db_x$1.fa (headers renamed per copy)
+  local f=/tmp/db_x$1.fa
+  [ -s "$f" ] || awk -v n="$1" 'BEGIN{}{a[NR]=$0}END{for(c=1;c<=n;c++)for(i=1;i<=NR;i++){l=a[i]; if(substr(l,1,1)==">"){sub(/^>/,">c" c "_",l)}; print l}}' "$db" > "$f"
+  echo "$f"
+}
+
+for step in "$@"; do
+  case $step in
+    pack) pack ;;
+    test) setup; timeout 900 "$carry/bin/test_dbsearch" 2>&1 | tail -40 | tee "$out/test_dbsearch.log" ;;
+    scan) setup
+      timeout 900 "$carry/bin/db_scan_bench" --query "$q" --db "$db" --scale "${SCALES:-1,10,50}" --groups 8,16,32 \
+        --modes queue,static --reps 3 --commit "$commit" --csv "$out/scan.csv" 2>&1 | tee "$out/scan.log" ;;
+    cudasw4) setup
+      export LD_LIBRARY_PATH=/usr/local/cuda/lib64
+      for x in 1 50; do
+        f=$(replicate $x); mkdir -p /tmp/cdb
+        /usr/bin/time -f "makedb x$x %e s" "$carry/peers/cudasw4/makedb" "$f" /tmp/cdb/x$x > /dev/null 2>> "$out/cudasw4.log"
+        for rep in 1 2; do
+          /usr/bin/time -f "align x$x %e s" "$carry/peers/cudasw4/align" --query "$q" --db /tmp/cdb/x$x --top 10 \
+            --gop -12 --gex -1 --dpx --verbose 2>&1 | grep -E "Total time|GCUPS|align x" | tee -a "$out/cudasw4.log"
+        done
+      done ;;
+    sass) setup
+      cuobjdump -sass "$carry/bin/db_scan_bench" > /tmp/sass.txt 2>&1
+      awk '/Function :/{f=$3} /VIADDMNMX|VIMNMX|PRMT|SHFL|LDS|IADD3|ISETP|BRA/{for(i=1;i<=NF;i++) if($i ~ /^(VIADDMNMX|VIMNMX|VIMNMX3|PRMT|SHFL|LDS|IADD3|ISETP|BRA)/){split($i,a,"."); c[f" "a[1]]++}} END{for(k in c) print k, c[k]}' /tmp/sass.txt | sort > "$out/sass.txt"
+      head -40 "$out/sass.txt" ;;
+    ncu) setup
+      timeout 300 ncu --kernel-name regex:scan_kernel --launch-count 1 --section SpeedOfLight --section Occupancy \
+        --section WarpStateStats --section InstructionStats --section ComputeWorkloadAnalysis \
+        "$carry/bin/db_scan_bench" --query "$q" --db "$db" --scale 10 --groups 16 --reps 1 > "$out/ncu.txt" 2>&1
+      tail -80 "$out/ncu.txt" ;;
+    *) echo "device_run.sh: unknown step $step" >&2; exit 2 ;;
+  esac
+done
