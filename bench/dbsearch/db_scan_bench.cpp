@@ -31,6 +31,8 @@ int run(int argc, char** argv) {
     ("db", "database FASTA", cxxopts::value<std::string>())
     ("scale", "database copies, comma-separated", cxxopts::value<std::vector<int>>()->default_value("1"))
     ("groups", "lanes per pair, comma-separated (8,16,32)", cxxopts::value<std::vector<int>>()->default_value("16"))
+    ("rows", "query rows per lane, comma-separated (16,32)", cxxopts::value<std::vector<int>>()->default_value("16"))
+    ("per-query", "also time every query alone")
     ("modes", "queue and/or static", cxxopts::value<std::vector<std::string>>()->default_value("queue"))
     ("reps", "timed searches (median)", cxxopts::value<int>()->default_value("3"))
     ("matrix", "protein matrix", cxxopts::value<std::string>()->default_value("BLOSUM62"))
@@ -72,10 +74,10 @@ int run(int argc, char** argv) {
       for (int k = 0; k < argc; ++k) command += (k ? " " : "") + std::string(argv[k]);
       swat::cuda::write_csv_provenance(csv, "db_scan_bench: database scan (score only)", command,
                                        r["commit"].as<std::string>());
-      csv << "scale,targets,residues,group_lanes,mode,chunks,prepare_s,scan_s,cells,gcups,rescans\n";
+      csv << "scale,targets,residues,group_lanes,rows_per_lane,mode,chunks,prepare_s,scan_s,cells,gcups,rescans\n";
     }
   }
-  std::printf("%6s %9s %12s %5s %7s %6s %9s %9s %10s %8s\n", "scale", "targets", "residues", "lanes", "mode",
+  std::printf("%6s %9s %12s %5s %4s %7s %6s %9s %9s %10s %8s\n", "scale", "targets", "residues", "lanes", "rows", "mode",
               "chunks", "prep_s", "scan_s", "GCUPS", "rescans");
   for (int scale : r["scale"].as<std::vector<int>>()) {
     std::vector<residue_span> targets;
@@ -86,9 +88,11 @@ int run(int argc, char** argv) {
         residues += rec.residues.size();
       }
     for (int g : r["groups"].as<std::vector<int>>()) {
+      for (int rows : r["rows"].as<std::vector<int>>()) {
       for (const std::string& mode : r["modes"].as<std::vector<std::string>>()) {
         dbsearch::scan_options o;
         o.group_lanes = g;
+        o.rows_per_lane = rows;
         o.task_queue = mode != "static";
         dbsearch::db_scanner scanner(targets, scheme, o);
         const double prepare_s = scanner.timing().prepare_s + scanner.timing().upload_s;
@@ -105,14 +109,25 @@ int run(int argc, char** argv) {
         const double scan_s = times[times.size() / 2];
         const double total_cells = double(query_residues) * double(residues);
         const double gcups = total_cells / scan_s / 1e9;
-        std::printf("%6d %9zu %12llu %5d %7s %6zu %9.4f %9.4f %10.1f %8zu\n", scale, targets.size(),
-                    (unsigned long long)residues, g, mode.c_str(), scanner.timing().chunks, prepare_s, scan_s, gcups,
+        std::printf("%6d %9zu %12llu %5d %4d %7s %6zu %9.4f %9.4f %10.1f %8zu\n", scale, targets.size(),
+                    (unsigned long long)residues, g, rows, mode.c_str(), scanner.timing().chunks, prepare_s, scan_s, gcups,
                     rescans);
         std::fflush(stdout);
         if (csv.is_open())
-          csv << scale << "," << targets.size() << "," << residues << "," << g << "," << mode << ","
+          csv << scale << "," << targets.size() << "," << residues << "," << g << "," << rows << "," << mode << ","
               << scanner.timing().chunks << "," << prepare_s << "," << scan_s << "," << total_cells << "," << gcups
               << "," << rescans << "\n";
+        if (r.count("per-query")) {
+          for (std::size_t k = 0; k < queries.size(); ++k) {
+            std::vector<dbsearch::pair_index> rescan;
+            std::vector<best_cell> one(targets.size());
+            scanner.search(std::span(queries).subspan(k, 1), one, rescan, {});
+            const double s = scanner.timing().scan_s;
+            std::printf("    query %zu (%zu aa): %.4f s, %.1f GCUPS\n", k, queries[k].size(), s,
+                        double(queries[k].size()) * double(residues) / s / 1e9);
+          }
+        }
+      }
       }
     }
   }

@@ -9,8 +9,9 @@
 #             group widths 8/16/32, task queue and static partition → scan.csv
 #   cudasw4   CUDASW++4.0 makedb + scan (DPX) at ×1 and ×50 → cudasw4.log
 #   sass      instruction histogram of the scan kernels → sass.txt
-#   ncu       one Nsight Compute profile of the g16 kernel at ×10 → ncu.txt
-# Env: COMMIT (the device copy has no .git), SCALES (default "1,10,50").
+#   ncu       one Nsight Compute profile of the scan kernel (NCU_GROUPS lanes) at ×10 → ncu.txt
+# Env: COMMIT (the device copy has no .git), SCALES (default "1,10,50"), GROUPS, ROWS, MODES,
+#      PER_QUERY (set: time every query alone too).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -49,8 +50,9 @@ for step in "$@"; do
     pack) pack ;;
     test) setup; timeout 900 "$carry/bin/test_dbsearch" 2>&1 | tail -40 | tee "$out/test_dbsearch.log" ;;
     scan) setup
-      timeout 900 "$carry/bin/db_scan_bench" --query "$q" --db "$db" --scale "${SCALES:-1,10,50}" --groups 8,16,32 \
-        --modes queue,static --reps 3 --commit "$commit" --csv "$out/scan.csv" 2>&1 | tee "$out/scan.log" ;;
+      timeout 900 "$carry/bin/db_scan_bench" --query "$q" --db "$db" --scale "${SCALES:-1,10,50}" \
+        --groups "${GROUPS:-8,16,32}" --rows "${ROWS:-16}" --modes "${MODES:-queue,static}" --reps 3 ${PER_QUERY:+--per-query} \
+        --commit "$commit" --csv "$out/scan.csv" 2>&1 | tee -a "$out/scan.log" ;;
     cudasw4) setup
       export LD_LIBRARY_PATH=/usr/local/cuda/lib64
       for x in 1 50; do
@@ -64,11 +66,12 @@ for step in "$@"; do
     sass) setup
       cuobjdump -sass "$carry/bin/db_scan_bench" > /tmp/sass.txt 2>&1
       awk '/Function :/{f=$3} /VIADDMNMX|VIMNMX|PRMT|SHFL|LDS|IADD3|ISETP|BRA/{for(i=1;i<=NF;i++) if($i ~ /^(VIADDMNMX|VIMNMX|VIMNMX3|PRMT|SHFL|LDS|IADD3|ISETP|BRA)/){split($i,a,"."); c[f" "a[1]]++}} END{for(k in c) print k, c[k]}' /tmp/sass.txt | sort > "$out/sass.txt"
-      head -40 "$out/sass.txt" ;;
+      head -40 "$out/sass.txt"
+      awk '/Function :.*scan_policyILi32ELi16/{p=1} p&&/Function :/&&!/scan_policyILi32ELi16/{p=0} p' /tmp/sass.txt > "$out/sass_g32_r16.txt" ;;
     ncu) setup
       timeout 300 ncu --kernel-name regex:scan_kernel --launch-count 1 --section SpeedOfLight --section Occupancy \
         --section WarpStateStats --section InstructionStats --section ComputeWorkloadAnalysis \
-        "$carry/bin/db_scan_bench" --query "$q" --db "$db" --scale 10 --groups 16 --reps 1 > "$out/ncu.txt" 2>&1
+        "$carry/bin/db_scan_bench" --query "$q" --db "$db" --scale 10 --groups ${NCU_GROUPS:-32} --reps 1 > "$out/ncu.txt" 2>&1
       tail -80 "$out/ncu.txt" ;;
     *) echo "device_run.sh: unknown step $step" >&2; exit 2 ;;
   esac

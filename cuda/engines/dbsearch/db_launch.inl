@@ -11,9 +11,9 @@
 
 namespace swat::dbsearch {
 
-template <int G>
+template <int G, int R>
 launch_shape plan_launch(int device, std::int64_t m, int profile_rows) {
-  using policy = scan_policy<G>;
+  using policy = scan_policy<G, R>;
   const auto kernel = scan_kernel<policy>;
   int sms = 0;
   SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
@@ -37,9 +37,9 @@ launch_shape plan_launch(int device, std::int64_t m, int profile_rows) {
   return shape;
 }
 
-template <int G>
+template <int G, int R>
 void launch_scan(const scan_problem& pb, const launch_shape& shape, cudaStream_t stream) {
-  using policy = scan_policy<G>;
+  using policy = scan_policy<G, R>;
   const auto kernel = scan_kernel<policy>;
   swat::cuda::set_dynamic_smem(kernel, shape.smem_bytes);
   kernel<<<shape.blocks, policy::block_threads, shape.smem_bytes, stream>>>(pb);

@@ -13,13 +13,15 @@ namespace swat::dbsearch {
 //! Compile-time policy of one scan kernel.
 //! group_lanes_v: lanes per pair (8, 16 or 32). Fewer lanes waste fewer steps on the wavefront's
 //!   fill and drain (group_lanes − 1 steps per strip) but need more strips for a long query.
-template <int group_lanes_v>
+//! rows_per_lane_v: query rows per lane (16 or 32): more rows spread the per-step work
+//!   (shuffles, loads, bookkeeping) over more cells but take more registers.
+template <int group_lanes_v, int rows_per_lane_v = 16>
 struct scan_policy {
   static constexpr int group_lanes = group_lanes_v;                   //!< lanes per pair
-  static constexpr int rows_per_lane = 16;                            //!< query rows per lane
+  static constexpr int rows_per_lane = rows_per_lane_v;               //!< query rows per lane
   static constexpr int warp_threads = 32;                             //!< threads per warp
   static constexpr int groups_per_warp = warp_threads / group_lanes;  //!< pairs in flight per warp
-  static constexpr int warps_per_block = 16;                          //!< warps per block
+  static constexpr int warps_per_block = rows_per_lane_v > 16 ? 8 : 16;  //!< warps per block
   static constexpr int block_threads = warp_threads * warps_per_block;  //!< threads per block
   static constexpr int groups_per_block = groups_per_warp * warps_per_block;  //!< pairs per block
   static constexpr int strip_rows = group_lanes * rows_per_lane;      //!< query rows per strip
@@ -27,6 +29,7 @@ struct scan_policy {
   //! Blocks per SM the register allocation must allow (__launch_bounds__).
   static constexpr int min_blocks_per_sm = 1;
   static_assert(group_lanes == 8 || group_lanes == 16 || group_lanes == 32, "group_lanes: 8, 16 or 32");
+  static_assert(rows_per_lane == 16 || rows_per_lane == 32, "rows_per_lane: 16 or 32");
 };
 
 //! Shared memory above which the whole query profile is not kept resident in a block (bytes):

@@ -158,9 +158,9 @@ struct db_scanner::impl {
 
   //! Groups the widest launch can keep in flight (border slots).
   std::size_t max_groups() const {
-    return with_group_lanes(options.group_lanes, [&]<int G>() {
-      const launch_shape streamed = plan_launch<G>(options.device, 1 << 30, profile_rows);
-      const launch_shape small = plan_launch<G>(options.device, 1, profile_rows);
+    return with_shape(options.group_lanes, options.rows_per_lane, [&]<int G, int R>() {
+      const launch_shape streamed = plan_launch<G, R>(options.device, 1 << 30, profile_rows);
+      const launch_shape small = plan_launch<G, R>(options.device, 1, profile_rows);
       return std::size_t(std::max(streamed.blocks, small.blocks)) * std::size_t(streamed.groups_per_block);
     });
   }
@@ -329,8 +329,8 @@ struct db_scanner::impl {
 
   //! Enqueues one query's scan of one chunk on the compute stream.
   void scan_one(residue_span query, const db_chunk& chunk, chunk_buffer& b, std::size_t k, std::int32_t score_limit) {
-    with_group_lanes(options.group_lanes, [&]<int G>() {
-      const launch_shape shape = plan_launch<G>(options.device, std::int64_t(query.size()), profile_rows);
+    with_shape(options.group_lanes, options.rows_per_lane, [&]<int G, int R>() {
+      const launch_shape shape = plan_launch<G, R>(options.device, std::int64_t(query.size()), profile_rows);
       const std::int64_t strips = strips_of(std::int64_t(query.size()), shape.strip_rows);
       const std::size_t profile_bytes = std::size_t(strips) * std::size_t(profile_rows) * std::size_t(shape.strip_rows);
       // The host copy of this profile slot may still feed an upload two launches back.
@@ -365,7 +365,7 @@ struct db_scanner::impl {
       if (std::size_t(shape.blocks) * std::size_t(shape.groups_per_block) * std::size_t(chunk.longest) *
               sizeof(std::uint64_t) > border.bytes())
         throw std::logic_error("dbsearch: border rows exceed their allocation");
-      launch_scan<G>(pb, shape, compute);
+      launch_scan<G, R>(pb, shape, compute);
     });
   }
 };

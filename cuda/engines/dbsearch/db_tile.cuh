@@ -4,8 +4,9 @@
 // Gotoh 1982 as in common/traceback.hpp, with the gap states shifted by o + e
 // (E~ = E + o + e, F~ = F + o + e) to save one add per cell:
 //   E~(i,j) = max(E~(i,j−1) − e, H(i,j−1))                   one VIADDMNMX.S16x2
-//   F~(i,j) = max(F~(i−1,j) − e, H(i−1,j))                   one VIADDMNMX.S16x2
-//   H(i,j)  = max(0, H(i−1,j−1) + s, max(E~, F~) − o − e)     VIMNMX + VIADDMNMX.RELU (+ add)
+//   H0(i,j) = max(0, H(i−1,j−1) + s, E~ − o − e)              VIADDMNMX.RELU (+ add)
+//   F~(i,j) = max(F~(i−1,j) − e, H0(i−1,j))                  one VIADDMNMX.S16x2 (the only chain)
+//   H(i,j)  = max(H0, F~ − o − e)                              one VIADDMNMX.S16x2
 // Lane l holds rows s·strip_rows + l·R + 1 … + R (R = rows_per_lane) and works on column t − l
 // at step t; lane 0 takes its upper neighbour from the border row that the group's previous
 // strip left in global memory (loaded G columns at a time, coalesced, handed over by shuffles),
@@ -135,21 +136,26 @@ __device__ void scan_strip(const scan_problem& pb, int s, const pair_view& pair,
 
     const profile_entry<policy_t::profile_words> pa = slice[(vt & 0xffffu) * G + lane];
     const profile_entry<policy_t::profile_words> pb_ = slice[(vt >> 16) * G + lane];
-    std::uint32_t hup = vh, fup = vf;
-    std::uint32_t dsum[R];
+    // H0 = max(0, diag + s, E) first, independent across rows; then the F~ chain down the rows
+    // runs on H0 alone (one op per row on the critical path): opening from an H that came from
+    // F is never better than extending that F (o ≥ 0), so max(H − o − e, F − e) equals
+    // max(H0 − o − e, F − e) and H = max(H0, F~ − o − e) is exact.
+    std::uint32_t h0[R];
 #pragma unroll
     for (int r = 0; r < R; ++r) {
-      dsum[r] = __vadd2(r == 0 ? up_prev : h[r - 1], byte_pair(pa.w[r / 4], pb_.w[r / 4], r % 4));
+      const std::uint32_t dsum = __vadd2(r == 0 ? up_prev : h[r - 1], byte_pair(pa.w[r / 4], pb_.w[r / 4], r % 4));
       e[r] = __viaddmax_s16x2(e[r], neg_ge, h[r]);
+      h0[r] = __viaddmax_s16x2_relu(e[r], neg_goe, dsum);
     }
+    std::uint32_t fup = vf;
     std::uint32_t colmax = 0;
 #pragma unroll
     for (int r = 0; r < R; ++r) {
-      fup = __viaddmax_s16x2(fup, neg_ge, hup);
-      h[r] = __viaddmax_s16x2_relu(__vmaxs2(e[r], fup), neg_goe, dsum[r]);
-      hup = h[r];
+      fup = __viaddmax_s16x2(fup, neg_ge, r == 0 ? vh : h0[r - 1]);
+      h[r] = __viaddmax_s16x2(fup, neg_goe, h0[r]);
       if (r % 2 == 1) colmax = __vimax3_s16x2(colmax, h[r - 1], h[r]);
     }
+    const std::uint32_t hup = h[R - 1];
     up_prev = vh;
     out_h = hup;
     out_f = fup;

@@ -127,12 +127,17 @@ TEST(DbScan, RandomDatabasesEverySchemeAndGroupWidth) {
     const auto qs = spans_of(queries), ts = spans_of(targets);
     const std::vector<best_cell> want = cpu_cells(qs, ts, s);
     for (int g : {8, 16, 32}) {
-      for (bool queue : {true, false}) {
-        if (!queue && g != 16) continue;
-        scan_options o;
-        o.group_lanes = g;
-        o.task_queue = queue;
-        check_scan(qs, ts, s, o, s.matrix_name + " g" + std::to_string(g) + (queue ? " queue" : " static"), &want);
+      for (int rows : {16, 32}) {
+        for (bool queue : {true, false}) {
+          if (!queue && (g != 16 || rows != 16)) continue;
+          scan_options o;
+          o.group_lanes = g;
+          o.rows_per_lane = rows;
+          o.task_queue = queue;
+          check_scan(qs, ts, s, o,
+                     s.matrix_name + " g" + std::to_string(g) + " r" + std::to_string(rows) + (queue ? " queue" : " static"),
+                     &want);
+        }
       }
     }
   }
@@ -236,9 +241,12 @@ TEST(DbScan, SwissProtSubsetEveryPair) {
   const scoring_scheme s = scoring::make_protein_scheme("BLOSUM62", 11, 1);
   const std::vector<best_cell> want = cpu_cells(qs, ts, s);
   for (int g : {8, 16, 32}) {
-    scan_options o;
-    o.group_lanes = g;
-    EXPECT_EQ(check_scan(qs, ts, s, o, "swissprot g" + std::to_string(g), &want), 0u);
+    for (int rows : {16, 32}) {
+      scan_options o;
+      o.group_lanes = g;
+      o.rows_per_lane = rows;
+      EXPECT_EQ(check_scan(qs, ts, s, o, "swissprot g" + std::to_string(g) + " r" + std::to_string(rows), &want), 0u);
+    }
   }
 }
 

@@ -1,7 +1,0 @@
-// Scan kernel with 32 lanes per pair of targets.
-#include "cuda/engines/dbsearch/db_launch.inl"
-
-namespace swat::dbsearch {
-template launch_shape plan_launch<32>(int, std::int64_t, int);
-template void launch_scan<32>(const scan_problem&, const launch_shape&, cudaStream_t);
-}  // namespace swat::dbsearch
