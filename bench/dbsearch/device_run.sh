@@ -69,7 +69,7 @@ for step in "$@"; do
       head -40 "$out/sass.txt"
       awk '/Function :.*scan_policyILi32ELi16/{p=1} p&&/Function :/&&!/scan_policyILi32ELi16/{p=0} p' /tmp/sass.txt > "$out/sass_g32_r16.txt" ;;
     ncu) setup
-      timeout 300 ncu --kernel-name regex:scan_kernel --launch-count 1 --section SpeedOfLight --section Occupancy \
+      timeout 300 ncu --kernel-name regex:scan_kernel --launch-skip ${NCU_SKIP:-6} --launch-count 1 --section SpeedOfLight --section Occupancy \
         --section WarpStateStats --section InstructionStats --section ComputeWorkloadAnalysis \
         "$carry/bin/db_scan_bench" --query "$q" --db "$db" --scale 10 --groups ${NCU_GROUPS:-32} --reps 1 > "$out/ncu.txt" 2>&1
       tail -80 "$out/ncu.txt" ;;
