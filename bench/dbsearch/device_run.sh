@@ -9,8 +9,8 @@
 #             group widths 8/16/32, task queue and static partition → scan.csv
 #   cudasw4   CUDASW++4.0 makedb + scan (DPX) at ×1 and ×50 → cudasw4.log
 #   sass      instruction histogram of the scan kernels → sass.txt
-#   ncu       one Nsight Compute profile of the scan kernel (NCU_GROUPS lanes) at ×10 → ncu.txt
-# Env: COMMIT (the device copy has no .git), SCALES (default "1,10,50"), GROUPS, ROWS, MODES,
+#   ncu       one Nsight Compute profile of the scan kernel (NCU_LANES lanes) at ×10 → ncu.txt
+# Env: COMMIT (the device copy has no .git), SCALES (default "1,10,50"), LANES, ROWS, MODES,
 #      PER_QUERY (set: time every query alone too).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -51,7 +51,7 @@ for step in "$@"; do
     test) setup; timeout 900 "$carry/bin/test_dbsearch" 2>&1 | tail -40 | tee "$out/test_dbsearch.log" ;;
     scan) setup
       timeout 900 "$carry/bin/db_scan_bench" --query "$q" --db "$db" --scale "${SCALES:-1,10,50}" \
-        --groups "${GROUPS:-8,16,32}" --rows "${ROWS:-16}" --modes "${MODES:-queue,static}" --reps 3 ${PER_QUERY:+--per-query} \
+        --groups "${LANES:-8,16,32}" --rows "${ROWS:-16}" --modes "${MODES:-queue,static}" --reps 3 ${PER_QUERY:+--per-query} \
         --commit "$commit" --csv "$out/scan.csv" 2>&1 | tee -a "$out/scan.log" ;;
     cudasw4) setup
       export LD_LIBRARY_PATH=/usr/local/cuda/lib64
@@ -71,7 +71,7 @@ for step in "$@"; do
     ncu) setup
       timeout 300 ncu --kernel-name regex:scan_kernel --launch-skip ${NCU_SKIP:-6} --launch-count 1 --section SpeedOfLight --section Occupancy \
         --section WarpStateStats --section InstructionStats --section ComputeWorkloadAnalysis \
-        "$carry/bin/db_scan_bench" --query "$q" --db "$db" --scale 10 --groups ${NCU_GROUPS:-32} --reps 1 > "$out/ncu.txt" 2>&1
+        "$carry/bin/db_scan_bench" --query "$q" --db "$db" --scale 10 --groups ${NCU_LANES:-32} --reps 1 > "$out/ncu.txt" 2>&1
       tail -80 "$out/ncu.txt" ;;
     *) echo "device_run.sh: unknown step $step" >&2; exit 2 ;;
   esac

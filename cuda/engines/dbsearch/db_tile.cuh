@@ -20,8 +20,9 @@
 // and never wins the group's reduction.
 //
 // Best cell (tie rule of common/traceback.hpp: highest score, then smallest j, then smallest i):
-// within a strip a lane keeps the first column whose maximum beats its best (strictly) and in
-// it the smallest row; strips are merged with cell_beats, then the group reduces.
+// within a strip a lane keeps the first column whose maximum reaches the group's best so far
+// (then strictly higher ones) and in it the smallest row; strips are merged with cell_beats,
+// then the group reduces.
 //
 // Overflow: as long as every H so far is ≤ score_limit ≤ 32767 − max s, every sum stays
 // ≤ 32767 and every value is exact; the first H above the limit is exact, beats its lane's
@@ -74,6 +75,14 @@ struct pair_view {
   std::int32_t length_b = 0;                //!< length of B
 };
 
+//! Largest value of v over the group (every lane of the warp calls it).
+template <int G>
+__device__ __forceinline__ std::int32_t group_max(std::int32_t v) {
+#pragma unroll
+  for (int d = G / 2; d > 0; d /= 2) v = max(v, __shfl_xor_sync(0xffffffffu, v, d, G));
+  return v;
+}
+
 //! Scans strip s of the pair with the calling group. steps (warp-uniform) ≥ columns + G − 1;
 //! slice is this strip's profile, [profile_rows][G] entries; border is the group's slot.
 template <typename policy_t>
@@ -102,8 +111,13 @@ __device__ void scan_strip(const scan_problem& pb, int s, const pair_view& pair,
   std::uint32_t out_h = 0, out_f = minus_inf;       // last row's H and F~ after the last step
   std::uint32_t out_t = pad2;                       // ranks of the last step's column
   std::uint32_t ch_h = 0, ch_f = minus_inf, ch_t = pad2;  // chunk: lane k holds column t0 + k
-  std::uint32_t best2 = 0;                          // this strip's bests of A and B (packed)
-  cell strip_a, strip_b;
+  // Cells below the group's best so far cannot win: this strip records, per target, the first
+  // column reaching at least that best (an equal score in a smaller column wins the tie), then
+  // strictly higher ones. A high threshold keeps the rare best-cell branch rare on long queries.
+  const std::int32_t floor_a = max(group_max<G>(st.a.score) - 1, 0);
+  const std::int32_t floor_b = max(group_max<G>(st.b.score) - 1, 0);
+  std::uint32_t best2 = pack16(floor_a, floor_b);  // this strip's bests of A and B (packed)
+  cell strip_a{floor_a, 0, 0}, strip_b{floor_b, 0, 0};  // j = 0: nothing found in this strip
 
   for (std::int32_t t = 0; t < steps; ++t) {
     if ((t & (G - 1)) == 0) {  // warp-uniform: the next G columns' ranks and upper border
@@ -186,10 +200,14 @@ __device__ void scan_strip(const scan_problem& pb, int s, const pair_view& pair,
       border[j] = std::uint64_t(hup) | (std::uint64_t(fup) << 32);
   }
 
-  st.overflow_a = st.overflow_a || strip_a.score > pb.score_limit;
-  st.overflow_b = st.overflow_b || strip_b.score > pb.score_limit;
-  merge_cell(st.a, strip_a);
-  merge_cell(st.b, strip_b);
+  if (strip_a.j > 0) {
+    st.overflow_a = st.overflow_a || strip_a.score > pb.score_limit;
+    merge_cell(st.a, strip_a);
+  }
+  if (strip_b.j > 0) {
+    st.overflow_b = st.overflow_b || strip_b.score > pb.score_limit;
+    merge_cell(st.b, strip_b);
+  }
 }
 
 //! Group-wide best cell under the tie rule (every lane of the warp calls it).
