@@ -9,6 +9,8 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/alignment.hpp"
 #include "common/scoring_scheme.hpp"
@@ -49,6 +51,19 @@ class engine {
       if (progress) progress(std::uint64_t(jobs[k].query.size()) * jobs[k].target.size());
     }
   }
+  //! Database search: the best cell of every query against every target into
+  //! results[q · targets.size() + t]. The default scores each query's targets with score_many;
+  //! database engines prepare the targets once and scan them for every query.
+  virtual void search(std::span<const residue_span> queries, std::span<const residue_span> targets,
+                      const scoring_scheme& scheme, std::span<best_cell> results, const progress_fn& progress) {
+    std::vector<pair_job> jobs(targets.size());
+    for (std::size_t q = 0; q < queries.size(); ++q) {
+      for (std::size_t t = 0; t < targets.size(); ++t) jobs[t] = {q, t, queries[q], targets[t]};
+      score_many(jobs, scheme, results.subspan(q * targets.size(), targets.size()), progress);
+    }
+  }
+  //! Named stages of the last search (e.g. {"prepare", 0.05}) for --timing; empty by default.
+  virtual std::vector<std::pair<std::string, double>> stage_seconds() const { return {}; }
   //! Aligns every job into results[k] (same size as jobs). The default runs them in order;
   //! engines that parallelise across pairs override it.
   virtual void align_many(std::span<const pair_job> jobs, const scoring_scheme& scheme,

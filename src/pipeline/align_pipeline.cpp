@@ -95,49 +95,66 @@ std::pair<sequence_set, sequence_set> read_inputs(const align_options& options, 
   return {std::move(queries), std::move(targets)};
 }
 
-// Aligns one query against every target and appends its best hits.
-void search_query(engine& eng, const scoring_scheme& scheme, const align_options& options,
-                  const sequence_set& queries, std::size_t q, const sequence_set& targets,
-                  progress_line& progress, std::vector<output::hit>& hits) {
-  std::vector<pair_job> jobs;
-  jobs.reserve(targets.records.size());
-  for (std::size_t t = 0; t < targets.records.size(); ++t)
-    jobs.push_back({q, t, queries.records[q].residues, targets.records[t].residues});
+// Best hits of every query, in query order: with more targets than --max-hits the engine first
+// scores every query × target (a database search) and only the reported hits are aligned; with
+// fewer, every pair is aligned and ranked by its alignment. Alignments of all queries go to
+// the engine in one batch.
+std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, const align_options& options,
+                                    const sequence_set& queries, const sequence_set& targets,
+                                    progress_line& progress, double& scan_s) {
+  using clock = std::chrono::steady_clock;
+  const std::size_t nq = queries.records.size(), nt = targets.records.size();
   const progress_fn report = [&](std::uint64_t cells) { progress.add(cells); };
-
-  std::vector<std::size_t> keep;
-  std::vector<best_cell> cells(jobs.size());
-  const bool all_kept = jobs.size() <= options.max_hits;
+  const bool all_kept = nt <= options.max_hits;
+  std::vector<best_cell> cells;
+  std::vector<std::vector<std::size_t>> keep(nq);
   if (!all_kept) {
-    // Score every target first, then trace back only the hits that are reported.
-    eng.score_many(jobs, scheme, cells, report);
-    keep = rank_targets(cells, options.min_score, options.max_hits);
+    const auto t0 = clock::now();
+    std::vector<residue_span> qs, ts;
+    for (const auto& r : queries.records) qs.push_back(r.residues);
+    for (const auto& r : targets.records) ts.push_back(r.residues);
+    cells.resize(nq * nt);
+    eng.search(qs, ts, scheme, cells, report);
+    for (std::size_t q = 0; q < nq; ++q)
+      keep[q] = rank_targets(std::vector<best_cell>(cells.begin() + std::ptrdiff_t(q * nt),
+                                                    cells.begin() + std::ptrdiff_t((q + 1) * nt)),
+                             options.min_score, options.max_hits);
+    scan_s = std::chrono::duration<double>(clock::now() - t0).count();
   } else {
-    keep.resize(jobs.size());
-    std::iota(keep.begin(), keep.end(), std::size_t{0});
+    for (auto& k : keep) {
+      k.resize(nt);
+      std::iota(k.begin(), k.end(), std::size_t{0});
+    }
   }
-  std::vector<pair_job> kept_jobs;
-  for (std::size_t t : keep) kept_jobs.push_back(jobs[t]);
-  std::vector<alignment> alns(kept_jobs.size());
-  eng.align_many(kept_jobs, scheme, alns, all_kept ? report : progress_fn{});
+  std::vector<pair_job> jobs;
+  for (std::size_t q = 0; q < nq; ++q)
+    for (std::size_t t : keep[q]) jobs.push_back({q, t, queries.records[q].residues, targets.records[t].residues});
+  std::vector<alignment> alns(jobs.size());
+  eng.align_many(jobs, scheme, alns, all_kept ? report : progress_fn{});
 
-  std::vector<best_cell> traced(jobs.size());
-  for (std::size_t k = 0; k < keep.size(); ++k) {
-    const alignment& a = alns[k];
-    if (!all_kept && (a.score != cells[keep[k]].score || a.query_end != cells[keep[k]].query_end ||
-                      a.target_end != cells[keep[k]].target_end))
-      throw runtime_failure("internal error: " + eng.name() + " engine gave score " +
-                            std::to_string(cells[keep[k]].score) + " then an alignment of " +
-                            std::to_string(a.score) + " for " + queries.records[q].name + " vs " +
-                            targets.records[keep[k]].name);
-    traced[keep[k]] = {a.score, a.query_end, a.target_end};
+  std::vector<output::hit> hits;
+  std::size_t k = 0;
+  for (std::size_t q = 0; q < nq; ++q) {
+    const std::size_t first = k;
+    std::vector<best_cell> traced(nt);
+    for (std::size_t t : keep[q]) {
+      const alignment& a = alns[k++];
+      const best_cell* scanned = all_kept ? nullptr : &cells[q * nt + t];
+      if (scanned && (a.score != scanned->score || a.query_end != scanned->query_end ||
+                      a.target_end != scanned->target_end))
+        throw runtime_failure("internal error: " + eng.name() + " engine gave score " +
+                              std::to_string(scanned->score) + " then an alignment of " + std::to_string(a.score) +
+                              " for " + queries.records[q].name + " vs " + targets.records[t].name);
+      traced[t] = {a.score, a.query_end, a.target_end};
+    }
+    // With every target traced, ranking happens after the alignments are known.
+    const std::vector<std::size_t> order = all_kept ? rank_targets(traced, options.min_score, options.max_hits) : keep[q];
+    for (std::size_t t : order) {
+      const auto pos = std::size_t(std::find(keep[q].begin(), keep[q].end(), t) - keep[q].begin());
+      hits.push_back({q, t, std::move(alns[first + pos])});
+    }
   }
-  // With every target traced, ranking happens after the alignments are known.
-  const std::vector<std::size_t> order = all_kept ? rank_targets(traced, options.min_score, options.max_hits) : keep;
-  for (std::size_t t : order) {
-    const auto k = std::size_t(std::find(keep.begin(), keep.end(), t) - keep.begin());
-    hits.push_back({q, t, std::move(alns[k])});
-  }
+  return hits;
 }
 
 // Every engine scores in int32: refuse inputs whose best possible score could overflow it.
@@ -197,12 +214,12 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
   for (const auto& q : queries.records) total_cells += std::uint64_t(q.residues.size()) * db_residues;
 
   std::vector<output::hit> hits;
+  double scan_s = 0;
   {
     // A single pair on the GPU gets the engine's own fill progress line instead.
     const bool single_gpu_pair = eng->name() != "cpu" && queries.records.size() * targets.records.size() == 1;
     progress_line progress("aligning", total_cells, !options.quiet && !single_gpu_pair);
-    for (std::size_t q = 0; q < queries.records.size(); ++q)
-      search_query(*eng, scheme, options, queries, q, targets, progress, hits);
+    hits = search_all(*eng, scheme, options, queries, targets, progress, scan_s);
   }
 
   const double aligned_s = since_start();
@@ -219,13 +236,20 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
     file.commit();
   }
   if (options.timing) {
-    char line[320];
+    char line[480];
+    std::string stages;
+    for (const auto& [stage, seconds] : eng->stage_seconds()) {
+      char part[80];
+      std::snprintf(part, sizeof part, "%s %.3f s, ", stage.c_str(), seconds);
+      stages += part;
+    }
+    const double align_s = aligned_s - ready_s;
     std::snprintf(line, sizeof line,
                   "timing: read %.3f s | %s engine ready %.3f s (started with the read) | align %.3f s "
-                  "(%.3g cells, %.1f GCUPS) | output %.3f s | total %.3f s",
-                  read_s, eng->name().c_str(), engine_s, aligned_s - ready_s, double(total_cells),
-                  double(total_cells) / std::max(aligned_s - ready_s, 1e-9) / 1e9, since_start() - aligned_s,
-                  since_start());
+                  "(%.3g cells, %.1f GCUPS; %sscan %.3f s, traceback %.3f s) | output %.3f s | total %.3f s",
+                  read_s, eng->name().c_str(), engine_s, align_s, double(total_cells),
+                  double(total_cells) / std::max(align_s, 1e-9) / 1e9, stages.c_str(), scan_s, align_s - scan_s,
+                  since_start() - aligned_s, since_start());
     options.timing(line);
   }
 }

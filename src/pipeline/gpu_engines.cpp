@@ -8,6 +8,9 @@
 #if SWAT_HAVE_SW
 #include "cuda/sw/gpu_engine.hpp"
 #endif
+#if SWAT_HAVE_DBSEARCH
+#include "cuda/engines/dbsearch/db_engine.hpp"
+#endif
 #if SWAT_HAVE_SW_FAST
 #include "cuda/sw_fast/fast_engine.hpp"
 #include "cuda/sw_fast/fast_progress.hpp"
@@ -41,8 +44,19 @@ std::unique_ptr<engine> make_gpu_engine(const gpu_engine_options& options, std::
   if (options.kernel == "fast" && options.sync != "auto")
     throw usage_error("--kernel fast synchronises strips with ready flags; --sync applies to "
                       "--kernel diagonal|coalesced|tiled");
-  if (options.kernel == "fast" || (options.kernel == "auto" && options.sync == "auto"))
+  if (options.kernel == "fast")
     return sw_fast::make_fast_engine(options, sw_fast::stderr_progress(options.quiet));
+  if (options.kernel == "auto" && options.sync == "auto") {
+    auto fast = sw_fast::make_fast_engine(options, sw_fast::stderr_progress(options.quiet));
+#if SWAT_HAVE_DBSEARCH
+    // Many targets: the database scan; single pairs and alignments: the fast engine.
+    dbsearch::scan_options scan;
+    scan.max_gpu_bytes = std::int64_t(options.max_gpu_mem_bytes);
+    return dbsearch::make_db_engine(std::move(fast), scan);
+#else
+    return fast;
+#endif
+  }
 #endif
 #if SWAT_HAVE_SW
   return sw::make_gpu_engine(options);
