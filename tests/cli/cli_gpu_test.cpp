@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
 
 #include "support/run_process.hpp"
 
@@ -84,4 +87,82 @@ TEST(cli_gpu, fast_kernel_refuses_a_sync_mode) {
   const auto r = run_shell(binary + " align " + q + " " + q + " --device gpu --kernel fast --sync cg", dir);
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("--sync"), std::string::npos) << r.err;
+}
+
+namespace {
+
+// Writes the records of `from` whose index is in [first, last) to `to`.
+void copy_records(const fs::path& from, const fs::path& to, int first, int last) {
+  std::ifstream in(from);
+  std::ofstream out(to);
+  std::string line;
+  int record = -1;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] == '>') ++record;
+    if (record >= first && record < last) out << line << '\n';
+  }
+}
+
+// Cuts every sequence of `from` into fragments of 1,000 … 9,000 residues (a DNA "database").
+void write_fragments(const std::vector<fs::path>& from, const fs::path& to) {
+  std::ofstream out(to);
+  int k = 0;
+  for (const fs::path& f : from) {
+    std::ifstream in(f);
+    std::string line, seq;
+    while (std::getline(in, line))
+      if (!line.empty() && line[0] != '>') seq += line;
+    for (std::size_t pos = 0; pos < seq.size(); ++k) {
+      const std::size_t len = 1000 + std::size_t(k * 7919 % 8000);
+      out << ">frag" << k << " " << f.filename().string() << ":" << pos + 1 << "\n" << seq.substr(pos, len) << "\n";
+      pos += len;
+    }
+  }
+}
+
+}  // namespace
+
+TEST(cli_gpu, database_search_matches_the_cpu_in_every_format) {
+  temp_dir dir;
+  if (!gpu_usable(dir)) GTEST_SKIP() << "no usable GPU engine here";
+  const fs::path queries = shared_data / "protein/db_queries.fa", db = shared_data / "protein/swissprot_subset_mmseqs2.fa";
+  if (!fs::exists(queries) || !fs::exists(db)) GTEST_SKIP() << "no " << shared_data;
+  // The six short queries with 1,000 hits each (the scan, the ranking and 6,000 alignments),
+  // then titin (34,350 aa: a streamed profile) with its best 30.
+  const fs::path short_q = dir.path() / "short.fa", titin = dir.path() / "titin.fa";
+  copy_records(queries, short_q, 0, 6);
+  copy_records(queries, titin, 6, 7);
+  for (const char* fmt : {"blast6 score cigar", "sam", "json", "pair"}) {
+    const std::string common = "align " + short_q.string() + " " + db.string() + " --quiet --max-hits 1000 --outfmt '" + fmt + "'";
+    const auto cpu = run_shell(binary + " " + common + " --device cpu", dir);
+    const auto gpu = run_shell(binary + " " + common + " --device gpu", dir);
+    ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
+    ASSERT_EQ(gpu.exit_code, 0) << gpu.err;
+    EXPECT_GT(cpu.out.size(), 100000u) << fmt;
+    if (std::string(fmt) == "sam") {
+      // The @PG line names the command line; everything else must be equal.
+      EXPECT_EQ(cpu.out.substr(cpu.out.find("\n@PG") == std::string::npos ? 0 : cpu.out.find('\n', cpu.out.find("\n@PG") + 1)),
+                gpu.out.substr(gpu.out.find("\n@PG") == std::string::npos ? 0 : gpu.out.find('\n', gpu.out.find("\n@PG") + 1)));
+    } else {
+      EXPECT_EQ(cpu.out, gpu.out) << fmt;
+    }
+  }
+  expect_same_as_cpu(titin.string() + " " + db.string() + " --max-hits 30", "", dir);
+}
+
+TEST(cli_gpu, dna_database_search_matches_the_cpu) {
+  temp_dir dir;
+  if (!gpu_usable(dir)) GTEST_SKIP() << "no usable GPU engine here";
+  std::vector<fs::path> genomes;
+  for (const char* f : {"dna/sarscov2_MN908947.3.fa", "dna/ratg13_MN996532.2.fa", "dna/sarscov_frankfurt1_AY291315.1.fa",
+                        "dna/lambda_NC_001416.1.fa", "dna/stx2_phage_II_AP005154.1.fa", "dna/mt_human.fa"})
+    genomes.push_back(shared_data / f);
+  for (const fs::path& g : genomes)
+    if (!fs::exists(g)) GTEST_SKIP() << "no " << g;
+  const fs::path db = dir.path() / "fragments.fa";
+  write_fragments(genomes, db);
+  const std::string queries = (source_dir / "data/sarscov2_spike_gene.fa").string() + " " + db.string();
+  expect_same_as_cpu(queries + " --max-hits 100", "", dir);
+  const fs::path mt = shared_data / "dna/mt_orang.fa";
+  expect_same_as_cpu(mt.string() + " " + db.string() + " --max-hits 5000", "", dir);
 }
