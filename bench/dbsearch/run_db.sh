@@ -5,7 +5,7 @@
 #   swat-gpu  the whole `swat-gpu align` command (FASTA reading, scan, alignments of the hits,
 #             blast6 output) and its --timing split (read, prepare, scan, traceback, output)
 #   cudasw4   CUDASW++4.0 makedb (once per DB) and its scan (--dpx), same scoring
-#   parasail  parasail_aligner sw_striped_profile_avx2_256_sat -t $(nproc) (scores only)
+#   parasail  parasail_aligner sw_striped_profile_avx2_256_sat (no suffix-array filter, -x) -t $(nproc) (scores only)
 # → OUTDIR/db.csv: tool,scale,phase,seconds,gcups,commit,device,date (phase "whole" = the command)
 # Env: SWAT (binary), CUDASW4 (folder with align, makedb), PARASAIL (folder with usr/bin, usr/lib),
 #      DATA (folder with db_queries.fa and swissprot_subset_mmseqs2.fa), COMMIT, SCALES, REPS.
@@ -87,7 +87,7 @@ for x in ${SCALES:-1 10 50}; do
   if [ -x "$PARASAIL/usr/bin/parasail_aligner" ] && { [ "$x" != 50 ] || [ -n "${PARASAIL_X50:-}" ]; }; then
     t0=$(now)
     LD_LIBRARY_PATH=$PARASAIL/usr/lib/x86_64-linux-gnu timeout 300 "$PARASAIL/usr/bin/parasail_aligner" \
-      -a sw_striped_profile_avx2_256_sat -x -d -m blosum62 -o 12 -e 1 -t "$(nproc)" -f "$f" -q "$q" -g "$tmp/parasail.txt" 0<&- > /dev/null 2>&1
+      -a sw_striped_profile_avx2_256_sat -x -m blosum62 -o 12 -e 1 -t "$(nproc)" -f "$f" -q "$q" -g "$tmp/parasail.txt" 0<&- > /dev/null 2>&1
     t1=$(now)
     row parasail "$x" whole "$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')" "$cells"
   fi
