@@ -2,8 +2,11 @@
 # bench/dbsearch/device_run.sh STEP… — database-search measurements in one GPU call, after
 # `bench/dbsearch/device_run.sh pack` here (binaries, protein data and the peers into
 # .carry/db, which the device call carries). Results go to $OUT (or .carry/out).
-#   pack      (here)  copy db_scan_bench, the dbsearch tests, swat-gpu, ../shared/data/protein,
+#   pack      (here)  copy db_scan_bench, the dbsearch tests, ../shared/data/{protein,dna},
 #                     CUDASW++4.0 (../shared/peers/cudasw4) and Debian's parasail into .carry/db
+#                     (the call also carries build/bin and build/tests/cli/test_cli)
+#   cli       the GPU CLI tests (database searches byte for byte equal to the CPU engine)
+#   db        bench/dbsearch/run_db.sh: whole commands against CUDASW++4.0 and parasail → db.csv
 #   test      test_dbsearch (every pair against the CPU engine)
 #   scan      db_scan_bench: queries of db_queries.fa × Swiss-Prot subset ×1, ×10, ×50,
 #             group widths 8/16/32, task queue and static partition → scan.csv
@@ -21,9 +24,9 @@ commit=${COMMIT:-unknown}
 
 pack() {
   rm -rf "$carry" && mkdir -p "$carry/bin" "$carry/data" "$carry/peers"
-  cp "$root/build/bin/db_scan_bench" "$root/build/bin/swat-gpu" "$carry/bin/"
+  cp "$root/build/bin/db_scan_bench" "$carry/bin/"
   cp "$root"/build/tests/cuda/dbsearch/test_dbsearch* "$carry/bin/"
-  cp -r "$root/../shared/data/protein" "$carry/data/"
+  cp -r "$root/../shared/data/protein" "$root/../shared/data/dna" "$carry/data/"
   cp -r "$root/../shared/peers/cudasw4" "$carry/peers/"
   if [ -d /tmp/parasail-pkg ]; then cp -r /tmp/parasail-pkg "$carry/peers/parasail"; fi
   du -sh "$carry"
@@ -31,6 +34,8 @@ pack() {
 
 setup() {
   mkdir -p "$out" /work
+  # The binaries were built in /work/main (absolute paths baked in): recreate it here.
+  [ "$root" = /work/main ] || [ -e /work/main ] || ln -s "$root" /work/main
   # Tests look for ../shared/data beside the source tree they were built in (/work/main).
   [ -e /work/shared ] || { mkdir -p /work/shared && ln -s "$carry/data" /work/shared/data; }
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
@@ -49,6 +54,9 @@ for step in "$@"; do
   case $step in
     pack) pack ;;
     test) setup; timeout 900 "$carry/bin/test_dbsearch" 2>&1 | tail -40 | tee "$out/test_dbsearch.log" ;;
+    cli) setup
+      (cd /work/main && timeout 900 build/tests/cli/test_cli --gtest_filter="${CLI_FILTER:-cli_gpu.*}" 2>&1 | tail -30 | tee "$out/test_cli_gpu.log") ;;
+    db) setup; COMMIT=$commit SWAT=/work/main/build/bin/swat-gpu "$here/run_db.sh" "$out" ;;
     scan) setup
       timeout 900 "$carry/bin/db_scan_bench" --query "$q" --db "$db" --scale "${SCALES:-1,10,50}" \
         --groups "${LANES:-8,16,32}" --rows "${ROWS:-16}" --modes "${MODES:-queue,static}" --reps 3 ${PER_QUERY:+--per-query} \
