@@ -53,9 +53,9 @@ replicate() {  # $1 = copies → /tmp/db_x$1.fa (headers renamed per copy)
 for step in "$@"; do
   case $step in
     pack) pack ;;
-    test) setup; timeout 900 "$carry/bin/test_dbsearch" 2>&1 | tail -40 | tee "$out/test_dbsearch.log" ;;
+    test) setup; timeout 900 "$carry/bin/test_dbsearch" 2>&1 | tail -40 | tee -a "$out/tests.log" ;;
     cli) setup
-      (cd /work/main && timeout 900 build/tests/cli/test_cli --gtest_filter="${CLI_FILTER:-cli_gpu.*}" 2>&1 | tail -30 | tee "$out/test_cli_gpu.log") ;;
+      (cd /work/main && timeout 900 build/tests/cli/test_cli --gtest_filter="${CLI_FILTER:-cli_gpu.*}" 2>&1 | tail -30 | tee -a "$out/tests.log") ;;
     db) setup; COMMIT=$commit SWAT=/work/main/build/bin/swat-gpu "$here/run_db.sh" "$out" ;;
     scan) setup
       timeout 900 "$carry/bin/db_scan_bench" --query "$q" --db "$db" --scale "${SCALES:-1,10,50}" \

@@ -62,7 +62,7 @@ for x in ${SCALES:-1 10 50}; do
     s=$(echo "$line" | grep -o "$phase [0-9.]* s" | head -1 | awk '{print $(NF-1)}')
     [ -n "$s" ] && row swat-gpu "$x" "${phase// /_}" "$s" "$([ "$phase" = "gpu scan" ] && echo "$cells" || echo 0)"
   done
-  cp "$tmp/hits.tsv" "$out/swat_hits_x$x.tsv"
+  [ "$x" = 1 ] && cp "$tmp/hits.tsv" "$out/swat_hits_x1.tsv"
 
   # CUDASW++4.0: makedb once, then the scan (its own "Total time").
   if [ -x "$CUDASW4/align" ]; then
@@ -78,7 +78,7 @@ for x in ${SCALES:-1 10 50}; do
       wholes+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')")
       scans+=("$(grep -o 'Total time: [0-9.e-]*' "$tmp/cudasw4.txt" | awk '{print $3}')")
     done
-    cp "$tmp/cudasw4.txt" "$out/cudasw4_x$x.txt"
+    { echo "== x$x"; cat "$tmp/cudasw4.txt"; } >> "$out/cudasw4.log"
     row cudasw4 "$x" scan "$(printf '%s\n' "${scans[@]}" | median)" "$cells"
     row cudasw4 "$x" whole "$(printf '%s\n' "${wholes[@]}" | median)" "$cells"
   fi

@@ -1,9 +1,16 @@
 #include "io/fasta.hpp"
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <exception>
+#include <functional>
+#include <mutex>
 #include <stdexcept>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "common/error.hpp"
@@ -25,7 +32,7 @@ std::string lower(std::string_view s) {
 }
 
 std::string show_residue(unsigned char c) {
-  if (c > 0x20 && c < 0x7F) return "'" + std::string(1, static_cast<char>(c)) + "'";
+  if (c > 0x20 && c < 0x7F) return std::string{'\'', static_cast<char>(c), '\''};
   char buf[16];
   std::snprintf(buf, sizeof buf, "byte 0x%02X", c);
   return buf;
@@ -33,7 +40,7 @@ std::string show_residue(unsigned char c) {
 
 // Encodes raw residues into ranks; names the first invalid one (1-based position).
 std::vector<std::uint8_t> encode(const std::string& raw, alphabet_kind kind, bool detected,
-                                 const std::string& path, const std::string& label) {
+                                 const std::string& path, std::size_t record, std::string_view name) {
   const auto& table = kind == alphabet_kind::dna ? dna_rank_table() : protein_rank_table();
   std::vector<std::uint8_t> ranks(raw.size());
   std::uint8_t any_invalid = 0;
@@ -45,12 +52,86 @@ std::vector<std::uint8_t> encode(const std::string& raw, alphabet_kind kind, boo
   if (any_invalid) {
     std::size_t i = 0;
     while (ranks[i] != invalid_rank) ++i;
-    std::string what = "invalid residue " + show_residue(static_cast<unsigned char>(raw[i])) +
-                       " for " + std::string(to_string(kind));
+    // Appended piecewise (operator+ chains trip a GCC 12 -Wrestrict false positive).
+    std::string what("invalid residue ");
+    what.append(show_residue(static_cast<unsigned char>(raw[i]))).append(" for ").append(to_string(kind));
     if (detected) what += " (alphabet detected automatically)";
-    throw input_error(path, what, label, i + 1);
+    throw input_error(path, what, detail::record_label(record, name), i + 1);
   }
   return ranks;
+}
+
+//! Byte counts of residue letters.
+using residue_counts = std::array<std::uint64_t, 256>;
+
+void count_residues(std::string_view s, residue_counts& counts) {
+  for (const char c : s) ++counts[static_cast<unsigned char>(c)];
+}
+
+//! The auto-detection rule (see detect_alphabet) on byte counts.
+alphabet_kind alphabet_from_counts(const residue_counts& counts) {
+  const auto& dna = dna_rank_table();
+  std::uint64_t total = 0;
+  std::uint64_t core = 0;
+  for (int c = 0; c < 256; ++c) {
+    if (counts[c] == 0) continue;
+    if (dna[c] == invalid_rank) return alphabet_kind::protein;
+    total += counts[c];
+  }
+  for (const char c : std::string_view("ACGTUNacgtun"))
+    core += counts[static_cast<unsigned char>(c)];
+  return core * 100 >= total * dna_core_percent ? alphabet_kind::dna : alphabet_kind::protein;
+}
+
+//! Bytes of text per parsing thread, at least.
+constexpr std::size_t chunk_min_bytes = std::size_t(4) << 20;
+
+//! Record indices cutting records [0, count) into chunks of about equal bytes (first = 0,
+//! last = count); one chunk per core for large texts, one for small ones.
+std::vector<std::size_t> chunk_records(const std::vector<detail::scanned_record>& records, std::size_t count,
+                                       std::size_t begin, std::size_t end) {
+  const std::size_t bytes = end - begin;
+  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t chunks = std::clamp<std::size_t>(bytes / chunk_min_bytes, 1, cores);
+  std::vector<std::size_t> cuts = {0};
+  for (std::size_t k = 1; k < chunks; ++k) {
+    const std::size_t target = begin + bytes / chunks * k;
+    const auto it = std::lower_bound(records.begin(), records.begin() + std::ptrdiff_t(count), target,
+                                     [](const detail::scanned_record& r, std::size_t t) { return r.header_offset < t; });
+    const std::size_t r = std::size_t(it - records.begin());
+    if (r > cuts.back() && r < count) cuts.push_back(r);
+  }
+  cuts.push_back(count);
+  return cuts;
+}
+
+//! Runs fn(c) for c in [0, chunks) on up to `chunks` threads (the caller's among them); if the
+//! system refuses a thread, the chunks left run on the threads that did start.
+void run_chunks(std::size_t chunks, const std::function<void(std::size_t)>& fn) {
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto work = [&] {
+    for (std::size_t c; (c = next.fetch_add(1)) < chunks;) {
+      try {
+        fn(c);
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < chunks; ++t) {
+    try {
+      pool.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;
+    }
+  }
+  work();
+  for (std::thread& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace
@@ -76,20 +157,9 @@ std::string_view to_string(alphabet_request request) {
 }
 
 alphabet_kind detect_alphabet(std::span<const std::string_view> sequences) {
-  std::array<std::uint64_t, 256> counts{};
-  for (const std::string_view s : sequences)
-    for (const char c : s) ++counts[static_cast<unsigned char>(c)];
-  const auto& dna = dna_rank_table();
-  std::uint64_t total = 0;
-  std::uint64_t core = 0;
-  for (int c = 0; c < 256; ++c) {
-    if (counts[c] == 0) continue;
-    if (dna[c] == invalid_rank) return alphabet_kind::protein;
-    total += counts[c];
-  }
-  for (const char c : std::string_view("ACGTUNacgtun"))
-    core += counts[static_cast<unsigned char>(c)];
-  return core * 100 >= total * dna_core_percent ? alphabet_kind::dna : alphabet_kind::protein;
+  residue_counts counts{};
+  for (const std::string_view s : sequences) count_residues(s, counts);
+  return alphabet_from_counts(counts);
 }
 
 alphabet_kind detect_alphabet(std::string_view residues) {
@@ -112,11 +182,23 @@ sequence_set read_fasta(const std::string& path, alphabet_request request, const
   std::vector<std::string> headers;  // of the trailing empty records, which SeqAn3 won't see
   for (std::size_t r = parsed_count; r < scanned.size(); ++r)
     headers.emplace_back(scanned[r].header);
+
+  // SeqAn3 parses chunks of whole records in parallel (a large database is tens of MB).
   const std::size_t end =
       parsed_count < scanned.size() ? scanned[parsed_count].header_offset : file.text.size();
-  file.text.resize(end);
-  file.text.erase(0, scan.first_header);
-  std::vector<detail::raw_record> raw = detail::parse_fasta_text(std::move(file.text), path);
+  const auto offset = [&](std::size_t r) { return r < parsed_count ? scanned[r].header_offset : end; };
+  const std::vector<std::size_t> cuts = chunk_records(scanned, parsed_count, scan.first_header, end);
+  const std::size_t chunks = cuts.size() - 1;
+  std::vector<std::vector<detail::raw_record>> parts(chunks);
+  run_chunks(chunks, [&](std::size_t c) {
+    parts[c] = detail::parse_fasta_text(file.text.substr(offset(cuts[c]), offset(cuts[c + 1]) - offset(cuts[c])), path);
+  });
+  file.text = std::string();
+  std::vector<detail::raw_record> raw;
+  raw.reserve(scanned.size());
+  for (auto& part : parts)
+    for (auto& rec : part) raw.push_back(std::move(rec));
+  parts.clear();
 
   // The scan and SeqAn3 must agree record for record; anything else is a bug here.
   if (raw.size() != parsed_count)
@@ -127,31 +209,69 @@ sequence_set read_fasta(const std::string& path, alphabet_request request, const
       throw std::logic_error(path + ": FASTA scan and SeqAn3 disagree on the length of " +
                              detail::record_label(r, {}));
   for (std::string& h : headers) raw.push_back({std::move(h), {}});
+  const std::vector<std::size_t> all_cuts = [&] {
+    std::vector<std::size_t> c(cuts);
+    c.back() = raw.size();
+    return c;
+  }();
 
   alphabet_kind kind =
       request == alphabet_request::protein ? alphabet_kind::protein : alphabet_kind::dna;
   if (request == alphabet_request::auto_detect) {
-    std::vector<std::string_view> views;
-    views.reserve(raw.size());
-    for (const auto& r : raw) views.emplace_back(r.residues);
-    kind = detect_alphabet(views);
+    std::vector<residue_counts> counts(chunks);
+    run_chunks(chunks, [&](std::size_t c) {
+      for (std::size_t r = all_cuts[c]; r < all_cuts[c + 1]; ++r) count_residues(raw[r].residues, counts[c]);
+    });
+    residue_counts total{};
+    for (const auto& c : counts)
+      for (std::size_t b = 0; b < total.size(); ++b) total[b] += c[b];
+    kind = alphabet_from_counts(total);
   }
+
+  // Names and residues are checked and encoded in parallel; the first problem in file order is
+  // reported, after the warnings of the records before it.
+  const bool detected = request == alphabet_request::auto_detect;
+  std::vector<std::vector<std::uint8_t>> encoded(raw.size());
+  std::vector<std::exception_ptr> failure(chunks);
+  std::vector<std::size_t> failed_at(chunks, raw.size());
+  run_chunks(chunks, [&](std::size_t c) {
+    for (std::size_t r = all_cuts[c]; r < all_cuts[c + 1]; ++r) {
+      try {
+        const detail::header_parts parts_r = detail::split_header(raw[r].header);
+        if (parts_r.name.empty()) throw input_error(path, "header has no name", detail::record_label(r, parts_r.name));
+        if (!raw[r].residues.empty())
+          encoded[r] = encode(raw[r].residues, kind, detected, path, r, parts_r.name);
+      } catch (...) {
+        failure[c] = std::current_exception();
+        failed_at[c] = r;
+        return;
+      }
+    }
+  });
+  std::size_t first_failure = raw.size();
+  std::exception_ptr error;
+  for (std::size_t c = 0; c < chunks; ++c)
+    if (failure[c] && failed_at[c] < first_failure) {
+      first_failure = failed_at[c];
+      error = failure[c];
+    }
 
   sequence_set set;
   set.file = path;
   set.alphabet = kind;
   set.records.reserve(raw.size());
   for (std::size_t r = 0; r < raw.size(); ++r) {
-    const detail::header_parts parts = detail::split_header(raw[r].header);
-    const std::string label = detail::record_label(r, parts.name);
-    if (parts.name.empty()) throw input_error(path, "header has no name", label);
+    if (r == first_failure) std::rethrow_exception(error);
+    const detail::header_parts parts_r = detail::split_header(raw[r].header);
     if (raw[r].residues.empty()) {
-      if (warn) warn(path + ":" + label + ": record has no residues, skipped");
+      if (warn) {
+        std::string line(path);
+        line.append(":").append(detail::record_label(r, parts_r.name)).append(": record has no residues, skipped");
+        warn(line);
+      }
       continue;
     }
-    set.records.push_back(
-        {std::string(parts.name), std::string(parts.description),
-         encode(raw[r].residues, kind, request == alphabet_request::auto_detect, path, label)});
+    set.records.push_back({std::string(parts_r.name), std::string(parts_r.description), std::move(encoded[r])});
   }
   return set;
 }
