@@ -22,8 +22,8 @@ namespace swat::dbsearch {
 
 //! Tunables of a search (defaults: the measured best on the H100, bench/results/db_*.csv).
 struct scan_options {
-  int group_lanes = 16;                          //!< lanes per pair of targets: 8, 16 or 32
-  int rows_per_lane = 16;                        //!< query rows per lane: 16 or 32
+  int group_lanes = 0;                           //!< lanes per pair of targets: 8, 16, 32; 0 = per query
+  int rows_per_lane = 0;                         //!< query rows per lane: 16, 32; 0 = per query
   bool task_queue = true;                        //!< false: static partition (the benchmark's baseline)
   std::int64_t max_gpu_bytes = 0;                //!< device memory budget; 0 = 90 % of free memory
   std::int32_t score_limit = 0;                  //!< 0 = 32767 − max score; tests lower it to force rescans

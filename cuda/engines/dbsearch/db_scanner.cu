@@ -114,6 +114,7 @@ struct db_scanner::impl {
   pinned_memory columns;  // every pair's columns, as in device memory
   std::int32_t pad_rank = 0;
   int profile_rows = 0;
+  int sms = 0;
 
   chunk_buffer buffers[2];
   result_slot slots[2];
@@ -156,19 +157,64 @@ struct db_scanner::impl {
       if (s) cudaStreamDestroy(s);
   }
 
+  //! The shapes a search may use: the one of the options, or every one for auto (group
+  //! width 8 only with a resident profile, where its many small groups need no block step).
+  std::vector<std::pair<int, int>> candidates() const {
+    std::vector<std::pair<int, int>> out;
+    for (int g : {8, 16, 32})
+      for (int r : {16, 32})
+        if ((options.group_lanes == 0 || options.group_lanes == g) && (options.rows_per_lane == 0 || options.rows_per_lane == r))
+          out.push_back({g, r});
+    return out;
+  }
+
+  //! plan_launch for a runtime shape.
+  launch_shape shape_of(int g, int r, std::int64_t m) const {
+    return with_shape(g, r, [&]<int G, int R>() { return plan_launch<G, R>(options.device, m, profile_rows); });
+  }
+
   //! Groups the widest launch can keep in flight (border slots).
   std::size_t max_groups() const {
-    return with_shape(options.group_lanes, options.rows_per_lane, [&]<int G, int R>() {
-      const launch_shape streamed = plan_launch<G, R>(options.device, 1 << 30, profile_rows);
-      const launch_shape small = plan_launch<G, R>(options.device, 1, profile_rows);
-      return std::size_t(std::max(streamed.blocks, small.blocks)) * std::size_t(streamed.groups_per_block);
-    });
+    std::size_t most = 0;
+    for (const auto& [g, r] : candidates())
+      for (std::int64_t m : {std::int64_t(1), std::int64_t(1) << 30}) {
+        const launch_shape s = shape_of(g, r, m);
+        most = std::max(most, std::size_t(s.blocks) * std::size_t(s.groups_per_block));
+      }
+    return most;
+  }
+
+  //! The shape with the smallest modelled time for a query of m rows against a chunk: a step of
+  //! a warp costs about a + b·R instructions (a: shuffles, loads, bookkeeping; b: one packed
+  //! row); the whole chunk takes Σ strips·(n + G − 1)·G·(a + b·R) lane-instructions spread
+  //! over the SMs (128 lanes issue per cycle), but no less than its longest pair on one warp
+  //! that shares its scheduler with the other resident warps.
+  std::pair<int, int> choose_shape(std::int64_t m, const db_chunk& chunk, int sms) const {
+    constexpr double a = 30, b = 7;
+    std::pair<int, int> best{0, 0};
+    double best_cost = 0;
+    for (const auto& [g, r] : candidates()) {
+      const launch_shape s = shape_of(g, r, m);
+      if (g == 8 && !s.resident && options.group_lanes == 0) continue;
+      const double strips = double(strips_of(m, s.strip_rows));
+      const double step = a + b * r;
+      const double lane_instr = strips * (double(chunk.columns) + double(chunk.tasks) * (g - 1)) * g * step;
+      const double warps_per_scheduler = double(s.blocks) / sms * (s.groups_per_block * g / 32) / 4;
+      const double longest = strips * (double(chunk.longest) + g - 1) * step * std::max(1.0, warps_per_scheduler);
+      const double cost = std::max(lane_instr / (128.0 * sms), longest);
+      if (best.first == 0 || cost < best_cost) {
+        best = {g, r};
+        best_cost = cost;
+      }
+    }
+    return best;
   }
 
   void prepare() {
     const auto t0 = clock_type::now();
     pad_rank = scheme.size();
     profile_rows = scheme.size() + 1;
+    SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, options.device));
     std::size_t free_bytes = 0, total_bytes = 0;
     SWAT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     std::int64_t budget = std::int64_t(double(free_bytes) * 0.9);
@@ -329,7 +375,8 @@ struct db_scanner::impl {
 
   //! Enqueues one query's scan of one chunk on the compute stream.
   void scan_one(residue_span query, const db_chunk& chunk, chunk_buffer& b, std::size_t k, std::int32_t score_limit) {
-    with_shape(options.group_lanes, options.rows_per_lane, [&]<int G, int R>() {
+    const auto [group_lanes, rows_per_lane] = choose_shape(std::int64_t(query.size()), chunk, sms);
+    with_shape(group_lanes, rows_per_lane, [&]<int G, int R>() {
       const launch_shape shape = plan_launch<G, R>(options.device, std::int64_t(query.size()), profile_rows);
       const std::int64_t strips = strips_of(std::int64_t(query.size()), shape.strip_rows);
       const std::size_t profile_bytes = std::size_t(strips) * std::size_t(profile_rows) * std::size_t(shape.strip_rows);
@@ -373,6 +420,9 @@ struct db_scanner::impl {
 db_scanner::db_scanner(std::span<const residue_span> targets, const scoring_scheme& scheme, scan_options options) {
   if (!scan_supports(scheme))
     throw std::invalid_argument("dbsearch: the scheme does not fit the 16-bit scan (int8 scores, o + e ≤ 8192)");
+  if ((options.group_lanes != 0 && options.group_lanes != 8 && options.group_lanes != 16 && options.group_lanes != 32) ||
+      (options.rows_per_lane != 0 && options.rows_per_lane != 16 && options.rows_per_lane != 32))
+    throw std::invalid_argument("dbsearch: group lanes 8|16|32 and rows per lane 16|32 (0: chosen per query)");
   if (options.max_target_length < 1 || options.max_target_length > (1 << 24))
     throw std::invalid_argument("dbsearch: max_target_length out of range");
   impl_ = std::make_unique<impl>(targets, scheme, options);

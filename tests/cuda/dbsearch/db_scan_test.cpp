@@ -126,9 +126,10 @@ TEST(DbScan, RandomDatabasesEverySchemeAndGroupWidth) {
     random_db(rng, s, qlens, test::short_run() ? 20 : 120, 1500, queries, targets);
     const auto qs = spans_of(queries), ts = spans_of(targets);
     const std::vector<best_cell> want = cpu_cells(qs, ts, s);
-    for (int g : {8, 16, 32}) {
-      for (int rows : {16, 32}) {
+    for (int g : {0, 8, 16, 32}) {
+      for (int rows : {0, 16, 32}) {
         for (bool queue : {true, false}) {
+          if ((g == 0) != (rows == 0)) continue;  // 0, 0: the shape chosen per query
           if (!queue && (g != 16 || rows != 16)) continue;
           scan_options o;
           o.group_lanes = g;
