@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <climits>
+#include <cstdint>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -183,95 +185,91 @@ sequence_set read_fasta(const std::string& path, alphabet_request request, const
   for (std::size_t r = parsed_count; r < scanned.size(); ++r)
     headers.emplace_back(scanned[r].header);
 
-  // SeqAn3 parses chunks of whole records in parallel (a large database is tens of MB).
+  // Chunks of whole records are parsed (SeqAn3), checked and encoded in parallel (a large
+  // database is tens of MB); the first problem in file order is reported, after the warnings
+  // of the records before it.
   const std::size_t end =
       parsed_count < scanned.size() ? scanned[parsed_count].header_offset : file.text.size();
   const auto offset = [&](std::size_t r) { return r < parsed_count ? scanned[r].header_offset : end; };
-  const std::vector<std::size_t> cuts = chunk_records(scanned, parsed_count, scan.first_header, end);
+  std::vector<std::size_t> cuts = chunk_records(scanned, parsed_count, scan.first_header, end);
   const std::size_t chunks = cuts.size() - 1;
-  std::vector<std::vector<detail::raw_record>> parts(chunks);
+  std::vector<std::vector<detail::raw_record>> parts(chunks + 1);
+  std::vector<residue_counts> counts(chunks);
+  const bool detected = request == alphabet_request::auto_detect;
   run_chunks(chunks, [&](std::size_t c) {
     parts[c] = detail::parse_fasta_text(file.text.substr(offset(cuts[c]), offset(cuts[c + 1]) - offset(cuts[c])), path);
+    // The scan and SeqAn3 must agree record for record; anything else is a bug here.
+    if (parts[c].size() != cuts[c + 1] - cuts[c])
+      throw std::logic_error(path + ": FASTA scan and SeqAn3 disagree on the records of a chunk");
+    for (std::size_t k = 0; k < parts[c].size(); ++k) {
+      if (parts[c][k].residues.size() != scanned[cuts[c] + k].residues)
+        throw std::logic_error(path + ": FASTA scan and SeqAn3 disagree on the length of " +
+                               detail::record_label(cuts[c] + k, {}));
+      if (detected) count_residues(parts[c][k].residues, counts[c]);
+    }
   });
   file.text = std::string();
-  std::vector<detail::raw_record> raw;
-  raw.reserve(scanned.size());
-  for (auto& part : parts)
-    for (auto& rec : part) raw.push_back(std::move(rec));
-  parts.clear();
-
-  // The scan and SeqAn3 must agree record for record; anything else is a bug here.
-  if (raw.size() != parsed_count)
-    throw std::logic_error(path + ": FASTA scan found " + std::to_string(parsed_count) +
-                           " records, SeqAn3 " + std::to_string(raw.size()));
-  for (std::size_t r = 0; r < raw.size(); ++r)
-    if (raw[r].residues.size() != scan.records[r].residues)
-      throw std::logic_error(path + ": FASTA scan and SeqAn3 disagree on the length of " +
-                             detail::record_label(r, {}));
-  for (std::string& h : headers) raw.push_back({std::move(h), {}});
-  const std::vector<std::size_t> all_cuts = [&] {
-    std::vector<std::size_t> c(cuts);
-    c.back() = raw.size();
-    return c;
-  }();
+  for (std::string& h : headers) parts[chunks].push_back({std::move(h), {}});  // trailing empty records
+  cuts.push_back(scanned.size());
 
   alphabet_kind kind =
       request == alphabet_request::protein ? alphabet_kind::protein : alphabet_kind::dna;
-  if (request == alphabet_request::auto_detect) {
-    std::vector<residue_counts> counts(chunks);
-    run_chunks(chunks, [&](std::size_t c) {
-      for (std::size_t r = all_cuts[c]; r < all_cuts[c + 1]; ++r) count_residues(raw[r].residues, counts[c]);
-    });
+  if (detected) {
     residue_counts total{};
     for (const auto& c : counts)
       for (std::size_t b = 0; b < total.size(); ++b) total[b] += c[b];
     kind = alphabet_from_counts(total);
   }
 
-  // Names and residues are checked and encoded in parallel; the first problem in file order is
-  // reported, after the warnings of the records before it.
-  const bool detected = request == alphabet_request::auto_detect;
-  std::vector<std::vector<std::uint8_t>> encoded(raw.size());
-  std::vector<std::exception_ptr> failure(chunks);
-  std::vector<std::size_t> failed_at(chunks, raw.size());
-  run_chunks(chunks, [&](std::size_t c) {
-    for (std::size_t r = all_cuts[c]; r < all_cuts[c + 1]; ++r) {
+  struct chunk_result {
+    std::vector<sequence_record> records;
+    std::vector<std::size_t> empty;           //!< records without residues (skipped)
+    std::size_t failed_at = SIZE_MAX;         //!< first bad record
+    std::exception_ptr failure;
+  };
+  std::vector<chunk_result> done(chunks + 1);
+  run_chunks(chunks + 1, [&](std::size_t c) {
+    chunk_result& out = done[c];
+    out.records.reserve(parts[c].size());
+    for (std::size_t k = 0; k < parts[c].size(); ++k) {
+      const std::size_t r = cuts[c] + k;
+      detail::raw_record& rec = parts[c][k];
       try {
-        const detail::header_parts parts_r = detail::split_header(raw[r].header);
-        if (parts_r.name.empty()) throw input_error(path, "header has no name", detail::record_label(r, parts_r.name));
-        if (!raw[r].residues.empty())
-          encoded[r] = encode(raw[r].residues, kind, detected, path, r, parts_r.name);
+        const detail::header_parts hp = detail::split_header(rec.header);
+        if (hp.name.empty()) throw input_error(path, "header has no name", detail::record_label(r, hp.name));
+        if (rec.residues.empty()) {
+          out.empty.push_back(r);
+          continue;
+        }
+        out.records.push_back({std::string(hp.name), std::string(hp.description),
+                               encode(rec.residues, kind, detected, path, r, hp.name)});
+        rec = detail::raw_record{};  // freed here, in parallel
       } catch (...) {
-        failure[c] = std::current_exception();
-        failed_at[c] = r;
+        out.failure = std::current_exception();
+        out.failed_at = r;
         return;
       }
     }
   });
-  std::size_t first_failure = raw.size();
-  std::exception_ptr error;
-  for (std::size_t c = 0; c < chunks; ++c)
-    if (failure[c] && failed_at[c] < first_failure) {
-      first_failure = failed_at[c];
-      error = failure[c];
-    }
 
   sequence_set set;
   set.file = path;
   set.alphabet = kind;
-  set.records.reserve(raw.size());
-  for (std::size_t r = 0; r < raw.size(); ++r) {
-    if (r == first_failure) std::rethrow_exception(error);
-    const detail::header_parts parts_r = detail::split_header(raw[r].header);
-    if (raw[r].residues.empty()) {
+  std::size_t total_records = 0;
+  for (const chunk_result& c : done) total_records += c.records.size();
+  set.records.reserve(total_records);
+  for (std::size_t c = 0; c <= chunks; ++c) {
+    for (std::size_t r : done[c].empty) {
+      if (r > done[c].failed_at) break;
       if (warn) {
+        const detail::header_parts hp = detail::split_header(parts[c][r - cuts[c]].header);
         std::string line(path);
-        line.append(":").append(detail::record_label(r, parts_r.name)).append(": record has no residues, skipped");
+        line.append(":").append(detail::record_label(r, hp.name)).append(": record has no residues, skipped");
         warn(line);
       }
-      continue;
     }
-    set.records.push_back({std::string(parts_r.name), std::string(parts_r.description), std::move(encoded[r])});
+    if (done[c].failure) std::rethrow_exception(done[c].failure);
+    for (sequence_record& rec : done[c].records) set.records.push_back(std::move(rec));
   }
   return set;
 }
