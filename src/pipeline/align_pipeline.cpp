@@ -126,9 +126,19 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
       std::iota(k.begin(), k.end(), std::size_t{0});
     }
   }
+  // A scanned hit is aligned in the prefixes that end at its best cell: the DP values there are
+  // those of the whole matrix and no cell before the end cell (in the tie order: column, then
+  // row) reaches its score, so the alignment is the same, at a fraction of the cells.
   std::vector<pair_job> jobs;
   for (std::size_t q = 0; q < nq; ++q)
-    for (std::size_t t : keep[q]) jobs.push_back({q, t, queries.records[q].residues, targets.records[t].residues});
+    for (std::size_t t : keep[q]) {
+      residue_span qs = queries.records[q].residues, ts = targets.records[t].residues;
+      if (!all_kept) {
+        qs = qs.first(std::size_t(cells[q * nt + t].query_end));
+        ts = ts.first(std::size_t(cells[q * nt + t].target_end));
+      }
+      jobs.push_back({q, t, qs, ts});
+    }
   std::vector<alignment> alns(jobs.size());
   eng.align_many(jobs, scheme, alns, all_kept ? report : progress_fn{});
 
