@@ -4,6 +4,8 @@
 // runs, 16-bit saturations and too-long targets handed back to the caller.
 
 #include <algorithm>
+#include <bit>
+#include <tuple>
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
@@ -111,16 +113,23 @@ struct db_scanner::impl {
   scoring_scheme scheme;
   scan_options options;
   db_layout layout;
-  pinned_memory columns;  // every pair's columns, as in device memory
+  // Every pair's columns, as in device memory. Pageable: pinning tens of MB costs more than the
+  // staged copy saves (the copy engine still overlaps a chunk's upload with the previous scan).
+  std::vector<std::uint16_t> columns;
   std::int32_t pad_rank = 0;
   int profile_rows = 0;
   int sms = 0;
+  std::size_t max_groups_ = 0;  // border slots per launch (the widest shape)
 
   chunk_buffer buffers[2];
   result_slot slots[2];
-  pinned_memory profile_host[2];
+  static constexpr int variants = 4;     // strip rows 128, 256, 512, 1024
+  static constexpr int max_classes = 3;  // length classes of plan_classes
+  pinned_memory profile_host[2][variants];
   cudaEvent_t profile_free[2] = {nullptr, nullptr};
-  device_memory profile_device[2];
+  device_memory profile_device[2][variants];
+  cudaStream_t class_streams[max_classes] = {};
+  cudaEvent_t class_ready = nullptr, class_done[max_classes] = {};
   device_memory border;       // per group slot: longest pair's columns
   device_memory counters;     // queue head + cells done
   pinned_memory cells_host;
@@ -139,6 +148,9 @@ struct db_scanner::impl {
     }
     for (auto& r : slots) SWAT_CUDA_CHECK(cudaEventCreateWithFlags(&r.ready, cudaEventDisableTiming));
     for (auto& e : profile_free) SWAT_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    for (auto& st : class_streams) SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    for (auto& e : class_done) SWAT_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    SWAT_CUDA_CHECK(cudaEventCreateWithFlags(&class_ready, cudaEventDisableTiming));
     prepare();
   }
 
@@ -153,6 +165,11 @@ struct db_scanner::impl {
       if (r.ready) cudaEventDestroy(r.ready);
     for (auto& e : profile_free)
       if (e) cudaEventDestroy(e);
+    for (auto& e : class_done)
+      if (e) cudaEventDestroy(e);
+    if (class_ready) cudaEventDestroy(class_ready);
+    for (cudaStream_t st : class_streams)
+      if (st) cudaStreamDestroy(st);
     for (cudaStream_t s : {compute, copy, poll})
       if (s) cudaStreamDestroy(s);
   }
@@ -189,7 +206,7 @@ struct db_scanner::impl {
   //! row); the whole chunk takes Σ strips·(n + G − 1)·G·(a + b·R) lane-instructions spread
   //! over the SMs (128 lanes issue per cycle), but no less than its longest pair on one warp
   //! that shares its scheduler with the other resident warps.
-  std::pair<int, int> choose_shape(std::int64_t m, const db_chunk& chunk, int sms) const {
+  std::pair<int, int> choose_shape(std::int64_t m, std::size_t columns, std::size_t tasks, std::int32_t longest_pair) const {
     constexpr double a = 30, b = 7;
     std::pair<int, int> best{0, 0};
     double best_cost = 0;
@@ -198,9 +215,9 @@ struct db_scanner::impl {
       if (g == 8 && !s.resident && options.group_lanes == 0) continue;
       const double strips = double(strips_of(m, s.strip_rows));
       const double step = a + b * r;
-      const double lane_instr = strips * (double(chunk.columns) + double(chunk.tasks) * (g - 1)) * g * step;
+      const double lane_instr = strips * (double(columns) + double(tasks) * (g - 1)) * g * step;
       const double warps_per_scheduler = double(s.blocks) / sms * (s.groups_per_block * g / 32) / 4;
-      const double longest = strips * (double(chunk.longest) + g - 1) * step * std::max(1.0, warps_per_scheduler);
+      const double longest = strips * (double(longest_pair) + g - 1) * step * std::max(1.0, warps_per_scheduler);
       const double cost = std::max(lane_instr / (128.0 * sms), longest);
       if (best.first == 0 || cost < best_cost) {
         best = {g, r};
@@ -208,6 +225,39 @@ struct db_scanner::impl {
       }
     }
     return best;
+  }
+
+  //! Consecutive pairs of a chunk scanned by one launch with one shape.
+  struct task_class {
+    std::size_t first = 0, count = 0, columns = 0;  //!< pairs [first, first + count) of the chunk
+    std::int32_t longest = 0;                       //!< columns of its longest pair
+    int group_lanes = 0, rows_per_lane = 0;
+  };
+
+  //! The chunk's pairs cut into length classes (longest first: ≥ 512, 128…511, < 128 columns),
+  //! each with the shape the cost model picks for it; neighbours with the same shape are one
+  //! launch. Without length classes, one launch for the whole chunk.
+  std::vector<task_class> plan_classes(std::int64_t m, const db_chunk& chunk) const {
+    std::vector<task_class> out;
+    const pair_task* tasks = layout.tasks.data() + chunk.first_task;
+    std::size_t start = 0;
+    for (const std::int32_t floor : {512, 128, 0}) {
+      if (!options.length_classes && floor > 0) continue;
+      task_class c;
+      c.first = start;
+      while (start < chunk.tasks && tasks[start].columns >= floor) c.columns += std::size_t(tasks[start++].columns);
+      c.count = start - c.first;
+      if (c.count == 0) continue;
+      c.longest = tasks[c.first].columns;
+      std::tie(c.group_lanes, c.rows_per_lane) = choose_shape(m, c.columns, c.count, c.longest);
+      if (!out.empty() && out.back().group_lanes == c.group_lanes && out.back().rows_per_lane == c.rows_per_lane) {
+        out.back().count += c.count;
+        out.back().columns += c.columns;
+      } else {
+        out.push_back(c);
+      }
+    }
+    return out;
   }
 
   void prepare() {
@@ -222,7 +272,11 @@ struct db_scanner::impl {
     std::int32_t longest = 0;
     for (const residue_span& t : targets)
       if (t.size() <= std::size_t(options.max_target_length)) longest = std::max(longest, std::int32_t(t.size()));
-    const std::size_t border_bytes = max_groups() * std::size_t(longest) * sizeof(std::uint64_t);
+    // Border rows: every group of a launch, for the longest pair; the shorter length classes
+    // (< 512 and < 128 columns) run beside it in slots of their own.
+    max_groups_ = max_groups();
+    const std::size_t border_bytes = max_groups_ * std::size_t(longest + (options.length_classes ? 511 + 127 : 0)) *
+                                     sizeof(std::uint64_t);
     // Profiles of queries up to 64k residues stay inside the fixed part; longer ones add theirs.
     const std::size_t fixed = border_bytes + 2 * std::size_t(profile_rows) * 65536 + (8u << 20);
     const std::int64_t left = budget - std::int64_t(fixed);
@@ -235,10 +289,10 @@ struct db_scanner::impl {
     layout = plan_database(targets, options.max_target_length, std::min<std::size_t>(std::size_t(left), std::size_t(1) << 32));
     if (layout.chunks.size() > 1)
       layout = plan_database(targets, options.max_target_length, std::min<std::size_t>(std::size_t(left) / 2, std::size_t(1) << 32));
-    columns.reserve(std::max<std::size_t>(layout.total_columns * sizeof(std::uint16_t), 256));
-    pack_columns(layout, targets, std::uint8_t(pad_rank), columns.as<std::uint16_t>());
+    columns.resize(layout.total_columns);
+    pack_columns(layout, targets, std::uint8_t(pad_rank), columns.data());
     border.reserve(std::max<std::size_t>(border_bytes, 256));
-    counters.reserve(256);
+    counters.reserve(256);  // cells done at 8, queue heads at 16 + 16·class
     cells_host.reserve(256);
     timing.prepare_s = seconds_since(t0);
     timing.chunks = layout.chunks.size();
@@ -258,7 +312,7 @@ struct db_scanner::impl {
     b.results_offset = b.tasks_offset + round_up(chunk.tasks * sizeof(pair_task));
     b.memory.reserve(b.results_offset + round_up(2 * chunk.tasks * sizeof(result_cell)));
     SWAT_CUDA_CHECK(cudaStreamWaitEvent(copy, b.released, 0));
-    SWAT_CUDA_CHECK(cudaMemcpyAsync(b.memory.as<void>(), columns.as<std::uint16_t>() + chunk.first_column,
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(b.memory.as<void>(), columns.data() + chunk.first_column,
                                     chunk.columns * sizeof(std::uint16_t), cudaMemcpyHostToDevice, copy));
     SWAT_CUDA_CHECK(cudaMemcpyAsync(b.memory.as<void>(b.tasks_offset), layout.tasks.data() + chunk.first_task,
                                     chunk.tasks * sizeof(pair_task), cudaMemcpyHostToDevice, copy));
@@ -373,47 +427,67 @@ struct db_scanner::impl {
     }
   }
 
-  //! Enqueues one query's scan of one chunk on the compute stream.
+  //! Enqueues one query's scan of one chunk: its length classes run side by side on their own
+  //! streams (a class whose pairs run out frees SMs for the next), joined on the compute stream.
   void scan_one(residue_span query, const db_chunk& chunk, chunk_buffer& b, std::size_t k, std::int32_t score_limit) {
-    const auto [group_lanes, rows_per_lane] = choose_shape(std::int64_t(query.size()), chunk, sms);
-    with_shape(group_lanes, rows_per_lane, [&]<int G, int R>() {
-      const launch_shape shape = plan_launch<G, R>(options.device, std::int64_t(query.size()), profile_rows);
-      const std::int64_t strips = strips_of(std::int64_t(query.size()), shape.strip_rows);
-      const std::size_t profile_bytes = std::size_t(strips) * std::size_t(profile_rows) * std::size_t(shape.strip_rows);
-      // The host copy of this profile slot may still feed an upload two launches back.
-      SWAT_CUDA_CHECK(cudaEventSynchronize(profile_free[k]));
-      profile_host[k].reserve(profile_bytes);
-      build_profile(query, scheme.matrix.data(), matrix_stride, scheme.size(), shape.strip_rows,
-                    profile_host[k].as<std::int8_t>());
-      profile_device[k].reserve(profile_bytes);
-      SWAT_CUDA_CHECK(cudaMemcpyAsync(profile_device[k].as<void>(), profile_host[k].as<void>(), profile_bytes,
+    const std::int64_t m = std::int64_t(query.size());
+    const std::vector<task_class> classes = plan_classes(m, chunk);
+    // One profile per strip height in use; the host copies of this slot may still feed an
+    // upload two launches back.
+    SWAT_CUDA_CHECK(cudaEventSynchronize(profile_free[k]));
+    bool built[variants] = {};
+    for (const task_class& c : classes) {
+      const int strip_rows = c.group_lanes * c.rows_per_lane;
+      const int v = std::countr_zero(unsigned(strip_rows / 128));
+      if (built[v]) continue;
+      built[v] = true;
+      const std::size_t bytes = std::size_t(strips_of(m, strip_rows)) * std::size_t(profile_rows) * std::size_t(strip_rows);
+      profile_host[k][v].reserve(bytes);
+      build_profile(query, scheme.matrix.data(), matrix_stride, scheme.size(), strip_rows, profile_host[k][v].as<std::int8_t>());
+      profile_device[k][v].reserve(bytes);
+      SWAT_CUDA_CHECK(cudaMemcpyAsync(profile_device[k][v].as<void>(), profile_host[k][v].as<void>(), bytes,
                                       cudaMemcpyHostToDevice, compute));
-      SWAT_CUDA_CHECK(cudaEventRecord(profile_free[k], compute));
-      SWAT_CUDA_CHECK(cudaMemsetAsync(counters.as<void>(), 0, 4, compute));  // queue head
+    }
+    SWAT_CUDA_CHECK(cudaEventRecord(profile_free[k], compute));
+    SWAT_CUDA_CHECK(cudaMemsetAsync(counters.as<void>(16), 0, 16 * max_classes, compute));  // queue heads
+    const bool split = classes.size() > 1;
+    if (split) SWAT_CUDA_CHECK(cudaEventRecord(class_ready, compute));
 
-      scan_problem pb{};
-      pb.d_profile = profile_device[k].as<std::int8_t>();
-      pb.m = std::int32_t(query.size());
-      pb.strips = std::int32_t(strips);
-      pb.profile_rows = profile_rows;
-      pb.resident = shape.resident ? 1 : 0;
-      pb.gap_open_extend = scheme.gap_open + scheme.gap_extend;
-      pb.gap_extend = scheme.gap_extend;
-      pb.score_limit = score_limit;
-      pb.tasks = std::int32_t(chunk.tasks);
-      pb.d_residues = b.memory.as<std::uint16_t>();
-      pb.d_tasks = b.memory.as<pair_task>(b.tasks_offset);
-      pb.d_border = border.as<std::uint64_t>();
-      pb.border_columns = chunk.longest;
-      pb.d_result = b.memory.as<result_cell>(b.results_offset);
-      pb.d_queue = counters.as<std::uint32_t>();
-      pb.use_queue = options.task_queue ? 1 : 0;
-      pb.d_cells_done = counters.as<unsigned long long>(8);
-      if (std::size_t(shape.blocks) * std::size_t(shape.groups_per_block) * std::size_t(chunk.longest) *
-              sizeof(std::uint64_t) > border.bytes())
-        throw std::logic_error("dbsearch: border rows exceed their allocation");
-      launch_scan<G, R>(pb, shape, compute);
-    });
+    std::size_t border_offset = 0;
+    for (std::size_t c = 0; c < classes.size(); ++c) {
+      const task_class& tc = classes[c];
+      cudaStream_t stream = split ? class_streams[c] : compute;
+      if (split) SWAT_CUDA_CHECK(cudaStreamWaitEvent(stream, class_ready, 0));
+      with_shape(tc.group_lanes, tc.rows_per_lane, [&]<int G, int R>() {
+        const launch_shape shape = plan_launch<G, R>(options.device, m, profile_rows);
+        scan_problem pb{};
+        pb.d_profile = profile_device[k][std::countr_zero(unsigned(shape.strip_rows / 128))].as<std::int8_t>();
+        pb.m = std::int32_t(m);
+        pb.strips = std::int32_t(strips_of(m, shape.strip_rows));
+        pb.profile_rows = profile_rows;
+        pb.resident = shape.resident ? 1 : 0;
+        pb.gap_open_extend = scheme.gap_open + scheme.gap_extend;
+        pb.gap_extend = scheme.gap_extend;
+        pb.score_limit = score_limit;
+        pb.tasks = std::int32_t(tc.count);
+        pb.d_residues = b.memory.as<std::uint16_t>();
+        pb.d_tasks = b.memory.as<pair_task>(b.tasks_offset) + tc.first;
+        const std::size_t slots = std::size_t(shape.blocks) * std::size_t(shape.groups_per_block);
+        pb.d_border = border.as<std::uint64_t>() + border_offset;
+        pb.border_columns = tc.longest;
+        border_offset += max_groups_ * std::size_t(tc.longest);
+        if (slots > max_groups_ || border_offset * sizeof(std::uint64_t) > border.bytes())
+          throw std::logic_error("dbsearch: border rows exceed their allocation");
+        pb.d_result = b.memory.as<result_cell>(b.results_offset) + 2 * tc.first;
+        pb.d_queue = counters.as<std::uint32_t>(16 + 16 * c);
+        pb.use_queue = options.task_queue ? 1 : 0;
+        pb.d_cells_done = counters.as<unsigned long long>(8);
+        launch_scan<G, R>(pb, shape, stream);
+      });
+      if (split) SWAT_CUDA_CHECK(cudaEventRecord(class_done[c], stream));
+    }
+    if (split)
+      for (std::size_t c = 0; c < classes.size(); ++c) SWAT_CUDA_CHECK(cudaStreamWaitEvent(compute, class_done[c], 0));
   }
 };
 

@@ -131,13 +131,18 @@ TEST(DbScan, RandomDatabasesEverySchemeAndGroupWidth) {
         for (bool queue : {true, false}) {
           if ((g == 0) != (rows == 0)) continue;  // 0, 0: the shape chosen per query
           if (!queue && (g != 16 || rows != 16)) continue;
+          for (bool classes : {true, false}) {
+          if (!classes && g != 0) continue;
           scan_options o;
+          o.length_classes = classes;
           o.group_lanes = g;
           o.rows_per_lane = rows;
           o.task_queue = queue;
           check_scan(qs, ts, s, o,
-                     s.matrix_name + " g" + std::to_string(g) + " r" + std::to_string(rows) + (queue ? " queue" : " static"),
+                     s.matrix_name + " g" + std::to_string(g) + " r" + std::to_string(rows) + (queue ? " queue" : " static") +
+                         (classes ? "" : " one class"),
                      &want);
+          }
         }
       }
     }
