@@ -33,7 +33,7 @@ int run(int argc, char** argv) {
     ("groups", "lanes per pair, comma-separated (8,16,32; 0 = chosen per query)", cxxopts::value<std::vector<int>>()->default_value("0"))
     ("rows", "query rows per lane, comma-separated (16,32; 0 = chosen per query)", cxxopts::value<std::vector<int>>()->default_value("0"))
     ("per-query", "also time every query alone")
-    ("classes", "length classes on and/or off", cxxopts::value<std::vector<std::string>>()->default_value("on"))
+    ("classes", "length classes on and/or off", cxxopts::value<std::vector<std::string>>()->default_value("off"))
     ("modes", "queue and/or static", cxxopts::value<std::vector<std::string>>()->default_value("queue"))
     ("reps", "timed searches (median)", cxxopts::value<int>()->default_value("3"))
     ("matrix", "protein matrix", cxxopts::value<std::string>()->default_value("BLOSUM62"))

@@ -57,10 +57,11 @@ for x in ${SCALES:-1 10 50}; do
   whole=$(printf '%s\n' "${times[@]}" | median)
   row swat-gpu "$x" whole "$whole" "$cells"
   # The split of the last run: read, prepare, gpu scan, traceback, output.
-  line=$(grep '^timing:' "$tmp/timing.txt" | tail -1)
+  line=$(grep 'timing:' "$tmp/timing.txt" | tail -1)
   for phase in read prepare "gpu scan" traceback output; do
     s=$(echo "$line" | grep -o "$phase [0-9.]* s" | head -1 | awk '{print $(NF-1)}')
-    [ -n "$s" ] && row swat-gpu "$x" "${phase// /_}" "$s" "$([ "$phase" = "gpu scan" ] && echo "$cells" || echo 0)"
+    name=${phase#gpu }
+    [ -n "$s" ] && row swat-gpu "$x" "$name" "$s" "$([ "$name" = scan ] && echo "$cells" || echo 0)"
   done
   [ "$x" = 1 ] && cp "$tmp/hits.tsv" "$out/swat_hits_x1.tsv"
 
