@@ -33,7 +33,6 @@ int run(int argc, char** argv) {
     ("groups", "lanes per pair, comma-separated (8,16,32; 0 = chosen per query)", cxxopts::value<std::vector<int>>()->default_value("0"))
     ("rows", "query rows per lane, comma-separated (16,32; 0 = chosen per query)", cxxopts::value<std::vector<int>>()->default_value("0"))
     ("per-query", "also time every query alone")
-    ("classes", "length classes on and/or off", cxxopts::value<std::vector<std::string>>()->default_value("off"))
     ("modes", "queue and/or static", cxxopts::value<std::vector<std::string>>()->default_value("queue"))
     ("reps", "timed searches (median)", cxxopts::value<int>()->default_value("3"))
     ("matrix", "protein matrix", cxxopts::value<std::string>()->default_value("BLOSUM62"))
@@ -91,9 +90,7 @@ int run(int argc, char** argv) {
     for (int g : r["groups"].as<std::vector<int>>()) {
       for (int rows : r["rows"].as<std::vector<int>>()) {
       for (const std::string& mode : r["modes"].as<std::vector<std::string>>()) {
-      for (const std::string& classes : r["classes"].as<std::vector<std::string>>()) {
         dbsearch::scan_options o;
-        o.length_classes = classes != "off";
         o.group_lanes = g;
         o.rows_per_lane = rows;
         o.task_queue = mode != "static";
@@ -112,13 +109,12 @@ int run(int argc, char** argv) {
         const double scan_s = times[times.size() / 2];
         const double total_cells = double(query_residues) * double(residues);
         const double gcups = total_cells / scan_s / 1e9;
-        std::printf("%6d %9zu %12llu %5d %4d %7s%s %6zu %9.4f %9.4f %10.1f %8zu\n", scale, targets.size(),
-                    (unsigned long long)residues, g, rows, mode.c_str(), classes == "off" ? "-1c" : "", scanner.timing().chunks, prepare_s, scan_s, gcups,
+        std::printf("%6d %9zu %12llu %5d %4d %7s %6zu %9.4f %9.4f %10.1f %8zu\n", scale, targets.size(),
+                    (unsigned long long)residues, g, rows, mode.c_str(), scanner.timing().chunks, prepare_s, scan_s, gcups,
                     rescans);
         std::fflush(stdout);
         if (csv.is_open())
-          csv << scale << "," << targets.size() << "," << residues << "," << g << "," << rows << "," << mode
-              << (classes == "off" ? "-oneclass" : "") << ","
+          csv << scale << "," << targets.size() << "," << residues << "," << g << "," << rows << "," << mode << ","
               << scanner.timing().chunks << "," << prepare_s << "," << scan_s << "," << total_cells << "," << gcups
               << "," << rescans << "\n";
         if (r.count("per-query")) {
@@ -131,7 +127,6 @@ int run(int argc, char** argv) {
                         double(queries[k].size()) * double(residues) / s / 1e9);
           }
         }
-      }
       }
       }
     }

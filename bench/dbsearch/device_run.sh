@@ -59,7 +59,7 @@ for step in "$@"; do
     db) setup; COMMIT=$commit SWAT=/work/main/build/bin/swat-gpu "$here/run_db.sh" "$out" ;;
     scan) setup
       timeout 900 "$carry/bin/db_scan_bench" --query "$q" --db "$db" --scale "${SCALES:-1,10,50}" \
-        --groups "${LANES:-8,16,32}" --rows "${ROWS:-16}" --modes "${MODES:-queue,static}" --classes "${CLASSES:-off}" --reps 3 ${PER_QUERY:+--per-query} \
+        --groups "${LANES:-8,16,32}" --rows "${ROWS:-16}" --modes "${MODES:-queue,static}" --reps 3 ${PER_QUERY:+--per-query} \
         --commit "$commit" --csv "$out/scan.csv" 2>&1 | tee -a "$out/scan.log" ;;
     cudasw4) setup
       export LD_LIBRARY_PATH=/usr/local/cuda/lib64

@@ -2,6 +2,6 @@
 #include "cuda/engines/dbsearch/db_launch.inl"
 
 namespace swat::dbsearch {
-template launch_shape plan_launch<16, 16>(int, std::int64_t, int);
-template void launch_scan<16, 16>(const scan_problem&, const launch_shape&, cudaStream_t);
+template shape_info shape_on<16, 16>(int, std::size_t);
+template void launch_scan<16, 16>(const scan_problem&, const shape_info&, std::size_t, cudaStream_t);
 }  // namespace swat::dbsearch

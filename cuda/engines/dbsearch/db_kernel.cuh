@@ -1,16 +1,20 @@
 #pragma once
 // The persistent scan kernel: a grid sized to fill the GPU once, whose warps (or blocks) take
-// pairs of targets from a device-side task queue, longest first (Chen et al. 2010: dynamic load
-// balancing with a persistent kernel and an atomic queue head), until the queue is empty.
+// batches of pairs of targets from a device-side task queue (Chen et al. 2010: dynamic load
+// balancing with a persistent kernel and an atomic queue head), longest first, until the queue
+// is empty. A launch scans a batch of queries: batch b belongs to query b / batches_per_query
+// (queries longest first), so several short queries fill the GPU together and a long one is
+// not held back by short ones.
 //
-// Two shapes, chosen per query by the host:
-//  • resident profile (query profile ≤ resident_profile_max_bytes): the block copies the whole
-//    profile into shared memory once; each warp then takes groups_per_warp consecutive pairs at
-//    a time and scans every strip of them on its own (no block-wide synchronisation).
-//  • streamed profile (longer queries): each block takes groups_per_block consecutive pairs and
-//    its groups scan them strip by strip in step, the block loading one strip of the profile
-//    into shared memory before each strip.
-// With use_queue = 0 the same kernel partitions the pairs statically (round r of warp/block w
+// Three profile modes (scan_problem::mode, chosen per query batch by the host):
+//  • resident: the block copies every profile of the batch into shared memory once; each warp
+//    then takes groups_per_warp consecutive pairs of one query at a time and scans all their
+//    strips on its own (no block-wide synchronisation);
+//  • streamed (profiles too large for shared memory, many pairs per query): each block takes
+//    groups_per_block consecutive pairs of one query and its groups scan them strip by strip in
+//    step, the block loading one strip of the profile into shared memory before each strip;
+//  • global (too large, few pairs per query): as resident, but the profile is read through L1.
+// With use_queue = 0 the same kernel partitions the batches statically (round r of warp/block w
 // takes batch r · (warps or blocks) + w): the baseline of the task-queue measurement.
 // Consecutive pairs have nearly the same length (sorted on the host), so the groups of a warp
 // or block run nearly the same number of steps.
@@ -22,11 +26,11 @@
 
 namespace swat::dbsearch {
 
-//! The pair `task` as the calling group sees it (idle past the last task).
-__device__ inline pair_view load_pair(const scan_problem& pb, std::int64_t task) {
+//! Pair p of the chunk as the calling group sees it (idle past the last pair).
+__device__ inline pair_view load_pair(const scan_problem& pb, std::int64_t p) {
   pair_view v;
-  if (task < pb.tasks) {
-    const pair_task t = pb.d_tasks[task];
+  if (p < pb.pairs) {
+    const pair_task t = pb.d_tasks[p];
     v.residues = pb.d_residues + t.offset;
     v.columns = t.columns;
     v.length_b = t.length_b;
@@ -40,9 +44,11 @@ __device__ void copy_profile(entry_t* dst, const entry_t* src, std::int64_t entr
   for (std::int64_t k = threadIdx.x; k < entries; k += blockDim.x) dst[k] = src[k];
 }
 
-//! Reduces the group's best cells and stores the pair's results (lane 0 of the group).
+//! Reduces the group's best cells and stores the pair's results for query q (lane 0 of the
+//! group), then clears the lane's state.
 template <typename policy_t>
-__device__ void finish_pair(const scan_problem& pb, std::int64_t task, const pair_view& pair, lane_state& st) {
+__device__ void finish_pair(const scan_problem& pb, std::int64_t q, std::int64_t p, std::int32_t m,
+                            const pair_view& pair, lane_state& st) {
   constexpr int G = policy_t::group_lanes;
   constexpr unsigned full = 0xffffffffu;
   const cell a = reduce_cell<G>(st.a);
@@ -50,11 +56,12 @@ __device__ void finish_pair(const scan_problem& pb, std::int64_t task, const pai
   const unsigned group_mask = ((G == 32) ? full : ((1u << G) - 1u)) << (threadIdx.x & 31 & ~(G - 1));
   const unsigned over_a = __ballot_sync(full, st.overflow_a) & group_mask;
   const unsigned over_b = __ballot_sync(full, st.overflow_b) & group_mask;
-  if ((threadIdx.x & (G - 1)) == 0 && task < pb.tasks) {
-    pb.d_result[2 * task] = result_cell{a.score, a.i, a.j, over_a ? flag_overflow : 0};
-    pb.d_result[2 * task + 1] = result_cell{b.score, b.i, b.j, over_b ? flag_overflow : 0};
-    atomicAdd(pb.d_cells_done, static_cast<unsigned long long>(pb.m) *
-                                   static_cast<unsigned long long>(pair.columns + pair.length_b));
+  if ((threadIdx.x & (G - 1)) == 0 && p < pb.pairs) {
+    result_cell* out = pb.d_result + 2 * (q * pb.pairs + p);
+    out[0] = result_cell{a.score, a.i, a.j, over_a ? flag_overflow : 0};
+    out[1] = result_cell{b.score, b.i, b.j, over_b ? flag_overflow : 0};
+    atomicAdd(pb.d_cells_done,
+              static_cast<unsigned long long>(m) * static_cast<unsigned long long>(pair.columns + pair.length_b));
   }
   st = lane_state{};
 }
@@ -66,7 +73,7 @@ __global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_
   constexpr int G = policy_t::group_lanes;
   constexpr unsigned full = 0xffffffffu;
   extern __shared__ entry_t smem_profile[];
-  __shared__ std::int64_t block_first;
+  __shared__ std::int64_t block_batch;
 
   const int warp = int(threadIdx.x) / 32;
   const int group_in_warp = (int(threadIdx.x) & 31) / G;
@@ -75,51 +82,61 @@ __global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_
   const std::int64_t global_warp = std::int64_t(blockIdx.x) * policy_t::warps_per_block + warp;
   const std::int64_t global_group = global_warp * policy_t::groups_per_warp + group_in_warp;
   std::uint64_t* border = pb.d_border + global_group * pb.border_columns;
+  const std::int64_t batches = std::int64_t(pb.queries) * pb.batches_per_query;
   lane_state st;
 
-  if (pb.resident) {
-    copy_profile(smem_profile, profile, slice_entries * pb.strips);
-    __syncthreads();
+  if (pb.mode != profile_mode::streamed) {
+    const bool resident = pb.mode == profile_mode::resident;
+    if (resident) {
+      copy_profile(smem_profile, profile, pb.profile_bytes / std::int64_t(sizeof(entry_t)));
+      __syncthreads();
+    }
+    const entry_t* base = resident ? smem_profile : profile;
     const std::int64_t warps = std::int64_t(gridDim.x) * policy_t::warps_per_block;
     for (std::int64_t round = 0;; ++round) {
-      std::int64_t first = 0;
+      std::int64_t b = 0;
       if (pb.use_queue) {
         unsigned taken = 0;
-        if ((threadIdx.x & 31) == 0) taken = atomicAdd(pb.d_queue, unsigned(policy_t::groups_per_warp));
-        first = __shfl_sync(full, taken, 0);
+        if ((threadIdx.x & 31) == 0) taken = atomicAdd(pb.d_queue, 1u);
+        b = __shfl_sync(full, taken, 0);
       } else {
-        first = (round * warps + global_warp) * policy_t::groups_per_warp;
+        b = round * warps + global_warp;
       }
-      if (first >= pb.tasks) break;
-      const std::int64_t task = first + group_in_warp;
-      const pair_view pair = load_pair(pb, task);
+      if (b >= batches) break;
+      const std::int64_t q = b / pb.batches_per_query;
+      const query_info qi = pb.d_queries[q];
+      const std::int64_t p = (b % pb.batches_per_query) * pb.batch + group_in_warp;
+      const pair_view pair = load_pair(pb, p);
       const std::int32_t steps = __reduce_max_sync(full, unsigned(pair.columns)) + G - 1;
-      for (int s = 0; s < pb.strips; ++s) {
-        scan_strip<policy_t>(pb, s, pair, steps, smem_profile + s * slice_entries, border, st);
+      const entry_t* query_profile = base + qi.profile_offset / std::int64_t(sizeof(entry_t));
+      for (int s = 0; s < qi.strips; ++s) {
+        scan_strip<policy_t>(pb, s, qi.strips, pair, steps, query_profile + s * slice_entries, border, st);
         __syncwarp();  // the border row written by lane G − 1 is read by every lane next strip
       }
-      finish_pair<policy_t>(pb, task, pair, st);
+      finish_pair<policy_t>(pb, q, p, qi.m, pair, st);
     }
   } else {
     for (std::int64_t round = 0;; ++round) {
-      if (threadIdx.x == 0) {
-        block_first = pb.use_queue ? std::int64_t(atomicAdd(pb.d_queue, unsigned(policy_t::groups_per_block)))
-                                   : (round * gridDim.x + blockIdx.x) * policy_t::groups_per_block;
-      }
+      if (threadIdx.x == 0)
+        block_batch = pb.use_queue ? std::int64_t(atomicAdd(pb.d_queue, 1u)) : round * gridDim.x + blockIdx.x;
       __syncthreads();
-      const std::int64_t first = block_first;
-      if (first >= pb.tasks) break;
-      const std::int64_t task = first + std::int64_t(warp) * policy_t::groups_per_warp + group_in_warp;
-      const pair_view pair = load_pair(pb, task);
+      const std::int64_t b = block_batch;
+      if (b >= batches) break;
+      const std::int64_t q = b / pb.batches_per_query;
+      const query_info qi = pb.d_queries[q];
+      const std::int64_t p =
+          (b % pb.batches_per_query) * pb.batch + std::int64_t(warp) * policy_t::groups_per_warp + group_in_warp;
+      const pair_view pair = load_pair(pb, p);
       const std::int32_t steps = __reduce_max_sync(full, unsigned(pair.columns)) + G - 1;
-      for (int s = 0; s < pb.strips; ++s) {
+      const entry_t* query_profile = profile + qi.profile_offset / std::int64_t(sizeof(entry_t));
+      for (int s = 0; s < qi.strips; ++s) {
         __syncthreads();  // every group is done with the previous strip's profile
-        copy_profile(smem_profile, profile + s * slice_entries, slice_entries);
+        copy_profile(smem_profile, query_profile + s * slice_entries, slice_entries);
         __syncthreads();
-        scan_strip<policy_t>(pb, s, pair, steps, smem_profile, border, st);
+        scan_strip<policy_t>(pb, s, qi.strips, pair, steps, smem_profile, border, st);
       }
-      finish_pair<policy_t>(pb, task, pair, st);
-      __syncthreads();  // block_first is rewritten by the next round
+      finish_pair<policy_t>(pb, q, p, qi.m, pair, st);
+      __syncthreads();  // block_batch is rewritten by the next round
     }
   }
 }

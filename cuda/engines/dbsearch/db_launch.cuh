@@ -1,6 +1,6 @@
 #pragma once
-// Host side of one scan launch: the grid shape for a query (resident or streamed profile,
-// occupancy × SMs blocks) and the launch itself, one instantiation file per group width.
+// Host side of one scan launch: the shape of a kernel on the device (occupancy × SMs blocks)
+// and the launch itself, one instantiation file per shape.
 
 #include <cuda_runtime.h>
 
@@ -8,27 +8,19 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "cuda/engines/dbsearch/db_plan.hpp"
 #include "cuda/engines/dbsearch/db_problem.hpp"
 
 namespace swat::dbsearch {
 
-//! Grid of one scan.
-struct launch_shape {
-  int blocks = 0;               //!< occupancy × SMs
-  int groups_per_block = 0;     //!< pairs in flight per block
-  int strip_rows = 0;           //!< query rows per strip
-  std::size_t smem_bytes = 0;   //!< dynamic shared memory (the profile or one strip of it)
-  bool resident = false;        //!< whole profile in shared memory
-};
-
-//! Shape for group width G and R rows per lane on `device` for a query of m rows and profile_rows profile rows
-//! (resident profile when it fits resident_profile_max_bytes and the SM, else streamed).
+//! The shape of the kernel with G lanes per pair and R rows per lane on `device` with
+//! smem_bytes of dynamic shared memory (a resident profile, or one strip of it).
 template <int G, int R>
-launch_shape plan_launch(int device, std::int64_t m, int profile_rows);
+shape_info shape_on(int device, std::size_t smem_bytes);
 
-//! Launches the scan kernel of group width G, R rows per lane (pb.resident must match shape.resident).
+//! Launches the kernel of shape G, R with shape.blocks blocks and smem_bytes of shared memory.
 template <int G, int R>
-void launch_scan(const scan_problem& pb, const launch_shape& shape, cudaStream_t stream);
+void launch_scan(const scan_problem& pb, const shape_info& shape, std::size_t smem_bytes, cudaStream_t stream);
 
 //! Calls fn.template operator()<G, R>() for the runtime group width (8, 16 or 32) and rows per
 //! lane (16 or 32); throws std::invalid_argument otherwise. The one place a runtime shape

@@ -1,6 +1,7 @@
 #pragma once
 // Device view of one database scan (plain struct, no CUDA types: the host fills it and passes
-// it by value to the kernel). One query against every pair of targets of the prepared database.
+// it by value to the kernel). A batch of queries against every pair of targets of one chunk of
+// the prepared database.
 
 #include <cstdint>
 
@@ -28,27 +29,44 @@ struct result_cell {
   std::int32_t flags;       //!< flag_overflow
 };
 
+//! One query of the batch: its int8 profile, strip-major (byte (s · profile_rows + a) ·
+//! strip_rows + row − s · strip_rows of it is s(q_row, a) for target rank a; rows past m and the
+//! pad rank a = profile_rows − 1 score −1), at profile_offset bytes into scan_problem::d_profile.
+struct query_info {
+  std::int64_t profile_offset;  //!< bytes, a multiple of 16
+  std::int32_t m;               //!< query length (rows)
+  std::int32_t strips;          //!< ⌈m / strip_rows⌉
+};
+
+//! Where the kernel reads the query profiles from.
+enum class profile_mode : std::int32_t {
+  resident = 0,  //!< every profile of the batch copied to shared memory once; warp batches
+  streamed = 1,  //!< the block loads one strip of its query's profile at a time; block batches
+  global = 2,    //!< read through L1 from global memory; warp batches (few pairs per query)
+};
+
 //! Everything the scan kernel reads and writes.
 struct scan_problem {
-  //! int8 query profile, strip-major: byte (s · profile_rows + a) · strip_rows + row − s · strip_rows
-  //! is s(q_row, a) for target rank a; rows past m and the pad rank (a = profile_rows − 1) score −1.
-  const std::int8_t* d_profile;
-  std::int32_t m;                 //!< query length (rows)
-  std::int32_t strips;            //!< ⌈m / strip_rows⌉
-  std::int32_t profile_rows;      //!< target ranks + 1 (the pad rank)
-  std::int32_t resident;          //!< 1: the whole profile sits in shared memory
-  std::int32_t gap_open_extend;   //!< o + e (cost of a gap's first residue)
-  std::int32_t gap_extend;        //!< e
-  std::int32_t score_limit;       //!< a best above this saturates 16 bits (≤ 32767 − max score)
-  std::int32_t tasks;             //!< pairs to scan
-  const std::uint16_t* d_residues;  //!< columns of every pair
-  const pair_task* d_tasks;       //!< pairs, longest first
-  std::uint64_t* d_border;        //!< per group slot: border_columns entries (H | F~ << 32, int16x2 each)
-  std::int64_t border_columns;    //!< columns of one slot (≥ the longest pair)
-  result_cell* d_result;          //!< 2 per task: A then B
-  std::uint32_t* d_queue;         //!< next task to hand out (task-queue mode)
-  std::int32_t use_queue;         //!< 1: groups take tasks from d_queue; 0: static partition
-  unsigned long long* d_cells_done;  //!< DP cells finished (progress)
+  const std::int8_t* d_profile;     //!< the batch's profiles, one after the other
+  const query_info* d_queries;      //!< the batch's queries (longest first)
+  std::int32_t queries;             //!< queries in the batch
+  std::int32_t pairs;               //!< pairs of targets per query (the chunk's)
+  std::int32_t batch;               //!< pairs handed out together (a warp's or a block's groups)
+  std::int32_t batches_per_query;   //!< ⌈pairs / batch⌉: batch b is query b / this, pairs from (b % this) · batch
+  std::int32_t profile_rows;        //!< target ranks + 1 (the pad rank)
+  profile_mode mode;                //!< where profiles are read from
+  std::int64_t profile_bytes;       //!< bytes of the whole batch's profiles (resident: copied to shared memory)
+  std::int32_t gap_open_extend;     //!< o + e (cost of a gap's first residue)
+  std::int32_t gap_extend;          //!< e
+  std::int32_t score_limit;         //!< a best above this saturates 16 bits (≤ 32767 − max score)
+  const std::uint16_t* d_residues;  //!< columns of every pair of the chunk
+  const pair_task* d_tasks;         //!< the chunk's pairs, longest first
+  std::uint64_t* d_border;          //!< per group slot: border_columns entries (H | F~ << 32, int16x2 each)
+  std::int64_t border_columns;      //!< columns of one slot (≥ the longest pair)
+  result_cell* d_result;            //!< 2 per (query, pair): index 2 · (q · pairs + p) for A, + 1 for B
+  std::uint32_t* d_queue;           //!< next batch to hand out (task-queue mode)
+  std::int32_t use_queue;           //!< 1: batches come from d_queue; 0: static partition
+  unsigned long long* d_cells_done; //!< DP cells finished (progress)
 };
 
 }  // namespace swat::dbsearch

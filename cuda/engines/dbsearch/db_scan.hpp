@@ -22,10 +22,9 @@ namespace swat::dbsearch {
 
 //! Tunables of a search (defaults: the measured best on the H100, bench/results/db_*.csv).
 struct scan_options {
-  int group_lanes = 0;                           //!< lanes per pair of targets: 8, 16, 32; 0 = per query
-  int rows_per_lane = 0;                         //!< query rows per lane: 16, 32; 0 = per query
+  int group_lanes = 0;                           //!< lanes per pair of targets: 8, 16, 32; 0 = per batch
+  int rows_per_lane = 0;                         //!< query rows per lane: 16, 32; 0 = per batch
   bool task_queue = true;                        //!< false: static partition (the benchmark's baseline)
-  bool length_classes = false;                   //!< long, medium and short targets get shapes of their own (no gain measured on the H100: off)
   std::int64_t max_gpu_bytes = 0;                //!< device memory budget; 0 = 90 % of free memory
   std::int32_t score_limit = 0;                  //!< 0 = 32767 − max score; tests lower it to force rescans
   std::int32_t max_target_length = 1 << 16;      //!< longer targets are left to the caller

@@ -1,21 +1,19 @@
-// db_scanner: the database packed once (pinned host memory), uploaded whole or chunk by chunk
-// (copies on their own stream, overlapped with the previous chunk's scans), one persistent
-// scan kernel per query and chunk, results mapped back to target order while the next query
-// runs, 16-bit saturations and too-long targets handed back to the caller.
+// db_scanner: the database packed once, uploaded whole or chunk by chunk (copies on their own
+// stream, overlapped with the previous chunk's scans), queries cut into batches (db_plan.hpp)
+// with one persistent scan kernel per batch and chunk, results mapped back to target order
+// while the next batch runs, 16-bit saturations and too-long targets handed back.
 
 #include <algorithm>
-#include <bit>
-#include <tuple>
 #include <chrono>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <thread>
 
 #include "cuda/common/cuda_check.cuh"
 #include "cuda/engines/dbsearch/db_launch.cuh"
+#include "cuda/engines/dbsearch/db_memory.cuh"
 #include "cuda/engines/dbsearch/db_pack.hpp"
-#include "cuda/engines/dbsearch/db_policy.cuh"
+#include "cuda/engines/dbsearch/db_plan.hpp"
 #include "cuda/engines/dbsearch/db_scan.hpp"
 
 namespace swat::dbsearch {
@@ -33,77 +31,22 @@ double seconds_since(clock_type::time_point t0) {
   return std::chrono::duration<double>(clock_type::now() - t0).count();
 }
 
-//! Device memory that only grows (freed before it grows).
-class device_memory {
- public:
-  device_memory() = default;
-  device_memory(const device_memory&) = delete;
-  device_memory& operator=(const device_memory&) = delete;
-  ~device_memory() {
-    if (ptr_) cudaFree(ptr_);
-  }
-  void reserve(std::size_t bytes) {
-    if (bytes <= bytes_) return;
-    if (ptr_) SWAT_CUDA_CHECK(cudaFree(ptr_));
-    ptr_ = nullptr;
-    bytes_ = 0;
-    SWAT_CUDA_CHECK(cudaMalloc(&ptr_, bytes));
-    bytes_ = bytes;
-  }
-  template <typename T>
-  T* as(std::size_t offset_bytes = 0) const {
-    return reinterpret_cast<T*>(static_cast<char*>(ptr_) + offset_bytes);
-  }
-  std::size_t bytes() const { return bytes_; }
+std::size_t round_up(std::size_t x, std::size_t to = 256) { return (x + to - 1) / to * to; }
 
- private:
-  void* ptr_ = nullptr;
-  std::size_t bytes_ = 0;
-};
-
-//! Page-locked host memory that only grows.
-class pinned_memory {
- public:
-  pinned_memory() = default;
-  pinned_memory(const pinned_memory&) = delete;
-  pinned_memory& operator=(const pinned_memory&) = delete;
-  ~pinned_memory() {
-    if (ptr_) cudaFreeHost(ptr_);
-  }
-  void reserve(std::size_t bytes) {
-    if (bytes <= bytes_) return;
-    if (ptr_) SWAT_CUDA_CHECK(cudaFreeHost(ptr_));
-    ptr_ = nullptr;
-    bytes_ = 0;
-    SWAT_CUDA_CHECK(cudaHostAlloc(&ptr_, bytes, cudaHostAllocDefault));
-    bytes_ = bytes;
-  }
-  template <typename T>
-  T* as(std::size_t offset_bytes = 0) const {
-    return reinterpret_cast<T*>(static_cast<char*>(ptr_) + offset_bytes);
-  }
-
- private:
-  void* ptr_ = nullptr;
-  std::size_t bytes_ = 0;
-};
-
-std::size_t round_up(std::size_t x) { return (x + 255) / 256 * 256; }
-
-//! Device copy of one chunk: columns, tasks, results.
+//! Device copy of one chunk: columns and pairs.
 struct chunk_buffer {
   device_memory memory;
-  std::size_t tasks_offset = 0, results_offset = 0;
-  int chunk = -1;  //!< chunk held, −1 none
+  std::size_t tasks_offset = 0;
   cudaEvent_t uploaded = nullptr, released = nullptr;
 };
 
-//! A query's results on their way back (pinned), mapped to target order once `ready` fires.
-struct result_slot {
-  pinned_memory host;
-  cudaEvent_t ready = nullptr;
-  std::size_t query = 0;
-  int chunk = -1;  //!< −1: nothing pending
+//! One batch in flight: its inputs (query table and profiles) and results on both sides.
+struct batch_slot {
+  pinned_memory host_in, host_out;
+  device_memory device;          //!< query table | profiles | results
+  cudaEvent_t inputs_free = nullptr, results_ready = nullptr;
+  std::vector<std::size_t> queries;
+  int chunk = -1;                //!< −1: nothing pending
 };
 
 }  // namespace
@@ -116,22 +59,14 @@ struct db_scanner::impl {
   // Every pair's columns, as in device memory. Pageable: pinning tens of MB costs more than the
   // staged copy saves (the copy engine still overlaps a chunk's upload with the previous scan).
   std::vector<std::uint16_t> columns;
-  std::int32_t pad_rank = 0;
-  int profile_rows = 0;
-  int sms = 0;
-  std::size_t max_groups_ = 0;  // border slots per launch (the widest shape)
+  int pad_rank = 0, profile_rows = 0;
+  std::vector<shape_info> shapes;  // the shapes a batch may take (occupancy with one strip of profile)
+  std::size_t max_groups = 0;      // border slots: the most groups any shape keeps in flight
 
   chunk_buffer buffers[2];
-  result_slot slots[2];
-  static constexpr int variants = 4;     // strip rows 128, 256, 512, 1024
-  static constexpr int max_classes = 3;  // length classes of plan_classes
-  pinned_memory profile_host[2][variants];
-  cudaEvent_t profile_free[2] = {nullptr, nullptr};
-  device_memory profile_device[2][variants];
-  cudaStream_t class_streams[max_classes] = {};
-  cudaEvent_t class_ready = nullptr, class_done[max_classes] = {};
-  device_memory border;       // per group slot: longest pair's columns
-  device_memory counters;     // queue head + cells done
+  batch_slot slots[2];
+  device_memory border;    // per group slot: the longest pair's columns
+  device_memory counters;  // queue head at 0, cells done at 8
   pinned_memory cells_host;
   cudaStream_t compute = nullptr, copy = nullptr, poll = nullptr;
   scan_timing timing;
@@ -139,132 +74,43 @@ struct db_scanner::impl {
   impl(std::span<const residue_span> t, const scoring_scheme& s, scan_options o)
       : targets(t), scheme(s), options(o) {
     SWAT_CUDA_CHECK(cudaSetDevice(options.device));
-    SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(&compute, cudaStreamNonBlocking));
-    SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(&copy, cudaStreamNonBlocking));
-    SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(&poll, cudaStreamNonBlocking));
-    for (auto& b : buffers) {
-      SWAT_CUDA_CHECK(cudaEventCreateWithFlags(&b.uploaded, cudaEventDisableTiming));
-      SWAT_CUDA_CHECK(cudaEventCreateWithFlags(&b.released, cudaEventDisableTiming));
-    }
-    for (auto& r : slots) SWAT_CUDA_CHECK(cudaEventCreateWithFlags(&r.ready, cudaEventDisableTiming));
-    for (auto& e : profile_free) SWAT_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-    for (auto& st : class_streams) SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
-    for (auto& e : class_done) SWAT_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-    SWAT_CUDA_CHECK(cudaEventCreateWithFlags(&class_ready, cudaEventDisableTiming));
+    for (cudaStream_t* st : {&compute, &copy, &poll}) SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(st, cudaStreamNonBlocking));
+    for (auto& b : buffers)
+      for (cudaEvent_t* e : {&b.uploaded, &b.released}) SWAT_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
+    for (auto& sl : slots)
+      for (cudaEvent_t* e : {&sl.inputs_free, &sl.results_ready})
+        SWAT_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
     prepare();
   }
 
   ~impl() {
-    if (compute) cudaStreamSynchronize(compute);
-    if (copy) cudaStreamSynchronize(copy);
-    for (auto& b : buffers) {
-      if (b.uploaded) cudaEventDestroy(b.uploaded);
-      if (b.released) cudaEventDestroy(b.released);
-    }
-    for (auto& r : slots)
-      if (r.ready) cudaEventDestroy(r.ready);
-    for (auto& e : profile_free)
-      if (e) cudaEventDestroy(e);
-    for (auto& e : class_done)
-      if (e) cudaEventDestroy(e);
-    if (class_ready) cudaEventDestroy(class_ready);
-    for (cudaStream_t st : class_streams)
+    for (cudaStream_t st : {compute, copy})
+      if (st) cudaStreamSynchronize(st);
+    for (auto& b : buffers)
+      for (cudaEvent_t e : {b.uploaded, b.released})
+        if (e) cudaEventDestroy(e);
+    for (auto& sl : slots)
+      for (cudaEvent_t e : {sl.inputs_free, sl.results_ready})
+        if (e) cudaEventDestroy(e);
+    for (cudaStream_t st : {compute, copy, poll})
       if (st) cudaStreamDestroy(st);
-    for (cudaStream_t s : {compute, copy, poll})
-      if (s) cudaStreamDestroy(s);
   }
 
-  //! The shapes a search may use: the one of the options, or every one for auto (group
-  //! width 8 only with a resident profile, where its many small groups need no block step).
-  std::vector<std::pair<int, int>> candidates() const {
-    std::vector<std::pair<int, int>> out;
-    for (int g : {8, 16, 32})
-      for (int r : {16, 32})
-        if ((options.group_lanes == 0 || options.group_lanes == g) && (options.rows_per_lane == 0 || options.rows_per_lane == r))
-          out.push_back({g, r});
-    return out;
-  }
-
-  //! plan_launch for a runtime shape.
-  launch_shape shape_of(int g, int r, std::int64_t m) const {
-    return with_shape(g, r, [&]<int G, int R>() { return plan_launch<G, R>(options.device, m, profile_rows); });
-  }
-
-  //! Groups the widest launch can keep in flight (border slots).
-  std::size_t max_groups() const {
-    std::size_t most = 0;
-    for (const auto& [g, r] : candidates())
-      for (std::int64_t m : {std::int64_t(1), std::int64_t(1) << 30}) {
-        const launch_shape s = shape_of(g, r, m);
-        most = std::max(most, std::size_t(s.blocks) * std::size_t(s.groups_per_block));
-      }
-    return most;
-  }
-
-  //! The shape with the smallest modelled time for a query of m rows against a chunk: a step of
-  //! a warp costs about a + b·R instructions (a: shuffles, loads, bookkeeping; b: one packed
-  //! row); the whole chunk takes Σ strips·(n + G − 1)·G·(a + b·R) lane-instructions spread
-  //! over the SMs (128 lanes issue per cycle), but no less than its longest pair on one warp
-  //! that shares its scheduler with the other resident warps.
-  std::pair<int, int> choose_shape(std::int64_t m, std::size_t columns, std::size_t tasks, std::int32_t longest_pair) const {
-    constexpr double a = 30, b = 7;
-    std::pair<int, int> best{0, 0};
-    double best_cost = 0;
-    for (const auto& [g, r] : candidates()) {
-      const launch_shape s = shape_of(g, r, m);
-      if (g == 8 && !s.resident && options.group_lanes == 0) continue;
-      const double strips = double(strips_of(m, s.strip_rows));
-      const double step = a + b * r;
-      const double lane_instr = strips * (double(columns) + double(tasks) * (g - 1)) * g * step;
-      const double warps_per_scheduler = double(s.blocks) / sms * (s.groups_per_block * g / 32) / 4;
-      const double longest = strips * (double(longest_pair) + g - 1) * step * std::max(1.0, warps_per_scheduler);
-      const double cost = std::max(lane_instr / (128.0 * sms), longest);
-      if (best.first == 0 || cost < best_cost) {
-        best = {g, r};
-        best_cost = cost;
-      }
-    }
-    return best;
-  }
-
-  //! Consecutive pairs of a chunk scanned by one launch with one shape.
-  struct task_class {
-    std::size_t first = 0, count = 0, columns = 0;  //!< pairs [first, first + count) of the chunk
-    std::int32_t longest = 0;                       //!< columns of its longest pair
-    int group_lanes = 0, rows_per_lane = 0;
-  };
-
-  //! The chunk's pairs cut into length classes (longest first: ≥ 512, 128…511, < 128 columns),
-  //! each with the shape the cost model picks for it; neighbours with the same shape are one
-  //! launch. Without length classes, one launch for the whole chunk.
-  std::vector<task_class> plan_classes(std::int64_t m, const db_chunk& chunk) const {
-    std::vector<task_class> out;
-    const pair_task* tasks = layout.tasks.data() + chunk.first_task;
-    std::size_t start = 0;
-    for (const std::int32_t floor : {512, 128, 0}) {
-      if (!options.length_classes && floor > 0) continue;
-      task_class c;
-      c.first = start;
-      while (start < chunk.tasks && tasks[start].columns >= floor) c.columns += std::size_t(tasks[start++].columns);
-      c.count = start - c.first;
-      if (c.count == 0) continue;
-      c.longest = tasks[c.first].columns;
-      std::tie(c.group_lanes, c.rows_per_lane) = choose_shape(m, c.columns, c.count, c.longest);
-      if (!out.empty() && out.back().group_lanes == c.group_lanes && out.back().rows_per_lane == c.rows_per_lane) {
-        out.back().count += c.count;
-        out.back().columns += c.columns;
-      } else {
-        out.push_back(c);
-      }
-    }
-    return out;
+  //! The shape G, R with smem_bytes of dynamic shared memory.
+  shape_info shape_of(int g, int r, std::size_t smem_bytes) const {
+    return with_shape(g, r, [&]<int G, int R>() { return shape_on<G, R>(options.device, smem_bytes); });
   }
 
   void prepare() {
     const auto t0 = clock_type::now();
     pad_rank = scheme.size();
     profile_rows = scheme.size() + 1;
-    SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, options.device));
+    for (int g : {8, 16, 32})
+      for (int r : {16, 32})
+        if ((options.group_lanes == 0 || options.group_lanes == g) && (options.rows_per_lane == 0 || options.rows_per_lane == r)) {
+          shapes.push_back(shape_of(g, r, std::size_t(profile_rows) * std::size_t(g * r)));
+          max_groups = std::max<std::size_t>(max_groups, std::size_t(shapes.back().groups()));
+        }
     std::size_t free_bytes = 0, total_bytes = 0;
     SWAT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     std::int64_t budget = std::int64_t(double(free_bytes) * 0.9);
@@ -272,27 +118,24 @@ struct db_scanner::impl {
     std::int32_t longest = 0;
     for (const residue_span& t : targets)
       if (t.size() <= std::size_t(options.max_target_length)) longest = std::max(longest, std::int32_t(t.size()));
-    // Border rows: every group of a launch, for the longest pair; the shorter length classes
-    // (< 512 and < 128 columns) run beside it in slots of their own.
-    max_groups_ = max_groups();
-    const std::size_t border_bytes = max_groups_ * std::size_t(longest + (options.length_classes ? 511 + 127 : 0)) *
-                                     sizeof(std::uint64_t);
-    // Profiles of queries up to 64k residues stay inside the fixed part; longer ones add theirs.
-    const std::size_t fixed = border_bytes + 2 * std::size_t(profile_rows) * 65536 + (8u << 20);
+    const std::size_t border_bytes = max_groups * std::size_t(longest) * sizeof(std::uint64_t);
+    // Two batch slots: query tables, profiles of queries up to 64k residues and results of up to
+    // batch_limits::max_result_bytes (longer queries and larger batches add theirs).
+    const std::size_t fixed = border_bytes + 2 * (std::size_t(profile_rows) * 65536 + (256u << 20) / 16) + (8u << 20);
     const std::int64_t left = budget - std::int64_t(fixed);
     if (left < std::int64_t(2 * pair_bytes(std::size_t(longest)) + 4096))
       throw runtime_failure("dbsearch: the GPU memory budget (" + std::to_string(budget >> 20) +
                             " MiB) is too small for the database search (needs about " +
                             std::to_string((fixed + 2 * pair_bytes(std::size_t(longest))) >> 20) + " MiB)");
-    // Offsets inside a chunk stay below 2^32 columns.
-    // One buffer when the whole database fits, else two (one scanned while the next uploads).
+    // One buffer when the whole database fits, else two (one scanned while the next uploads);
+    // offsets inside a chunk stay below 2^32 columns.
     layout = plan_database(targets, options.max_target_length, std::min<std::size_t>(std::size_t(left), std::size_t(1) << 32));
     if (layout.chunks.size() > 1)
       layout = plan_database(targets, options.max_target_length, std::min<std::size_t>(std::size_t(left) / 2, std::size_t(1) << 32));
     columns.resize(layout.total_columns);
     pack_columns(layout, targets, std::uint8_t(pad_rank), columns.data());
     border.reserve(std::max<std::size_t>(border_bytes, 256));
-    counters.reserve(256);  // cells done at 8, queue heads at 16 + 16·class
+    counters.reserve(256);
     cells_host.reserve(256);
     timing.prepare_s = seconds_since(t0);
     timing.chunks = layout.chunks.size();
@@ -307,41 +150,41 @@ struct db_scanner::impl {
   //! Copies chunk c into b on the copy stream (after b's previous scans released it).
   void upload(int c, chunk_buffer& b) {
     const db_chunk& chunk = layout.chunks[std::size_t(c)];
-    const std::size_t col_bytes = round_up(chunk.columns * sizeof(std::uint16_t));
-    b.tasks_offset = col_bytes;
-    b.results_offset = b.tasks_offset + round_up(chunk.tasks * sizeof(pair_task));
-    b.memory.reserve(b.results_offset + round_up(2 * chunk.tasks * sizeof(result_cell)));
+    b.tasks_offset = round_up(chunk.columns * sizeof(std::uint16_t));
+    b.memory.reserve(b.tasks_offset + round_up(chunk.tasks * sizeof(pair_task)));
     SWAT_CUDA_CHECK(cudaStreamWaitEvent(copy, b.released, 0));
     SWAT_CUDA_CHECK(cudaMemcpyAsync(b.memory.as<void>(), columns.data() + chunk.first_column,
                                     chunk.columns * sizeof(std::uint16_t), cudaMemcpyHostToDevice, copy));
     SWAT_CUDA_CHECK(cudaMemcpyAsync(b.memory.as<void>(b.tasks_offset), layout.tasks.data() + chunk.first_task,
                                     chunk.tasks * sizeof(pair_task), cudaMemcpyHostToDevice, copy));
     SWAT_CUDA_CHECK(cudaEventRecord(b.uploaded, copy));
-    b.chunk = c;
   }
 
   //! Maps a finished slot's results to target order.
-  void drain(result_slot& r, std::span<best_cell> results, std::vector<pair_index>& rescan) {
-    if (r.chunk < 0) return;
-    SWAT_CUDA_CHECK(cudaEventSynchronize(r.ready));
-    const db_chunk& chunk = layout.chunks[std::size_t(r.chunk)];
-    const result_cell* cells = r.host.as<result_cell>();
+  void drain(batch_slot& sl, std::span<best_cell> results, std::vector<pair_index>& rescan) {
+    if (sl.chunk < 0) return;
+    SWAT_CUDA_CHECK(cudaEventSynchronize(sl.results_ready));
+    const db_chunk& chunk = layout.chunks[std::size_t(sl.chunk)];
+    const result_cell* cells = sl.host_out.as<result_cell>();
     const std::size_t nt = targets.size();
-    for (std::size_t p = 0; p < chunk.tasks; ++p) {
-      for (int half = 0; half < 2; ++half) {
-        const std::size_t k = 2 * (chunk.first_task + p) + std::size_t(half);
-        if (k >= layout.order.size()) continue;
-        const std::size_t t = layout.order[k];
-        const result_cell& c = cells[2 * p + std::size_t(half)];
-        if (c.flags & flag_overflow) {
-          rescan.push_back({r.query, t});
-          results[r.query * nt + t] = best_cell{};
-        } else {
-          results[r.query * nt + t] = best_cell{c.score, c.query_end, c.target_end};
+    for (std::size_t qi = 0; qi < sl.queries.size(); ++qi) {
+      const std::size_t q = sl.queries[qi];
+      for (std::size_t p = 0; p < chunk.tasks; ++p) {
+        for (std::size_t half = 0; half < 2; ++half) {
+          const std::size_t k = 2 * (chunk.first_task + p) + half;
+          if (k >= layout.order.size()) continue;
+          const std::size_t t = layout.order[k];
+          const result_cell& c = cells[2 * (qi * chunk.tasks + p) + half];
+          if (c.flags & flag_overflow) {
+            rescan.push_back({q, t});
+            results[q * nt + t] = best_cell{};
+          } else {
+            results[q * nt + t] = best_cell{c.score, c.query_end, c.target_end};
+          }
         }
       }
     }
-    r.chunk = -1;
+    sl.chunk = -1;
   }
 
   void search(std::span<const residue_span> queries, std::span<best_cell> results, std::vector<pair_index>& rescan,
@@ -354,11 +197,11 @@ struct db_scanner::impl {
     for (std::size_t q = 0; q < queries.size(); ++q)
       if (!queries[q].empty())
         for (std::size_t t : layout.skipped) rescan.push_back({q, t});
-    timing.cells = 0;
-    timing.rescans = 0;
     const std::size_t rescans_before = rescan.size();
     std::uint64_t reported = 0;
     SWAT_CUDA_CHECK(cudaMemsetAsync(counters.as<void>(), 0, 256, compute));
+    std::vector<std::int64_t> lengths;
+    for (const residue_span& q : queries) lengths.push_back(std::int64_t(q.size()));
 
     const std::int32_t score_limit = options.score_limit > 0 ? options.score_limit : 32767 - scheme.max_score();
     std::size_t launches = 0;
@@ -369,26 +212,19 @@ struct db_scanner::impl {
       if (chunks > 1 && c + 1 < chunks) upload(c + 1, buffers[(c + 1) % 2]);
       SWAT_CUDA_CHECK(cudaStreamWaitEvent(compute, b.uploaded, 0));
       const db_chunk& chunk = layout.chunks[std::size_t(c)];
-      for (std::size_t q = 0; q < queries.size(); ++q) {
-        const residue_span query = queries[q];
-        if (query.empty() || chunk.tasks == 0) continue;
-        const std::size_t k = launches++ % 2;
-        result_slot& slot = slots[k];
-        drain(slot, results, rescan);  // the slot's previous query (two launches ago)
-        scan_one(query, chunk, b, k, score_limit);
-        slot.host.reserve(2 * chunk.tasks * sizeof(result_cell));
-        SWAT_CUDA_CHECK(cudaMemcpyAsync(slot.host.as<void>(), b.memory.as<void>(b.results_offset),
-                                        2 * chunk.tasks * sizeof(result_cell), cudaMemcpyDeviceToHost, compute));
-        SWAT_CUDA_CHECK(cudaEventRecord(slot.ready, compute));
-        slot.query = q;
-        slot.chunk = c;
-        report_progress(slots[(k + 1) % 2].ready, progress, reported);
+      const chunk_stats stats{chunk.tasks, chunk.columns, chunk.longest};
+      for (const query_batch& batch : plan_batches(lengths, stats, shapes, profile_rows)) {
+        batch_slot& sl = slots[launches++ % 2];
+        drain(sl, results, rescan);  // the slot's previous batch (two launches ago)
+        scan_batch(queries, batch, chunk, b, sl, score_limit);
+        sl.chunk = c;
+        report_progress(slots[launches % 2].results_ready, progress, reported);
       }
       SWAT_CUDA_CHECK(cudaEventRecord(b.released, compute));
     }
-    for (result_slot& slot : slots) {
-      report_progress(slot.ready, progress, reported);
-      drain(slot, results, rescan);
+    for (batch_slot& sl : slots) {
+      report_progress(sl.results_ready, progress, reported);
+      drain(sl, results, rescan);
     }
     SWAT_CUDA_CHECK(cudaStreamSynchronize(compute));
     report_progress(nullptr, progress, reported);
@@ -427,67 +263,66 @@ struct db_scanner::impl {
     }
   }
 
-  //! Enqueues one query's scan of one chunk: its length classes run side by side on their own
-  //! streams (a class whose pairs run out frees SMs for the next), joined on the compute stream.
-  void scan_one(residue_span query, const db_chunk& chunk, chunk_buffer& b, std::size_t k, std::int32_t score_limit) {
-    const std::int64_t m = std::int64_t(query.size());
-    const std::vector<task_class> classes = plan_classes(m, chunk);
-    // One profile per strip height in use; the host copies of this slot may still feed an
-    // upload two launches back.
-    SWAT_CUDA_CHECK(cudaEventSynchronize(profile_free[k]));
-    bool built[variants] = {};
-    for (const task_class& c : classes) {
-      const int strip_rows = c.group_lanes * c.rows_per_lane;
-      const int v = std::countr_zero(unsigned(strip_rows / 128));
-      if (built[v]) continue;
-      built[v] = true;
-      const std::size_t bytes = std::size_t(strips_of(m, strip_rows)) * std::size_t(profile_rows) * std::size_t(strip_rows);
-      profile_host[k][v].reserve(bytes);
-      build_profile(query, scheme.matrix.data(), matrix_stride, scheme.size(), strip_rows, profile_host[k][v].as<std::int8_t>());
-      profile_device[k][v].reserve(bytes);
-      SWAT_CUDA_CHECK(cudaMemcpyAsync(profile_device[k][v].as<void>(), profile_host[k][v].as<void>(), bytes,
-                                      cudaMemcpyHostToDevice, compute));
+  //! Enqueues the scan of a batch of queries against one chunk on the compute stream.
+  void scan_batch(std::span<const residue_span> queries, const query_batch& batch, const db_chunk& chunk,
+                  chunk_buffer& b, batch_slot& sl, std::int32_t score_limit) {
+    const int G = batch.shape.group_lanes, R = batch.shape.rows_per_lane, strip_rows = G * R;
+    const std::size_t nq = batch.queries.size();
+    const std::size_t smem = batch.mode == profile_mode::resident ? std::size_t(batch.profile_bytes)
+                             : batch.mode == profile_mode::streamed ? std::size_t(profile_rows) * std::size_t(strip_rows)
+                                                                     : 0;
+    const shape_info shape = batch.mode == profile_mode::resident ? shape_of(G, R, smem) : batch.shape;
+    // Inputs: the query table, then every profile; results after them.
+    const std::size_t table_bytes = round_up(nq * sizeof(query_info), 16);
+    const std::size_t in_bytes = table_bytes + std::size_t(batch.profile_bytes);
+    const std::size_t out_offset = round_up(in_bytes);
+    const std::size_t out_bytes = 2 * nq * chunk.tasks * sizeof(result_cell);
+    SWAT_CUDA_CHECK(cudaEventSynchronize(sl.inputs_free));  // its last upload has left the host buffer
+    sl.host_in.reserve(in_bytes);
+    sl.host_out.reserve(std::max<std::size_t>(out_bytes, 16));
+    sl.device.reserve(out_offset + std::max<std::size_t>(out_bytes, 16));
+    auto* table = sl.host_in.as<query_info>();
+    std::int64_t offset = 0;
+    for (std::size_t k = 0; k < nq; ++k) {
+      const residue_span q = queries[batch.queries[k]];
+      table[k] = query_info{offset, std::int32_t(q.size()), std::int32_t(strips_of(std::int64_t(q.size()), strip_rows))};
+      build_profile(q, scheme.matrix.data(), matrix_stride, scheme.size(), strip_rows,
+                    sl.host_in.as<std::int8_t>(table_bytes + std::size_t(offset)));
+      offset += profile_bytes(std::int64_t(q.size()), strip_rows, profile_rows);
     }
-    SWAT_CUDA_CHECK(cudaEventRecord(profile_free[k], compute));
-    SWAT_CUDA_CHECK(cudaMemsetAsync(counters.as<void>(16), 0, 16 * max_classes, compute));  // queue heads
-    const bool split = classes.size() > 1;
-    if (split) SWAT_CUDA_CHECK(cudaEventRecord(class_ready, compute));
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.device.as<void>(), sl.host_in.as<void>(), in_bytes, cudaMemcpyHostToDevice, compute));
+    SWAT_CUDA_CHECK(cudaEventRecord(sl.inputs_free, compute));
+    SWAT_CUDA_CHECK(cudaMemsetAsync(counters.as<void>(), 0, 4, compute));  // queue head
+    sl.queries = batch.queries;
 
-    std::size_t border_offset = 0;
-    for (std::size_t c = 0; c < classes.size(); ++c) {
-      const task_class& tc = classes[c];
-      cudaStream_t stream = split ? class_streams[c] : compute;
-      if (split) SWAT_CUDA_CHECK(cudaStreamWaitEvent(stream, class_ready, 0));
-      with_shape(tc.group_lanes, tc.rows_per_lane, [&]<int G, int R>() {
-        const launch_shape shape = plan_launch<G, R>(options.device, m, profile_rows);
-        scan_problem pb{};
-        pb.d_profile = profile_device[k][std::countr_zero(unsigned(shape.strip_rows / 128))].as<std::int8_t>();
-        pb.m = std::int32_t(m);
-        pb.strips = std::int32_t(strips_of(m, shape.strip_rows));
-        pb.profile_rows = profile_rows;
-        pb.resident = shape.resident ? 1 : 0;
-        pb.gap_open_extend = scheme.gap_open + scheme.gap_extend;
-        pb.gap_extend = scheme.gap_extend;
-        pb.score_limit = score_limit;
-        pb.tasks = std::int32_t(tc.count);
-        pb.d_residues = b.memory.as<std::uint16_t>();
-        pb.d_tasks = b.memory.as<pair_task>(b.tasks_offset) + tc.first;
-        const std::size_t slots = std::size_t(shape.blocks) * std::size_t(shape.groups_per_block);
-        pb.d_border = border.as<std::uint64_t>() + border_offset;
-        pb.border_columns = tc.longest;
-        border_offset += max_groups_ * std::size_t(tc.longest);
-        if (slots > max_groups_ || border_offset * sizeof(std::uint64_t) > border.bytes())
-          throw std::logic_error("dbsearch: border rows exceed their allocation");
-        pb.d_result = b.memory.as<result_cell>(b.results_offset) + 2 * tc.first;
-        pb.d_queue = counters.as<std::uint32_t>(16 + 16 * c);
-        pb.use_queue = options.task_queue ? 1 : 0;
-        pb.d_cells_done = counters.as<unsigned long long>(8);
-        launch_scan<G, R>(pb, shape, stream);
-      });
-      if (split) SWAT_CUDA_CHECK(cudaEventRecord(class_done[c], stream));
-    }
-    if (split)
-      for (std::size_t c = 0; c < classes.size(); ++c) SWAT_CUDA_CHECK(cudaStreamWaitEvent(compute, class_done[c], 0));
+    scan_problem pb{};
+    pb.d_profile = sl.device.as<std::int8_t>(table_bytes);
+    pb.d_queries = sl.device.as<query_info>();
+    pb.queries = std::int32_t(nq);
+    pb.pairs = std::int32_t(chunk.tasks);
+    pb.batch = batch.mode == profile_mode::streamed ? shape.groups_per_block : shape.groups_per_warp;
+    pb.batches_per_query = std::int32_t((chunk.tasks + std::size_t(pb.batch) - 1) / std::size_t(pb.batch));
+    pb.profile_rows = profile_rows;
+    pb.mode = batch.mode;
+    pb.profile_bytes = batch.profile_bytes;
+    pb.gap_open_extend = scheme.gap_open + scheme.gap_extend;
+    pb.gap_extend = scheme.gap_extend;
+    pb.score_limit = score_limit;
+    pb.d_residues = b.memory.as<std::uint16_t>();
+    pb.d_tasks = b.memory.as<pair_task>(b.tasks_offset);
+    pb.d_border = border.as<std::uint64_t>();
+    pb.border_columns = chunk.longest;
+    if (std::size_t(shape.groups()) > max_groups ||
+        std::size_t(shape.groups()) * std::size_t(chunk.longest) * sizeof(std::uint64_t) > border.bytes())
+      throw std::logic_error("dbsearch: border rows exceed their allocation");
+    pb.d_result = sl.device.as<result_cell>(out_offset);
+    pb.d_queue = counters.as<std::uint32_t>();
+    pb.use_queue = options.task_queue ? 1 : 0;
+    pb.d_cells_done = counters.as<unsigned long long>(8);
+    with_shape(G, R, [&]<int g, int r>() { launch_scan<g, r>(pb, shape, smem, compute); });
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.host_out.as<void>(), sl.device.as<void>(out_offset), out_bytes,
+                                    cudaMemcpyDeviceToHost, compute));
+    SWAT_CUDA_CHECK(cudaEventRecord(sl.results_ready, compute));
   }
 };
 
@@ -496,7 +331,7 @@ db_scanner::db_scanner(std::span<const residue_span> targets, const scoring_sche
     throw std::invalid_argument("dbsearch: the scheme does not fit the 16-bit scan (int8 scores, o + e ≤ 8192)");
   if ((options.group_lanes != 0 && options.group_lanes != 8 && options.group_lanes != 16 && options.group_lanes != 32) ||
       (options.rows_per_lane != 0 && options.rows_per_lane != 16 && options.rows_per_lane != 32))
-    throw std::invalid_argument("dbsearch: group lanes 8|16|32 and rows per lane 16|32 (0: chosen per query)");
+    throw std::invalid_argument("dbsearch: group lanes 8|16|32 and rows per lane 16|32 (0: chosen per batch)");
   if (options.max_target_length < 1 || options.max_target_length > (1 << 24))
     throw std::invalid_argument("dbsearch: max_target_length out of range");
   impl_ = std::make_unique<impl>(targets, scheme, options);

@@ -83,10 +83,11 @@ __device__ __forceinline__ std::int32_t group_max(std::int32_t v) {
   return v;
 }
 
-//! Scans strip s of the pair with the calling group. steps (warp-uniform) ≥ columns + G − 1;
-//! slice is this strip's profile, [profile_rows][G] entries; border is the group's slot.
+//! Scans strip s (of strips) of the pair with the calling group. steps (warp-uniform) ≥
+//! columns + G − 1; slice is this strip's profile, [profile_rows][G] entries (shared or global
+//! memory); border is the group's slot.
 template <typename policy_t>
-__device__ void scan_strip(const scan_problem& pb, int s, const pair_view& pair, std::int32_t steps,
+__device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair_view& pair, std::int32_t steps,
                            const profile_entry<policy_t::profile_words>* slice, std::uint64_t* border,
                            lane_state& st) {
   constexpr int G = policy_t::group_lanes;
@@ -98,7 +99,7 @@ __device__ void scan_strip(const scan_problem& pb, int s, const pair_view& pair,
   const std::uint32_t minus_inf = splat16(minus_infinity16);
   const std::uint32_t pad = std::uint32_t(pb.profile_rows - 1);
   const std::uint32_t pad2 = pad | (pad << 16);
-  const bool write_border = s + 1 < pb.strips;
+  const bool write_border = s + 1 < strips;
   const std::int32_t columns = pair.columns, length_b = pair.length_b;
 
   std::uint32_t h[R], e[R];  // H and E~ of the lane's rows, previous column

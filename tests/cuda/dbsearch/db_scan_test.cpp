@@ -131,18 +131,13 @@ TEST(DbScan, RandomDatabasesEverySchemeAndGroupWidth) {
         for (bool queue : {true, false}) {
           if ((g == 0) != (rows == 0)) continue;  // 0, 0: the shape chosen per query
           if (!queue && (g != 16 || rows != 16)) continue;
-          for (bool classes : {true, false}) {
-          if (!classes && g != 0) continue;
           scan_options o;
-          o.length_classes = classes;
           o.group_lanes = g;
           o.rows_per_lane = rows;
           o.task_queue = queue;
           check_scan(qs, ts, s, o,
-                     s.matrix_name + " g" + std::to_string(g) + " r" + std::to_string(rows) + (queue ? " queue" : " static") +
-                         (classes ? "" : " one class"),
+                     s.matrix_name + " g" + std::to_string(g) + " r" + std::to_string(rows) + (queue ? " queue" : " static"),
                      &want);
-          }
         }
       }
     }
@@ -223,6 +218,37 @@ TEST(DbScan, ChunkedDatabaseGivesTheSameCells) {
     ++tested;
   }
   EXPECT_GE(tested, 1u) << "no budget gave three or more chunks";
+}
+
+TEST(DbScan, ManyQueriesAgainstFewLongTargets) {
+  SWAT_REQUIRE_DEVICE();
+  // Fragments against a handful of genomes: one batch of every query, profiles read through
+  // L1 (few pairs per query); and many short protein queries sharing shared memory.
+  std::mt19937 rng(31);
+  const scoring_scheme dna = scoring::make_dna_scheme(2, -3, 5, 2);
+  seqs_t genomes, fragments;
+  for (std::int64_t n : {20000, 19999, 12000, 3})
+    genomes.push_back(test::random_residues(rng, n, dna));
+  for (int k = 0; k < (test::short_run() ? 20 : 120); ++k) {
+    const auto& g = genomes[std::size_t(k) % 3];
+    const std::size_t len = std::uniform_int_distribution<std::size_t>(1, 3000)(rng);
+    const std::size_t at = std::uniform_int_distribution<std::size_t>(0, g.size() - len)(rng);
+    fragments.push_back(sw_fast::test::related_or_random(rng, std::vector<std::uint8_t>(g.begin() + std::ptrdiff_t(at), g.begin() + std::ptrdiff_t(at + len)), std::int64_t(len), dna));
+  }
+  const auto fs = spans_of(fragments), gs = spans_of(genomes);
+  check_scan(fs, gs, dna, scan_options{}, "fragments x genomes");
+  scan_options fixed;
+  fixed.group_lanes = 32;
+  fixed.rows_per_lane = 32;
+  fixed.task_queue = false;
+  check_scan(fs, gs, dna, fixed, "fragments x genomes g32 r32 static");
+
+  const scoring_scheme protein = scoring::make_protein_scheme("BLOSUM62", 11, 1);
+  seqs_t queries, targets;
+  std::vector<std::int64_t> qlens;
+  for (int k = 0; k < 300; ++k) qlens.push_back(std::uniform_int_distribution<std::int64_t>(1, 120)(rng));
+  random_db(rng, protein, qlens, 200, 600, queries, targets);
+  check_scan(spans_of(queries), spans_of(targets), protein, scan_options{}, "300 short queries");
 }
 
 TEST(DbScan, EmptyQueriesAndEmptyDatabase) {

@@ -1,0 +1,71 @@
+#pragma once
+// Host planning of a search (plain C++, no CUDA): which queries are scanned together in one
+// launch, with which shape (lanes per pair, rows per lane) and where the kernel reads their
+// profiles from. The shapes' occupancy comes from the device (db_launch.cuh); the choices are
+// made here so that they can be tested without a GPU.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "cuda/engines/dbsearch/db_problem.hpp"
+
+namespace swat::dbsearch {
+
+//! A kernel shape as the device runs it.
+struct shape_info {
+  int group_lanes = 0;       //!< lanes per pair (G)
+  int rows_per_lane = 0;     //!< query rows per lane (R)
+  int groups_per_warp = 0;   //!< 32 / G
+  int groups_per_block = 0;  //!< groups of one block
+  int blocks = 0;            //!< resident blocks on the device (occupancy × SMs)
+  int sms = 0;               //!< SMs of the device
+  //! Query rows per strip.
+  int strip_rows() const { return group_lanes * rows_per_lane; }
+  //! Groups in flight on the device.
+  std::int64_t groups() const { return std::int64_t(blocks) * groups_per_block; }
+};
+
+//! What the planner knows of the pairs of one chunk.
+struct chunk_stats {
+  std::size_t pairs = 0;    //!< pairs of targets
+  std::size_t columns = 0;  //!< their columns (Σ length of each pair's longer target)
+  std::int32_t longest = 0; //!< columns of the longest pair
+};
+
+//! Queries scanned together in one launch.
+struct query_batch {
+  std::vector<std::size_t> queries;  //!< indices into the search's queries, longest first
+  shape_info shape;                  //!< the shape of the launch
+  profile_mode mode = profile_mode::streamed;
+  std::int64_t profile_bytes = 0;    //!< Σ of the queries' profiles at this shape (each rounded to 16 bytes)
+};
+
+//! Limits of a batch.
+struct batch_limits {
+  std::int64_t fill_pairs = 1 << 14;           //!< stop adding queries once this many (query, pair) tasks
+  std::int64_t max_result_bytes = 256 << 20;   //!< results of a batch on the device
+  std::int64_t resident_bytes = 200 * 1024;    //!< profiles kept in shared memory up to this
+};
+
+//! Bytes of the strip-major profile of a query of m rows at strip_rows rows per strip and
+//! profile_rows ranks, rounded up to 16.
+std::int64_t profile_bytes(std::int64_t m, int strip_rows, int profile_rows);
+
+//! Modelled time (arbitrary units) of scanning the queries of lengths `lengths` against the
+//! chunk with `shape`: a warp step costs about a + b·R instructions; the chunk takes
+//! Σ strips·(columns + pairs·(G − 1))·G·(a + b·R) lane-instructions over 128 issuing lanes
+//! per SM, but no less than its longest pair on one warp sharing its scheduler.
+double modelled_cost(std::span<const std::int64_t> lengths, const chunk_stats& chunk, const shape_info& shape);
+
+//! Cuts the queries (lengths[k] = residues of query k; empty ones are left out) into batches,
+//! longest first: a batch grows until it has limits.fill_pairs tasks or its results would
+//! pass limits.max_result_bytes; each gets the cheapest shape of `shapes` (width 8 only with a
+//! resident profile) and its profile mode (resident when the profiles fit, streamed when every
+//! block gets full batches of pairs, else global).
+std::vector<query_batch> plan_batches(std::span<const std::int64_t> lengths, const chunk_stats& chunk,
+                                      std::span<const shape_info> shapes, int profile_rows,
+                                      const batch_limits& limits = {});
+
+}  // namespace swat::dbsearch

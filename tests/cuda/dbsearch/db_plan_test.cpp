@@ -1,0 +1,84 @@
+// Host planning of a search (db_plan.hpp), no GPU needed: query batches, shape choice and
+// profile modes for the shapes of an H100-like device.
+
+#include <gtest/gtest.h>
+
+#include "cuda/engines/dbsearch/db_plan.hpp"
+
+namespace swat::dbsearch {
+namespace {
+
+//! The six shapes as occupancy gives them on a 132-SM device (one block per SM).
+std::vector<shape_info> h100_shapes() {
+  std::vector<shape_info> out;
+  for (int g : {8, 16, 32})
+    for (int r : {16, 32}) {
+      shape_info s;
+      s.group_lanes = g;
+      s.rows_per_lane = r;
+      s.groups_per_warp = 32 / g;
+      s.groups_per_block = (r == 32 ? 8 : 16) * (32 / g);
+      s.blocks = 132;
+      s.sms = 132;
+      out.push_back(s);
+    }
+  return out;
+}
+
+const std::vector<std::int64_t> db_queries = {218, 141, 149, 187, 1123, 1273, 34350};
+
+TEST(DbPlan, LargeDatabaseScansEachQueryAloneLongestFirst) {
+  const chunk_stats chunk{79575, 30'760'250, 8081};  // Swiss-Prot subset x50 in pairs
+  const auto batches = plan_batches(db_queries, chunk, h100_shapes(), 28);
+  ASSERT_EQ(batches.size(), 7u);
+  EXPECT_EQ(batches[0].queries, (std::vector<std::size_t>{6}));  // titin first
+  EXPECT_EQ(batches[1].queries, (std::vector<std::size_t>{5}));
+  EXPECT_EQ(batches[6].queries, (std::vector<std::size_t>{1}));  // the shortest last
+  EXPECT_EQ(batches[0].mode, profile_mode::streamed);            // 34,350 rows do not fit
+  EXPECT_NE(batches[0].shape.group_lanes, 8);                    // width 8 only resident
+  for (std::size_t k = 1; k < 7; ++k) EXPECT_EQ(batches[k].mode, profile_mode::resident) << k;
+}
+
+TEST(DbPlan, SmallDatabaseScansTheQueriesTogether) {
+  const chunk_stats chunk{1592, 615'205, 8081};  // Swiss-Prot subset x1
+  const auto batches = plan_batches(db_queries, chunk, h100_shapes(), 28);
+  ASSERT_EQ(batches.size(), 1u);
+  EXPECT_EQ(batches[0].queries, (std::vector<std::size_t>{6, 5, 4, 0, 3, 2, 1}));
+  EXPECT_EQ(batches[0].mode, profile_mode::streamed);
+  std::int64_t bytes = 0;
+  for (std::int64_t m : db_queries) bytes += profile_bytes(m, batches[0].shape.strip_rows(), 28);
+  EXPECT_EQ(batches[0].profile_bytes, bytes);
+}
+
+TEST(DbPlan, FewTargetsManyQueriesReadProfilesThroughL1) {
+  // 293 DNA fragments of 5 kb against two pairs of viral genomes.
+  const std::vector<std::int64_t> lengths(293, 5000);
+  const chunk_stats chunk{2, 100'000, 64'000};
+  const auto batches = plan_batches(lengths, chunk, h100_shapes(), 6);
+  ASSERT_EQ(batches.size(), 1u);
+  EXPECT_EQ(batches[0].queries.size(), 293u);
+  EXPECT_EQ(batches[0].mode, profile_mode::global);
+}
+
+TEST(DbPlan, BatchesRespectTheResultBudgetAndSkipEmptyQueries) {
+  const std::vector<std::int64_t> lengths = {100, 0, 100, 100, 100, 0, 100};
+  const chunk_stats chunk{1000, 300'000, 400};
+  batch_limits limits;
+  limits.max_result_bytes = 2 * 1000 * 32;  // two queries' results
+  const auto batches = plan_batches(lengths, chunk, h100_shapes(), 28, limits);
+  ASSERT_EQ(batches.size(), 3u);
+  EXPECT_EQ(batches[0].queries, (std::vector<std::size_t>{0, 2}));
+  EXPECT_EQ(batches[1].queries, (std::vector<std::size_t>{3, 4}));
+  EXPECT_EQ(batches[2].queries, (std::vector<std::size_t>{6}));
+  const auto one = plan_batches(lengths, chunk, std::vector<shape_info>{h100_shapes()[2]}, 28, limits);
+  for (const auto& b : one) EXPECT_EQ(b.shape.group_lanes, 16);  // a fixed shape is kept
+}
+
+TEST(DbPlan, ProfileBytesRoundToStripsAnd16) {
+  EXPECT_EQ(profile_bytes(1, 256, 28), 256 * 28);
+  EXPECT_EQ(profile_bytes(257, 256, 28), 2 * 256 * 28);
+  EXPECT_EQ(profile_bytes(5, 128, 6), 128 * 6);
+}
+
+}  // namespace
+}  // namespace swat::dbsearch
