@@ -56,7 +56,7 @@ for step in "$@"; do
     test) setup; timeout 900 "$carry/bin/test_dbsearch" 2>&1 | tail -40 | tee -a "$out/tests.log" ;;
     cli) setup
       (cd /work/main && timeout 900 build/tests/cli/test_cli --gtest_filter="${CLI_FILTER:-cli_gpu.*}" 2>&1 | tail -30 | tee -a "$out/tests.log") ;;
-    db) setup; COMMIT=$commit SWAT=/work/main/build/bin/swat-gpu "$here/run_db.sh" "$out" ;;
+    db) setup; COMMIT=$commit SWAT=/work/main/build/bin/swat-gpu DNA_DATA=$carry/data/dna "$here/run_db.sh" "$out" ;;
     scan) setup
       timeout 900 "$carry/bin/db_scan_bench" --query "$q" --db "$db" --scale "${SCALES:-1,10,50}" \
         --groups "${LANES:-8,16,32}" --rows "${ROWS:-16}" --modes "${MODES:-queue,static}" --reps 3 ${PER_QUERY:+--per-query} \

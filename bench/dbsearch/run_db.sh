@@ -6,9 +6,13 @@
 #             blast6 output) and its --timing split (read, prepare, scan, traceback, output)
 #   cudasw4   CUDASW++4.0 makedb (once per DB) and its scan (--dpx), same scoring
 #   parasail  parasail_aligner sw_striped_profile_avx2_256_sat (no suffix-array filter, -x) -t $(nproc) (scores only)
+# DNA (scale "dna"): the S. kunkelii genome cut into 293 fragments of 5 kb (queries) against four
+# viral genomes (SkV1, lambda, Stx2 phage, SARS-CoV-2), DNA 2/-3/5/2, top 10: swat-gpu whole
+# command and parasail sw_striped_profile_avx2_256_32 (-t $(nproc)), when DNA_DATA is given.
 # → OUTDIR/db.csv: tool,scale,phase,seconds,gcups,commit,device,date (phase "whole" = the command)
 # Env: SWAT (binary), CUDASW4 (folder with align, makedb), PARASAIL (folder with usr/bin, usr/lib),
-#      DATA (folder with db_queries.fa and swissprot_subset_mmseqs2.fa), COMMIT, SCALES, REPS.
+#      DATA (folder with db_queries.fa and swissprot_subset_mmseqs2.fa), DNA_DATA (folder with the
+#      DNA files of ../shared/data/dna), COMMIT, SCALES, REPS.
 set -u
 out=${1:?usage: run_db.sh OUTDIR}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -93,3 +97,34 @@ for x in ${SCALES:-1 10 50}; do
     row parasail "$x" whole "$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')" "$cells"
   fi
 done
+
+# DNA: fragments of S. kunkelii against four viral genomes.
+if [ -n "${DNA_DATA:-}" ]; then
+  frag=$tmp/fragments.fa viral=$tmp/viral.fa
+  awk '!/^>/{s = s $0} END{for (i = 1; i <= length(s); i += 5000) printf ">frag%d\n%s\n", (i - 1) / 5000 + 1, substr(s, i, 5000)}' \
+    "$DNA_DATA/spiroplasma_kunkelii_CP010899.1.fa" > "$frag"
+  cat "$DNA_DATA/spiroplasma_virus_SkV1_NC_009987.1.fa" "$DNA_DATA/lambda_NC_001416.1.fa" \
+    "$DNA_DATA/stx2_phage_II_AP005154.1.fa" "$DNA_DATA/sarscov2_MN908947.3.fa" > "$viral"
+  fres=$(awk '!/^>/{n+=length($0)}END{print n}' "$frag")
+  vres=$(awk '!/^>/{n+=length($0)}END{print n}' "$viral")
+  cells=$(awk -v a="$fres" -v b="$vres" 'BEGIN{printf "%.0f", a*b}')
+  times=()
+  for ((r = 0; r < REPS; r++)); do
+    t0=$(now)
+    "$SWAT" align "$frag" "$viral" --device gpu --max-hits 10 --quiet --timing -o "$tmp/dna_hits.tsv" 2> "$tmp/timing.txt" || { cat "$tmp/timing.txt"; break; }
+    t1=$(now)
+    times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')")
+    cat "$tmp/timing.txt" >> "$out/swat_timing.log"
+  done
+  row swat-gpu dna whole "$(printf '%s\n' "${times[@]}" | median)" "$cells"
+  line=$(grep 'timing:' "$tmp/timing.txt" | tail -1)
+  s=$(echo "$line" | grep -o "gpu scan [0-9.]* s" | head -1 | awk '{print $(NF-1)}')
+  [ -n "$s" ] && row swat-gpu dna scan "$s" "$cells"
+  if [ -x "$PARASAIL/usr/bin/parasail_aligner" ]; then
+    t0=$(now)
+    LD_LIBRARY_PATH=$PARASAIL/usr/lib/x86_64-linux-gnu timeout 300 "$PARASAIL/usr/bin/parasail_aligner" \
+      -a sw_striped_profile_avx2_256_32 -x -d -M 2 -X 3 -o 7 -e 2 -t "$(nproc)" -f "$viral" -q "$frag" -g "$tmp/parasail.txt" 0<&- > /dev/null 2>&1
+    t1=$(now)
+    row parasail dna whole "$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')" "$cells"
+  fi
+fi
