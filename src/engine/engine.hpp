@@ -25,6 +25,9 @@ struct pair_job {
   std::size_t target_index = 0;
   residue_span query;
   residue_span target;
+  //! When known (score > 0): the pair's best cell, e.g. from a database scan. Engines may use it
+  //! to align faster; the result must be the same.
+  best_cell known{};
 };
 
 //! Called with the number of DP cells finished since the last call (may come from any thread).
@@ -62,6 +65,9 @@ class engine {
       score_many(jobs, scheme, results.subspan(q * targets.size(), targets.size()), progress);
     }
   }
+  //! True when search() costs much less than aligning every pair (a database engine): the
+  //! pipeline then scans first and aligns only the reported hits even when every target is kept.
+  virtual bool scans_first() const { return false; }
   //! Named stages of the last search (e.g. {"prepare", 0.05}) for --timing; empty by default.
   virtual std::vector<std::pair<std::string, double>> stage_seconds() const { return {}; }
   //! Aligns every job into results[k] (same size as jobs). The default runs them in order;

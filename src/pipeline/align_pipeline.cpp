@@ -105,7 +105,7 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
   using clock = std::chrono::steady_clock;
   const std::size_t nq = queries.records.size(), nt = targets.records.size();
   const progress_fn report = [&](std::uint64_t cells) { progress.add(cells); };
-  const bool all_kept = nt <= options.max_hits;
+  const bool all_kept = nt <= options.max_hits && !eng.scans_first();
   std::vector<best_cell> cells;
   std::vector<std::vector<std::size_t>> keep(nq);
   if (!all_kept) {
@@ -133,11 +133,13 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
   for (std::size_t q = 0; q < nq; ++q)
     for (std::size_t t : keep[q]) {
       residue_span qs = queries.records[q].residues, ts = targets.records[t].residues;
+      best_cell known{};
       if (!all_kept) {
-        qs = qs.first(std::size_t(cells[q * nt + t].query_end));
-        ts = ts.first(std::size_t(cells[q * nt + t].target_end));
+        known = cells[q * nt + t];
+        qs = qs.first(std::size_t(known.query_end));
+        ts = ts.first(std::size_t(known.target_end));
       }
-      jobs.push_back({q, t, qs, ts});
+      jobs.push_back({q, t, qs, ts, known});
     }
   std::vector<alignment> alns(jobs.size());
   eng.align_many(jobs, scheme, alns, all_kept ? report : progress_fn{});

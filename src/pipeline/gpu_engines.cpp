@@ -52,7 +52,7 @@ std::unique_ptr<engine> make_gpu_engine(const gpu_engine_options& options, std::
     // Many targets: the database scan; single pairs and alignments: the fast engine.
     dbsearch::scan_options scan;
     scan.max_gpu_bytes = std::int64_t(options.max_gpu_mem_bytes);
-    return dbsearch::make_db_engine(std::move(fast), scan);
+    return dbsearch::make_db_engine(std::move(fast), scan, options.cpu_threads, std::size_t(options.cpu_memory_bytes));
 #else
     return fast;
 #endif

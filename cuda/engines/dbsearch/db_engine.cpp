@@ -4,13 +4,17 @@
 
 #include <algorithm>
 
+#include "cuda/engines/dbsearch/db_align.hpp"
+#include "engine/cpu_engine.hpp"
+
 namespace swat::dbsearch {
 
 namespace {
 
 class db_engine final : public engine {
  public:
-  db_engine(std::unique_ptr<engine> pairs, scan_options options) : pairs_(std::move(pairs)), options_(options) {}
+  db_engine(std::unique_ptr<engine> pairs, scan_options options, unsigned cpu_threads, std::size_t cpu_budget_bytes)
+      : pairs_(std::move(pairs)), cpu_(cpu_threads, cpu_budget_bytes), options_(options) {}
 
   std::string name() const override { return "gpu-db"; }
 
@@ -24,9 +28,62 @@ class db_engine final : public engine {
     if (timing_.chunks == 0 && timing_.scan_s == 0) return {};
     return {{"prepare", timing_.prepare_s + timing_.upload_s}, {"gpu scan", timing_.scan_s}};
   }
+  bool scans_first() const override { return true; }
+
+  //! Hits with a known best cell at the end of their prefixes get their box from one batched
+  //! reverse pass (db_align.hpp) and are aligned in it: small boxes by the CPU engine's threads,
+  //! large ones by the pair engine; every other job goes to the pair engine whole.
   void align_many(std::span<const pair_job> jobs, const scoring_scheme& scheme, std::span<alignment> results,
                   const progress_fn& progress) override {
-    pairs_->align_many(jobs, scheme, results, progress);
+    const std::int32_t limit = 32767 - scheme.max_score();
+    std::vector<std::size_t> boxed, whole;
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+      const pair_job& j = jobs[k];
+      const best_cell& c = j.known;
+      const bool at_end = c.score > 0 && std::size_t(c.query_end) == j.query.size() &&
+                          std::size_t(c.target_end) == j.target.size();
+      if (at_end && c.score <= limit && scan_supports(scheme) &&
+          double(j.query.size()) * double(j.target.size()) <= max_hit_cells)
+        boxed.push_back(k);
+      else
+        whole.push_back(k);
+    }
+    std::vector<residue_span> qs, ts;
+    std::vector<std::int32_t> scores;
+    for (std::size_t k : boxed) {
+      qs.push_back(jobs[k].query);
+      ts.push_back(jobs[k].target);
+      scores.push_back(jobs[k].known.score);
+    }
+    const std::vector<box_extent> boxes = reverse_reach(qs, ts, scores, scheme, options_.device);
+    std::vector<pair_job> small, large;
+    std::vector<std::size_t> small_at, large_at;
+    std::vector<std::pair<std::int64_t, std::int64_t>> offset(jobs.size());
+    for (std::size_t b = 0; b < boxed.size(); ++b) {
+      const std::size_t k = boxed[b];
+      const pair_job& j = jobs[k];
+      if (boxes[b].rows == 0) {  // cannot happen (the path exists); aligned whole to stay exact
+        whole.push_back(k);
+        continue;
+      }
+      const std::int64_t qb = std::int64_t(j.query.size()) - boxes[b].rows;
+      const std::int64_t tb = std::int64_t(j.target.size()) - boxes[b].columns;
+      offset[k] = {qb, tb};
+      pair_job box{j.query_index, j.target_index, j.query.subspan(std::size_t(qb)), j.target.subspan(std::size_t(tb))};
+      const bool is_small = double(box.query.size()) * double(box.target.size()) <= cpu_box_cells;
+      (is_small ? small : large).push_back(box);
+      (is_small ? small_at : large_at).push_back(k);
+    }
+    std::vector<alignment> small_out(small.size()), large_out(large.size());
+    cpu_.align_many(small, scheme, small_out, {});
+    pairs_->align_many(large, scheme, large_out, {});
+    for (std::size_t b = 0; b < small.size(); ++b) results[small_at[b]] = shifted(std::move(small_out[b]), offset[small_at[b]]);
+    for (std::size_t b = 0; b < large.size(); ++b) results[large_at[b]] = shifted(std::move(large_out[b]), offset[large_at[b]]);
+    std::vector<pair_job> rest;
+    for (std::size_t k : whole) rest.push_back(jobs[k]);
+    std::vector<alignment> rest_out(rest.size());
+    pairs_->align_many(rest, scheme, rest_out, progress);
+    for (std::size_t b = 0; b < rest.size(); ++b) results[whole[b]] = std::move(rest_out[b]);
   }
 
   void score_many(std::span<const pair_job> jobs, const scoring_scheme& scheme, std::span<best_cell> results,
@@ -45,7 +102,7 @@ class db_engine final : public engine {
 
   void search(std::span<const residue_span> queries, std::span<const residue_span> targets,
               const scoring_scheme& scheme, std::span<best_cell> results, const progress_fn& progress) override {
-    if (targets.size() < min_scan_targets || !scan_supports(scheme))
+    if (queries.size() * targets.size() < min_scan_targets || !scan_supports(scheme))
       return engine::search(queries, targets, scheme, results, progress);
     scan(queries, targets, scheme, results, progress);
   }
@@ -66,15 +123,31 @@ class db_engine final : public engine {
     timing_ = scanner.timing();
   }
 
+  //! An alignment of a box moved back to the coordinates of the whole pair.
+  static alignment shifted(alignment a, std::pair<std::int64_t, std::int64_t> at) {
+    if (a.score > 0) {
+      a.query_begin += at.first;
+      a.query_end += at.first;
+      a.target_begin += at.second;
+      a.target_end += at.second;
+    }
+    return a;
+  }
+
+  //! Boxes up to this many cells are aligned by the CPU engine (threads across hits).
+  static constexpr double cpu_box_cells = double(1 << 22);
+
   std::unique_ptr<engine> pairs_;
+  cpu_engine cpu_;
   scan_options options_;
   scan_timing timing_;
 };
 
 }  // namespace
 
-std::unique_ptr<swat::engine> make_db_engine(std::unique_ptr<swat::engine> pairs, scan_options options) {
-  return std::make_unique<db_engine>(std::move(pairs), options);
+std::unique_ptr<swat::engine> make_db_engine(std::unique_ptr<swat::engine> pairs, scan_options options,
+                                             unsigned cpu_threads, std::size_t cpu_budget_bytes) {
+  return std::make_unique<db_engine>(std::move(pairs), options, cpu_threads, cpu_budget_bytes);
 }
 
 }  // namespace swat::dbsearch

@@ -1,9 +1,9 @@
 #pragma once
 // The database-search engine behind swat::engine (plain C++ header): search() and large
 // score_many() calls run the inter-sequence scan (db_scan.hpp) with the targets prepared once
-// per target set; single pairs, the pairs the scan hands back (targets longer than its limit,
-// scores that saturate 16 bits) and every alignment go to the pair engine it wraps (the fast
-// engine), which computes them exactly at 32 bits.
+// per target set; single pairs and the pairs the scan hands back (targets longer than its limit,
+// scores that saturate 16 bits) go to the pair engine it wraps (the fast engine), which computes
+// them exactly at 32 bits. The reported hits are aligned in the boxes of db_align.hpp.
 
 #include <memory>
 
@@ -12,10 +12,12 @@
 
 namespace swat::dbsearch {
 
-//! Jobs of one query below this many targets are scored by the pair engine.
+//! Searches of fewer (query, target) pairs, and score_many calls of fewer jobs, go to the pair engine.
 inline constexpr std::size_t min_scan_targets = 64;
 
-//! The database-search engine ("gpu-db") around `pairs`.
-std::unique_ptr<swat::engine> make_db_engine(std::unique_ptr<swat::engine> pairs, scan_options options);
+//! The database-search engine ("gpu-db") around `pairs`; the hits' small alignment boxes are
+//! aligned by a CPU engine of cpu_threads threads and cpu_budget_bytes of traceback memory.
+std::unique_ptr<swat::engine> make_db_engine(std::unique_ptr<swat::engine> pairs, scan_options options,
+                                             unsigned cpu_threads, std::size_t cpu_budget_bytes);
 
 }  // namespace swat::dbsearch

@@ -34,6 +34,7 @@ __device__ inline pair_view load_pair(const scan_problem& pb, std::int64_t p) {
     v.residues = pb.d_residues + t.offset;
     v.columns = t.columns;
     v.length_b = t.length_b;
+    v.reach = t.reach;
   }
   return v;
 }
@@ -51,13 +52,13 @@ __device__ void finish_pair(const scan_problem& pb, std::int64_t q, std::int64_t
                             const pair_view& pair, lane_state& st) {
   constexpr int G = policy_t::group_lanes;
   constexpr unsigned full = 0xffffffffu;
-  const cell a = reduce_cell<G>(st.a);
-  const cell b = reduce_cell<G>(st.b);
+  const cell a = policy_t::reach ? reduce_reach<G>(st.a) : reduce_cell<G>(st.a);
+  const cell b = policy_t::reach ? cell{} : reduce_cell<G>(st.b);
   const unsigned group_mask = ((G == 32) ? full : ((1u << G) - 1u)) << (threadIdx.x & 31 & ~(G - 1));
   const unsigned over_a = __ballot_sync(full, st.overflow_a) & group_mask;
   const unsigned over_b = __ballot_sync(full, st.overflow_b) & group_mask;
   if ((threadIdx.x & (G - 1)) == 0 && p < pb.pairs) {
-    result_cell* out = pb.d_result + 2 * (q * pb.pairs + p);
+    result_cell* out = pb.d_result + 2 * (pb.one_to_one ? q : q * pb.pairs + p);
     out[0] = result_cell{a.score, a.i, a.j, over_a ? flag_overflow : 0};
     out[1] = result_cell{b.score, b.i, b.j, over_b ? flag_overflow : 0};
     atomicAdd(pb.d_cells_done,
@@ -105,7 +106,7 @@ __global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_
       if (b >= batches) break;
       const std::int64_t q = b / pb.batches_per_query;
       const query_info qi = pb.d_queries[q];
-      const std::int64_t p = (b % pb.batches_per_query) * pb.batch + group_in_warp;
+      const std::int64_t p = pb.one_to_one ? q : (b % pb.batches_per_query) * pb.batch + group_in_warp;
       const pair_view pair = load_pair(pb, p);
       const std::int32_t steps = __reduce_max_sync(full, unsigned(pair.columns)) + G - 1;
       const entry_t* query_profile = base + qi.profile_offset / std::int64_t(sizeof(entry_t));

@@ -15,8 +15,11 @@ namespace swat::dbsearch {
 //!   fill and drain (group_lanes − 1 steps per strip) but need more strips for a long query.
 //! rows_per_lane_v: query rows per lane (16 or 32): more rows spread the per-step work
 //!   (shuffles, loads, bookkeeping) over more cells but take more registers.
-template <int group_lanes_v, int rows_per_lane_v = 16>
+//! reach_v: instead of the best cell, record the largest row and column where H equals the
+//!   pair's target score (the reverse pass of the hit alignments, db_align.hpp).
+template <int group_lanes_v, int rows_per_lane_v = 16, bool reach_v = false>
 struct scan_policy {
+  static constexpr bool reach = reach_v;                              //!< reach mode
   static constexpr int group_lanes = group_lanes_v;                   //!< lanes per pair
   static constexpr int rows_per_lane = rows_per_lane_v;               //!< query rows per lane
   static constexpr int warp_threads = 32;                             //!< threads per warp

@@ -18,10 +18,12 @@ struct pair_task {
   std::uint32_t offset;   //!< first column in d_residues
   std::int32_t columns;   //!< columns of the pair = length of A (≥ length of B)
   std::int32_t length_b;  //!< length of B (0 when the pair holds one target)
-  std::int32_t pad;
+  std::int32_t reach;     //!< reach mode: the score whose cells are looked for (A only)
 };
 
-//! Best cell of one target (tie rule of common/traceback.hpp) and flags.
+//! Best cell of one target (tie rule of common/traceback.hpp) and flags; in reach mode the
+//! largest row and column (1-based) where H equals the target score, score = that score when
+//! some cell reached it, else 0.
 struct result_cell {
   std::int32_t score;
   std::int32_t query_end;   //!< 1-based DP row, 0 when score = 0
@@ -66,6 +68,7 @@ struct scan_problem {
   result_cell* d_result;            //!< 2 per (query, pair): index 2 · (q · pairs + p) for A, + 1 for B
   std::uint32_t* d_queue;           //!< next batch to hand out (task-queue mode)
   std::int32_t use_queue;           //!< 1: batches come from d_queue; 0: static partition
+  std::int32_t one_to_one;          //!< 1: query q is scanned against pair q only (results at 2q)
   unsigned long long* d_cells_done; //!< DP cells finished (progress)
 };
 

@@ -73,6 +73,7 @@ struct pair_view {
   const std::uint16_t* residues = nullptr;  //!< the pair's columns
   std::int32_t columns = 0;                 //!< length of A
   std::int32_t length_b = 0;                //!< length of B
+  std::int32_t reach = 0;                   //!< reach mode: A's target score
 };
 
 //! Largest value of v over the group (every lane of the warp calls it).
@@ -101,6 +102,7 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
   const std::uint32_t pad2 = pad | (pad << 16);
   const bool write_border = s + 1 < strips;
   const std::int32_t columns = pair.columns, length_b = pair.length_b;
+  [[maybe_unused]] const std::uint32_t reach2 = pack16(pair.reach, -1);  // B never matches: H ≥ 0
 
   std::uint32_t h[R], e[R];  // H and E~ of the lane's rows, previous column
 #pragma unroll
@@ -115,8 +117,8 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
   // Cells below the group's best so far cannot win: this strip records, per target, the first
   // column reaching at least that best (an equal score in a smaller column wins the tie), then
   // strictly higher ones. A high threshold keeps the rare best-cell branch rare on long queries.
-  const std::int32_t floor_a = max(group_max<G>(st.a.score) - 1, 0);
-  const std::int32_t floor_b = max(group_max<G>(st.b.score) - 1, 0);
+  const std::int32_t floor_a = policy_t::reach ? 0 : max(group_max<G>(st.a.score) - 1, 0);
+  const std::int32_t floor_b = policy_t::reach ? 0 : max(group_max<G>(st.b.score) - 1, 0);
   std::uint32_t best2 = pack16(floor_a, floor_b);  // this strip's bests of A and B (packed)
   cell strip_a{floor_a, 0, 0}, strip_b{floor_b, 0, 0};  // j = 0: nothing found in this strip
 
@@ -178,7 +180,15 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
 
     const std::int32_t j = t - lane;  // 0-based column of this step
     colmax &= j < length_b ? 0xffffffffu : (j < columns ? 0x0000ffffu : 0u);
-    if (__vmaxs2(colmax, best2) != best2) {  // a target beat this strip's best (smallest j first)
+    if constexpr (policy_t::reach) {
+      if ((__vcmpeq2(colmax, reach2) & 0xffffu) != 0) {  // target A reached its score here
+        int ri = 0;
+#pragma unroll
+        for (int r = 0; r < R; ++r)
+          if (lo16(h[r]) == pair.reach) ri = r;
+        st.a = cell{pair.reach, max(st.a.i, row0 + ri + 1), max(st.a.j, j + 1)};
+      }
+    } else if (__vmaxs2(colmax, best2) != best2) {  // a target beat this strip's best (smallest j first)
       const std::int32_t ca = lo16(colmax), cb = hi16(colmax);
       if (ca > strip_a.score) {
         int ri = 0;
@@ -201,6 +211,7 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
       border[j] = std::uint64_t(hup) | (std::uint64_t(fup) << 32);
   }
 
+  if constexpr (policy_t::reach) return;
   if (strip_a.j > 0) {
     st.overflow_a = st.overflow_a || strip_a.score > pb.score_limit;
     merge_cell(st.a, strip_a);
@@ -209,6 +220,12 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
     st.overflow_b = st.overflow_b || strip_b.score > pb.score_limit;
     merge_cell(st.b, strip_b);
   }
+}
+
+//! Group-wide largest row and column of the reach mode (every lane of the warp calls it).
+template <int G>
+__device__ cell reduce_reach(cell c) {
+  return cell{group_max<G>(c.score), group_max<G>(c.i), group_max<G>(c.j)};
 }
 
 //! Group-wide best cell under the tie rule (every lane of the warp calls it).

@@ -13,6 +13,7 @@
 #include <random>
 #include <set>
 
+#include "cuda/engines/dbsearch/db_align.hpp"
 #include "cuda/engines/dbsearch/db_scan.hpp"
 #include "engine/cpu_engine.hpp"
 #include "io/fasta.hpp"
@@ -249,6 +250,64 @@ TEST(DbScan, ManyQueriesAgainstFewLongTargets) {
   for (int k = 0; k < 300; ++k) qlens.push_back(std::uniform_int_distribution<std::int64_t>(1, 120)(rng));
   random_db(rng, protein, qlens, 200, 600, queries, targets);
   check_scan(spans_of(queries), spans_of(targets), protein, scan_options{}, "300 short queries");
+}
+
+TEST(DbAlign, BoxesFromTheReversePassGiveTheReferenceAlignment) {
+  SWAT_REQUIRE_DEVICE();
+  // Every hit of random databases (every scheme, related and unrelated targets, lengths at the
+  // strip borders): the box of its best cell aligned alone equals the CPU engine's alignment
+  // of the whole pair (score, both ends, every CIGAR op).
+  std::mt19937 rng(777);
+  cpu_engine cpu(0);
+  int checked = 0;
+  for (const scoring_scheme& s : every_scheme()) {
+    seqs_t queries, targets;
+    random_db(rng, s, {1, 60, 511, 513, 1500}, test::short_run() ? 5 : 30, 1200, queries, targets);
+    std::vector<pair_job> jobs;
+    for (std::size_t q = 0; q < queries.size(); ++q)
+      for (std::size_t t = 0; t < targets.size(); ++t) jobs.push_back({q, t, queries[q], targets[t]});
+    std::vector<best_cell> cells(jobs.size());
+    cpu.score_many(jobs, s, cells, {});
+    std::vector<residue_span> qs, ts;
+    std::vector<std::int32_t> scores;
+    std::vector<std::size_t> which;
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+      if (cells[k].score <= 0) continue;
+      qs.push_back(jobs[k].query.first(std::size_t(cells[k].query_end)));
+      ts.push_back(jobs[k].target.first(std::size_t(cells[k].target_end)));
+      scores.push_back(cells[k].score);
+      which.push_back(k);
+    }
+    const std::vector<box_extent> boxes = reverse_reach(qs, ts, scores, s, 0);
+    ASSERT_EQ(boxes.size(), which.size());
+    std::vector<pair_job> whole, box;
+    for (std::size_t b = 0; b < which.size(); ++b) {
+      ASSERT_GT(boxes[b].rows, 0) << s.matrix_name << " hit " << b;
+      ASSERT_LE(boxes[b].rows, std::int64_t(qs[b].size()));
+      ASSERT_LE(boxes[b].columns, std::int64_t(ts[b].size()));
+      whole.push_back(jobs[which[b]]);
+      box.push_back({0, 0, qs[b].subspan(qs[b].size() - std::size_t(boxes[b].rows)),
+                     ts[b].subspan(ts[b].size() - std::size_t(boxes[b].columns))});
+    }
+    std::vector<alignment> want(whole.size()), got(box.size());
+    cpu.align_many(whole, s, want, {});
+    cpu.align_many(box, s, got, {});
+    int wrong = 0;
+    for (std::size_t b = 0; b < box.size(); ++b) {
+      alignment a = got[b];
+      const std::int64_t qb = std::int64_t(qs[b].size()) - boxes[b].rows, tb = std::int64_t(ts[b].size()) - boxes[b].columns;
+      a.query_begin += qb;
+      a.query_end += qb;
+      a.target_begin += tb;
+      a.target_end += tb;
+      if (a != want[b] && ++wrong <= 5)
+        ADD_FAILURE() << s.matrix_name << " hit " << b << ": box " << boxes[b].rows << "x" << boxes[b].columns
+                      << " gives " << a.score << " @" << a.query_begin << "-" << a.query_end << " want " << want[b].score
+                      << " @" << want[b].query_begin << "-" << want[b].query_end;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 1000);
 }
 
 TEST(DbScan, EmptyQueriesAndEmptyDatabase) {

@@ -1,0 +1,118 @@
+// The reverse pass of the hit alignments (see db_align.hpp): reversed prefixes, one warp per
+// hit reading its own profile through L1, the largest reversed row and column where H = S.
+
+#include "cuda/engines/dbsearch/db_align.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+#include "cuda/common/cuda_check.cuh"
+#include "cuda/engines/dbsearch/db_launch.cuh"
+#include "cuda/engines/dbsearch/db_memory.cuh"
+#include "cuda/engines/dbsearch/db_pack.hpp"
+#include "cuda/engines/dbsearch/db_plan.hpp"
+
+namespace swat::dbsearch {
+
+namespace {
+constexpr int reach_lanes = 32, reach_rows = 16, strip_rows = reach_lanes * reach_rows;
+std::size_t round_up(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
+}  // namespace
+
+std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefixes,
+                                      std::span<const residue_span> target_prefixes,
+                                      std::span<const std::int32_t> scores, const scoring_scheme& scheme,
+                                      int device) {
+  const std::size_t hits = query_prefixes.size();
+  if (target_prefixes.size() != hits || scores.size() != hits) throw std::invalid_argument("reverse_reach: sizes");
+  std::vector<box_extent> out(hits);
+  if (hits == 0) return out;
+  SWAT_CUDA_CHECK(cudaSetDevice(device));
+  const int profile_rows = scheme.size() + 1;
+  const std::uint8_t pad = std::uint8_t(scheme.size());
+
+  // Longest hits first: the queue then balances the warps (Chen et al. 2010).
+  std::vector<std::size_t> order(hits);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return double(query_prefixes[a].size()) * double(target_prefixes[a].size()) >
+           double(query_prefixes[b].size()) * double(target_prefixes[b].size());
+  });
+
+  // Host image: query table | profiles | pairs | columns; results come back separately.
+  std::vector<query_info> table(hits);
+  std::vector<pair_task> tasks(hits);
+  std::int64_t profile_total = 0, columns_total = 0;
+  std::int32_t longest = 1;
+  for (std::size_t k = 0; k < hits; ++k) {
+    const std::size_t h = order[k];
+    const std::int64_t m = std::int64_t(query_prefixes[h].size()), n = std::int64_t(target_prefixes[h].size());
+    if (m < 1 || n < 1 || scores[h] < 1) throw std::invalid_argument("reverse_reach: empty hit");
+    table[k] = query_info{profile_total, std::int32_t(m), std::int32_t(strips_of(m, strip_rows))};
+    tasks[k] = pair_task{std::uint32_t(columns_total), std::int32_t(n), 0, scores[h]};
+    profile_total += profile_bytes(m, strip_rows, profile_rows);
+    columns_total += n;
+    longest = std::max(longest, std::int32_t(n));
+  }
+  const std::size_t table_bytes = round_up(hits * sizeof(query_info), 256);
+  const std::size_t tasks_offset = table_bytes + round_up(std::size_t(profile_total), 256);
+  const std::size_t columns_offset = tasks_offset + round_up(hits * sizeof(pair_task), 256);
+  const std::size_t in_bytes = columns_offset + std::size_t(columns_total) * sizeof(std::uint16_t);
+  std::vector<std::uint8_t> host(in_bytes);
+  std::copy_n(reinterpret_cast<const std::uint8_t*>(table.data()), hits * sizeof(query_info), host.data());
+  std::copy_n(reinterpret_cast<const std::uint8_t*>(tasks.data()), hits * sizeof(pair_task), host.data() + tasks_offset);
+  std::vector<std::uint8_t> reversed;
+  for (std::size_t k = 0; k < hits; ++k) {
+    const std::size_t h = order[k];
+    const residue_span q = query_prefixes[h], t = target_prefixes[h];
+    reversed.assign(q.rbegin(), q.rend());
+    build_profile(reversed, scheme.matrix.data(), matrix_stride, scheme.size(), strip_rows,
+                  reinterpret_cast<std::int8_t*>(host.data() + table_bytes + std::size_t(table[k].profile_offset)));
+    auto* cols = reinterpret_cast<std::uint16_t*>(host.data() + columns_offset) + tasks[k].offset;
+    for (std::size_t c = 0; c < t.size(); ++c) cols[c] = std::uint16_t(t[t.size() - 1 - c] | (std::uint16_t(pad) << 8));
+  }
+
+  const shape_info shape = shape_on<reach_lanes, reach_rows, true>(device, 0);
+  device_memory memory;
+  const std::size_t border_offset = round_up(in_bytes, 256);
+  const std::size_t border_bytes = std::size_t(shape.groups()) * std::size_t(longest) * sizeof(std::uint64_t);
+  const std::size_t results_offset = border_offset + round_up(border_bytes, 256);
+  const std::size_t counters_offset = results_offset + round_up(2 * hits * sizeof(result_cell), 256);
+  memory.reserve(counters_offset + 256);
+  SWAT_CUDA_CHECK(cudaMemcpy(memory.as<void>(), host.data(), in_bytes, cudaMemcpyHostToDevice));
+  SWAT_CUDA_CHECK(cudaMemset(memory.as<void>(counters_offset), 0, 256));
+
+  scan_problem pb{};
+  pb.d_profile = memory.as<std::int8_t>(table_bytes);
+  pb.d_queries = memory.as<query_info>();
+  pb.queries = std::int32_t(hits);
+  pb.pairs = std::int32_t(hits);
+  pb.batch = 1;
+  pb.batches_per_query = 1;
+  pb.profile_rows = profile_rows;
+  pb.mode = profile_mode::global;
+  pb.profile_bytes = profile_total;
+  pb.gap_open_extend = scheme.gap_open + scheme.gap_extend;
+  pb.gap_extend = scheme.gap_extend;
+  pb.score_limit = 32767;
+  pb.d_residues = memory.as<std::uint16_t>(columns_offset);
+  pb.d_tasks = memory.as<pair_task>(tasks_offset);
+  pb.d_border = memory.as<std::uint64_t>(border_offset);
+  pb.border_columns = longest;
+  pb.d_result = memory.as<result_cell>(results_offset);
+  pb.d_queue = memory.as<std::uint32_t>(counters_offset);
+  pb.use_queue = 1;
+  pb.one_to_one = 1;
+  pb.d_cells_done = memory.as<unsigned long long>(counters_offset + 8);
+  launch_scan<reach_lanes, reach_rows, true>(pb, shape, 0, nullptr);
+  std::vector<result_cell> results(2 * hits);
+  SWAT_CUDA_CHECK(cudaMemcpy(results.data(), pb.d_result, results.size() * sizeof(result_cell), cudaMemcpyDeviceToHost));
+  for (std::size_t k = 0; k < hits; ++k) {
+    const result_cell& c = results[2 * k];
+    if (c.score == scores[order[k]]) out[order[k]] = box_extent{c.query_end, c.target_end};
+  }
+  return out;
+}
+
+}  // namespace swat::dbsearch

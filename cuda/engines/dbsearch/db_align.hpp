@@ -1,0 +1,42 @@
+#pragma once
+// Alignments of the reported hits of a database search, in batches (plain C++ face).
+//
+// A hit is known by its best cell e = (i_e, j_e) and score S. Every local alignment inside the
+// prefixes query[0, i_e) × target[0, j_e) that scores S ends at e (every other cell there comes
+// before e in the tie order, and e is the first cell reaching S), so on the reversed prefixes
+// the cells where the local H equals S are exactly the begins of the optimal alignments that
+// end at e (read backwards). One GPU pass over all hits at once (reach mode of the scan kernel,
+// 16-bit, one warp per hit) finds the largest such reversed row and column: the box
+// [i_e − row, i_e) × [j_e − column, j_e) holds every optimal path into e, the reference's among
+// them. Aligned alone (zero borders) the box gives the reference's alignment exactly: the
+// proof of engine/cpu_traceback.hpp holds for any rectangle that contains the path, and no
+// other cell of the box reaches S. Boxes are usually the size of the alignment itself.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "common/scoring_scheme.hpp"
+#include "common/sequence.hpp"
+
+namespace swat::dbsearch {
+
+//! Rows and columns of a hit's box, counted back from its best cell (0: not found).
+struct box_extent {
+  std::int64_t rows = 0;
+  std::int64_t columns = 0;
+};
+
+//! The reverse pass: for hit k, query_prefixes[k] and target_prefixes[k] end at its best cell
+//! and scores[k] is its score (> 0, ≤ 32767 − max score, the prefixes' product at most
+//! max_hit_cells). Returns the boxes in hit order. Needs scan_supports(scheme).
+std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefixes,
+                                      std::span<const residue_span> target_prefixes,
+                                      std::span<const std::int32_t> scores, const scoring_scheme& scheme,
+                                      int device);
+
+//! Hits with larger prefixes than this go to the pair engine: one warp would take too long.
+inline constexpr double max_hit_cells = double(std::int64_t(1) << 28);
+
+}  // namespace swat::dbsearch
