@@ -3,6 +3,7 @@
 #include "cuda/engines/dbsearch/db_engine.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #include "cuda/engines/dbsearch/db_align.hpp"
 #include "engine/cpu_engine.hpp"
@@ -25,8 +26,7 @@ class db_engine final : public engine {
     return pairs_->score_only(query, target, scheme);
   }
   std::vector<std::pair<std::string, double>> stage_seconds() const override {
-    if (timing_.chunks == 0 && timing_.scan_s == 0) return {};
-    return {{"prepare", timing_.prepare_s + timing_.upload_s}, {"gpu scan", timing_.scan_s}};
+    return stages_;
   }
   bool scans_first() const override { return true; }
 
@@ -55,7 +55,12 @@ class db_engine final : public engine {
       ts.push_back(jobs[k].target);
       scores.push_back(jobs[k].known.score);
     }
+    using clock = std::chrono::steady_clock;
+    const auto since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
+    auto t0 = clock::now();
     const std::vector<box_extent> boxes = reverse_reach(qs, ts, scores, scheme, options_.device);
+    stages_.push_back({"reverse pass " + std::to_string(qs.size()), since(t0)});
+    t0 = clock::now();
     std::vector<pair_job> small, large;
     std::vector<std::size_t> small_at, large_at;
     std::vector<std::pair<std::int64_t, std::int64_t>> offset(jobs.size());
@@ -76,13 +81,18 @@ class db_engine final : public engine {
     }
     std::vector<alignment> small_out(small.size()), large_out(large.size());
     cpu_.align_many(small, scheme, small_out, {});
+    stages_.push_back({"cpu boxes " + std::to_string(small.size()), since(t0)});
+    t0 = clock::now();
     pairs_->align_many(large, scheme, large_out, {});
+    stages_.push_back({"gpu boxes " + std::to_string(large.size()), since(t0)});
+    t0 = clock::now();
     for (std::size_t b = 0; b < small.size(); ++b) results[small_at[b]] = shifted(std::move(small_out[b]), offset[small_at[b]]);
     for (std::size_t b = 0; b < large.size(); ++b) results[large_at[b]] = shifted(std::move(large_out[b]), offset[large_at[b]]);
     std::vector<pair_job> rest;
     for (std::size_t k : whole) rest.push_back(jobs[k]);
     std::vector<alignment> rest_out(rest.size());
     pairs_->align_many(rest, scheme, rest_out, progress);
+    if (!rest.empty()) stages_.push_back({"whole pairs " + std::to_string(rest.size()), since(t0)});
     for (std::size_t b = 0; b < rest.size(); ++b) results[whole[b]] = std::move(rest_out[b]);
   }
 
@@ -111,16 +121,27 @@ class db_engine final : public engine {
   //! Scans, then computes the pairs the scan handed back with the pair engine.
   void scan(std::span<const residue_span> queries, std::span<const residue_span> targets,
             const scoring_scheme& scheme, std::span<best_cell> results, const progress_fn& progress) {
-    db_scanner scanner(targets, scheme, options_);
+    using clock = std::chrono::steady_clock;
+    const auto since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
+    auto t0 = clock::now();
     std::vector<pair_index> rescan;
-    scanner.search(queries, results, rescan, progress ? std::function<void(std::uint64_t)>(progress) : nullptr);
+    {
+      db_scanner scanner(targets, scheme, options_);
+      const double built_s = since(t0);
+      scanner.search(queries, results, rescan, progress ? std::function<void(std::uint64_t)>(progress) : nullptr);
+      const scan_timing& t = scanner.timing();
+      stages_ = {{"prepare", t.prepare_s}, {"setup", built_s - t.prepare_s}, {"gpu scan", t.scan_s}};
+      t0 = clock::now();
+    }
+    stages_.push_back({"teardown", since(t0)});
+    t0 = clock::now();
     std::vector<pair_job> jobs;
     jobs.reserve(rescan.size());
     for (const auto& [q, t] : rescan) jobs.push_back({q, t, queries[q], targets[t]});
     std::vector<best_cell> exact(jobs.size());
     pairs_->score_many(jobs, scheme, exact, progress);
     for (std::size_t k = 0; k < jobs.size(); ++k) results[rescan[k].first * targets.size() + rescan[k].second] = exact[k];
-    timing_ = scanner.timing();
+    stages_.push_back({"rescans " + std::to_string(jobs.size()), since(t0)});
   }
 
   //! An alignment of a box moved back to the coordinates of the whole pair.
@@ -140,7 +161,7 @@ class db_engine final : public engine {
   std::unique_ptr<engine> pairs_;
   cpu_engine cpu_;
   scan_options options_;
-  scan_timing timing_;
+  std::vector<std::pair<std::string, double>> stages_;  // of the last search
 };
 
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <system_error>
+#include <thread>
 
 namespace swat::dbsearch {
 
@@ -52,18 +54,34 @@ db_layout plan_database(std::span<const residue_span> targets, std::int32_t max_
 
 void pack_columns(const db_layout& layout, std::span<const residue_span> targets, std::uint8_t pad_rank,
                   std::uint16_t* columns) {
-  for (const db_chunk& chunk : layout.chunks) {
-    for (std::size_t p = chunk.first_task; p < chunk.first_task + chunk.tasks; ++p) {
+  // Pairs in slices of about equal columns, one thread each (tens of MB for a large database).
+  std::vector<std::size_t> pair_chunk(layout.tasks.size());
+  for (std::size_t c = 0; c < layout.chunks.size(); ++c)
+    std::fill_n(pair_chunk.begin() + std::ptrdiff_t(layout.chunks[c].first_task), layout.chunks[c].tasks, c);
+  auto pack = [&](std::size_t first, std::size_t last) {
+    for (std::size_t p = first; p < last; ++p) {
       const pair_task& task = layout.tasks[p];
       const residue_span a = targets[layout.order[2 * p]];
       const residue_span b = 2 * p + 1 < layout.order.size() ? targets[layout.order[2 * p + 1]] : residue_span{};
-      std::uint16_t* out = columns + chunk.first_column + task.offset;
+      std::uint16_t* out = columns + layout.chunks[pair_chunk[p]].first_column + task.offset;
       const std::size_t shared = b.size();
       for (std::size_t c = 0; c < shared; ++c) out[c] = std::uint16_t(a[c] | (std::uint16_t(b[c]) << 8));
       const std::uint16_t pad_b = std::uint16_t(std::uint16_t(pad_rank) << 8);
       for (std::size_t c = shared; c < a.size(); ++c) out[c] = std::uint16_t(a[c] | pad_b);
     }
+  };
+  const std::size_t pairs = layout.tasks.size();
+  const std::size_t workers = std::clamp<std::size_t>(layout.total_columns >> 22, 1, std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (std::size_t w = 1; w < workers; ++w) {
+    try {
+      pool.emplace_back(pack, pairs * w / workers, pairs * (w + 1) / workers);
+    } catch (const std::system_error&) {  // the system refused a thread: this one packs the slice
+      pack(pairs * w / workers, pairs * (w + 1) / workers);
+    }
   }
+  pack(0, pairs / workers);
+  for (std::thread& t : pool) t.join();
 }
 
 void build_profile(residue_span query, const std::int32_t* matrix, int matrix_stride, int ranks,
