@@ -59,7 +59,8 @@ int align_command(const std::vector<std::string>& args) {
   opts.add_options("Input")
     ("query", "query FASTA (.gz ok)", cxxopts::value<std::string>())
     ("db", "database FASTA (.gz ok)", cxxopts::value<std::string>())
-    ("alphabet", "auto|dna|protein", cxxopts::value<std::string>()->default_value("auto"));
+    ("alphabet", "auto|dna|protein", cxxopts::value<std::string>()->default_value("auto"))
+    ("strand", "DNA strands of the queries searched: both|plus|minus [both]", cxxopts::value<std::string>());
   opts.add_options("Scoring")
     ("match", "DNA match score (> 0) [2]", cxxopts::value<int>())
     ("mismatch", "DNA mismatch score (<= 0) [-3]", cxxopts::value<int>())
@@ -114,6 +115,7 @@ int align_command(const std::vector<std::string>& args) {
   o.scoring.gap_extend = optional_value<int>(r, "gap-extend");
   if (r.count("matrix")) o.scoring.matrix = r["matrix"].as<std::string>();
   if (r.count("matrix-file")) o.scoring.matrix_file = r["matrix-file"].as<std::string>();
+  if (r.count("strand")) o.strand_option = pipeline::parse_strand_choice(r["strand"].as<std::string>());
   o.device = pipeline::parse_device_choice(r["device"].as<std::string>());
   o.threads = r["threads"].as<unsigned>();
   o.gpu.kernel = r["kernel"].as<std::string>();

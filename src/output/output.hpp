@@ -21,6 +21,9 @@ struct hit {
   std::size_t query_index;
   std::size_t target_index;
   alignment aln;
+  //! DNA minus strand: aln is an alignment of the reverse-complemented query (its coordinates
+  //! count along the reverse complement) against the target as it is.
+  bool minus = false;
 };
 
 //! Output formats.

@@ -18,6 +18,13 @@
 
 namespace swat::pipeline {
 
+strand_choice parse_strand_choice(std::string_view text) {
+  if (text == "both") return strand_choice::both;
+  if (text == "plus") return strand_choice::plus;
+  if (text == "minus") return strand_choice::minus;
+  throw usage_error("unknown --strand '" + std::string(text) + "' (valid: both, plus, minus)");
+}
+
 device_choice parse_device_choice(std::string_view text) {
   if (text == "cpu") return device_choice::cpu;
   if (text == "gpu") return device_choice::gpu;
@@ -95,10 +102,22 @@ std::pair<sequence_set, sequence_set> read_inputs(const align_options& options, 
   return {std::move(queries), std::move(targets)};
 }
 
-// Best hits of every query, in query order: with more targets than --max-hits the engine first
-// scores every query × target (a database search) and only the reported hits are aligned; with
-// fewer, every pair is aligned and ranked by its alignment. Alignments of all queries go to
-// the engine in one batch.
+//! Reverse complement of encoded DNA (A=0 C=1 G=2 T=3; N and the rest stay N).
+std::vector<std::uint8_t> reverse_complement(residue_span dna) {
+  std::vector<std::uint8_t> out(dna.size());
+  for (std::size_t k = 0; k < dna.size(); ++k) {
+    const std::uint8_t r = dna[dna.size() - 1 - k];
+    out[k] = r < dna_n_rank ? std::uint8_t(3 - r) : r;
+  }
+  return out;
+}
+
+// Best hits of every query, in query order. DNA queries are searched on the strands asked for:
+// the reverse complement of the query against the database as it is (a minus-strand hit is an
+// alignment of the reverse-complemented query), and a target's hit is its better strand (plus
+// on equal scores). With more targets than --max-hits (or an engine that scans first) every
+// query × target is scored first and only the reported hits are aligned; with fewer, every pair
+// is aligned and ranked by its alignment. Alignments of all queries go to the engine in one batch.
 std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, const align_options& options,
                                     const sequence_set& queries, const sequence_set& targets,
                                     progress_line& progress, double& scan_s) {
@@ -106,36 +125,78 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
   const std::size_t nq = queries.records.size(), nt = targets.records.size();
   const progress_fn report = [&](std::uint64_t cells) { progress.add(cells); };
   const bool all_kept = nt <= options.max_hits && !eng.scans_first();
+
+  // The searched sequences: per query its plus and/or minus strand (index = s, strand_of[s]).
+  const bool plus = options.strand != strand_choice::minus, minus = options.strand != strand_choice::plus;
+  std::vector<std::vector<std::uint8_t>> complements;
+  std::vector<residue_span> searched;
+  std::vector<std::size_t> query_of;
+  std::vector<bool> minus_of;
+  complements.reserve(nq);
+  for (std::size_t q = 0; q < nq; ++q) {
+    if (plus) {
+      searched.push_back(queries.records[q].residues);
+      query_of.push_back(q);
+      minus_of.push_back(false);
+    }
+    if (minus) {
+      complements.push_back(reverse_complement(queries.records[q].residues));
+      searched.push_back(complements.back());
+      query_of.push_back(q);
+      minus_of.push_back(true);
+    }
+  }
+  const std::size_t strands = (plus ? 1 : 0) + (minus ? 1 : 0), ns = searched.size();
+
+  // The better strand of each (query, target) by its cell (plus first on equal scores).
+  auto better = [&](const std::vector<best_cell>& cells, std::size_t q, std::size_t t) {
+    std::size_t s = q * strands;
+    for (std::size_t k = 1; k < strands; ++k)
+      if (cells[(q * strands + k) * nt + t].score > cells[s * nt + t].score) s = q * strands + k;
+    return s;
+  };
+
   std::vector<best_cell> cells;
-  std::vector<std::vector<std::size_t>> keep(nq);
+  std::vector<std::vector<std::size_t>> keep(nq);  // targets per query, in report order
+  std::vector<std::vector<std::size_t>> keep_strands(nq);
   if (!all_kept) {
     const auto t0 = clock::now();
-    std::vector<residue_span> qs, ts;
-    for (const auto& r : queries.records) qs.push_back(r.residues);
+    std::vector<residue_span> ts;
     for (const auto& r : targets.records) ts.push_back(r.residues);
-    cells.resize(nq * nt);
-    eng.search(qs, ts, scheme, cells, report);
-    for (std::size_t q = 0; q < nq; ++q)
-      keep[q] = rank_targets(std::vector<best_cell>(cells.begin() + std::ptrdiff_t(q * nt),
-                                                    cells.begin() + std::ptrdiff_t((q + 1) * nt)),
-                             options.min_score, options.max_hits);
+    cells.resize(ns * nt);
+    eng.search(searched, ts, scheme, cells, report);
+    for (std::size_t q = 0; q < nq; ++q) {
+      std::vector<best_cell> merged(nt);
+      std::vector<std::size_t> strand_of(nt);
+      for (std::size_t t = 0; t < nt; ++t) {
+        strand_of[t] = better(cells, q, t);
+        merged[t] = cells[strand_of[t] * nt + t];
+      }
+      keep[q] = rank_targets(merged, options.min_score, options.max_hits);
+      for (std::size_t t : keep[q]) keep_strands[q].push_back(strand_of[t]);
+    }
     scan_s = std::chrono::duration<double>(clock::now() - t0).count();
   } else {
-    for (auto& k : keep) {
-      k.resize(nt);
-      std::iota(k.begin(), k.end(), std::size_t{0});
-    }
+    for (std::size_t q = 0; q < nq; ++q)
+      for (std::size_t t = 0; t < nt; ++t)
+        for (std::size_t k = 0; k < strands; ++k) {
+          keep[q].push_back(t);
+          keep_strands[q].push_back(q * strands + k);
+        }
   }
   // A scanned hit is aligned in the prefixes that end at its best cell: the DP values there are
   // those of the whole matrix and no cell before the end cell (in the tie order: column, then
   // row) reaches its score, so the alignment is the same, at a fraction of the cells.
   std::vector<pair_job> jobs;
+  std::vector<std::size_t> job_strand;
   for (std::size_t q = 0; q < nq; ++q)
-    for (std::size_t t : keep[q]) {
-      residue_span qs = queries.records[q].residues, ts = targets.records[t].residues;
+    for (std::size_t k = 0; k < keep[q].size(); ++k) {
+      const std::size_t t = keep[q][k], st = keep_strands[q][k];
+      job_strand.push_back(st);
+      residue_span qs = searched[st], ts = targets.records[t].residues;
       best_cell known{};
       if (!all_kept) {
-        known = cells[q * nt + t];
+        known = cells[st * nt + t];
         qs = qs.first(std::size_t(known.query_end));
         ts = ts.first(std::size_t(known.target_end));
       }
@@ -147,23 +208,29 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
   std::vector<output::hit> hits;
   std::size_t k = 0;
   for (std::size_t q = 0; q < nq; ++q) {
-    const std::size_t first = k;
+    // The reported alignment of each kept target and its strand.
+    std::vector<std::size_t> chosen(nt, SIZE_MAX);
     std::vector<best_cell> traced(nt);
-    for (std::size_t t : keep[q]) {
-      const alignment& a = alns[k++];
-      const best_cell* scanned = all_kept ? nullptr : &cells[q * nt + t];
-      if (scanned && (a.score != scanned->score || a.query_end != scanned->query_end ||
-                      a.target_end != scanned->target_end))
-        throw runtime_failure("internal error: " + eng.name() + " engine gave score " +
-                              std::to_string(scanned->score) + " then an alignment of " + std::to_string(a.score) +
-                              " for " + queries.records[q].name + " vs " + targets.records[t].name);
-      traced[t] = {a.score, a.query_end, a.target_end};
+    for (std::size_t j = 0; j < keep[q].size(); ++j, ++k) {
+      const std::size_t t = keep[q][j], st = keep_strands[q][j];
+      const alignment& a = alns[k];
+      if (!all_kept) {
+        const best_cell& scanned = cells[st * nt + t];
+        if (a.score != scanned.score || a.query_end != scanned.query_end || a.target_end != scanned.target_end)
+          throw runtime_failure("internal error: " + eng.name() + " engine gave score " +
+                                std::to_string(scanned.score) + " then an alignment of " + std::to_string(a.score) +
+                                " for " + queries.records[q].name + " vs " + targets.records[t].name);
+      }
+      if (chosen[t] == SIZE_MAX || a.score > alns[chosen[t]].score) {  // plus first on equal scores
+        chosen[t] = k;
+        traced[t] = {a.score, a.query_end, a.target_end};
+      }
     }
     // With every target traced, ranking happens after the alignments are known.
     const std::vector<std::size_t> order = all_kept ? rank_targets(traced, options.min_score, options.max_hits) : keep[q];
     for (std::size_t t : order) {
-      const auto pos = std::size_t(std::find(keep[q].begin(), keep[q].end(), t) - keep[q].begin());
-      hits.push_back({q, t, std::move(alns[first + pos])});
+      const std::size_t at = chosen[t];
+      hits.push_back({q, t, std::move(alns[at]), minus_of[job_strand[at]]});
     }
   }
   return hits;
@@ -213,6 +280,14 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
   const double read_s = since_start();
   const scoring_scheme scheme = build_scheme(queries.alphabet, options.scoring);
   check_score_range(queries, targets, scheme);
+  align_options searching = options;  // with the strands this search uses
+  if (queries.alphabet == alphabet_kind::protein) {
+    if (options.strand_option)
+      throw usage_error("--strand applies to DNA; protein sequences have one strand");
+    searching.strand = strand_choice::plus;
+  } else {
+    searching.strand = options.strand_option.value_or(strand_choice::both);
+  }
   std::unique_ptr<engine> eng = engine_ready.get();
   const double ready_s = since_start();
   {
@@ -224,6 +299,7 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
   std::uint64_t total_cells = 0, db_residues = 0;
   for (const auto& t : targets.records) db_residues += t.residues.size();
   for (const auto& q : queries.records) total_cells += std::uint64_t(q.residues.size()) * db_residues;
+  if (searching.strand == strand_choice::both) total_cells *= 2;
 
   std::vector<output::hit> hits;
   double scan_s = 0;
@@ -231,7 +307,7 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
     // A single pair on the GPU gets the engine's own fill progress line instead.
     const bool single_gpu_pair = eng->name() != "cpu" && queries.records.size() * targets.records.size() == 1;
     progress_line progress("aligning", total_cells, !options.quiet && !single_gpu_pair);
-    hits = search_all(*eng, scheme, options, queries, targets, progress, scan_s);
+    hits = search_all(*eng, scheme, searching, queries, targets, progress, scan_s);
   }
 
   const double aligned_s = since_start();

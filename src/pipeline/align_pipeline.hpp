@@ -18,6 +18,11 @@
 
 namespace swat::pipeline {
 
+//! Which DNA strands of the queries are searched (--strand).
+enum class strand_choice { both, plus, minus };
+//! "both" | "plus" | "minus"; throws usage_error otherwise.
+strand_choice parse_strand_choice(std::string_view text);
+
 //! Where the DP fill runs.
 enum class device_choice { cpu, gpu, auto_select };
 //! "cpu" | "gpu" | "auto"; throws usage_error otherwise.
@@ -44,6 +49,10 @@ struct align_options {
   io::alphabet_request alphabet = io::alphabet_request::auto_detect;
   scoring_options scoring;
   device_choice device = device_choice::auto_select;
+  //! --strand as given (unset: both for DNA, the only one for protein, which has no strands).
+  std::optional<strand_choice> strand_option;
+  //! The strands searched (set by run_align from strand_option and the alphabet).
+  strand_choice strand = strand_choice::plus;
   unsigned threads = 0;                          //!< CPU threads, 0 = all cores
   gpu_engine_options gpu;                        //!< --kernel, --sync, --tile, --max-gpu-mem
   std::uint64_t cpu_memory_bytes = 1ull << 30;   //!< traceback memory budget of the CPU engine
