@@ -1,0 +1,85 @@
+// --strand: a DNA query is searched on both strands by default (the reverse complement of the
+// query against the database as it is); a target's hit is its better strand; protein refuses
+// the option. Scores are checked here (coordinates of minus hits are the writers' business).
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <random>
+#include <sstream>
+
+#include "support/run_process.hpp"
+
+namespace fs = std::filesystem;
+using swat::test::run_shell;
+using swat::test::temp_dir;
+using swat::test::write_file;
+
+namespace {
+
+const std::string binary = SWAT_BINARY;
+
+std::string reverse_complement(const std::string& s) {
+  std::string out(s.rbegin(), s.rend());
+  for (char& c : out) c = c == 'A' ? 'T' : c == 'T' ? 'A' : c == 'C' ? 'G' : c == 'G' ? 'C' : c;
+  return out;
+}
+
+std::string random_dna(std::mt19937& rng, std::size_t n) {
+  std::string s(n, 'A');
+  for (char& c : s) c = "ACGT"[std::uniform_int_distribution<int>(0, 3)(rng)];
+  return s;
+}
+
+// Scores of the blast6 "score" column, one per line.
+std::vector<int> scores(const std::string& out) {
+  std::vector<int> v;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) v.push_back(std::stoi(line.substr(line.rfind('\t') + 1)));
+  return v;
+}
+
+}  // namespace
+
+TEST(cli_strand, minus_strand_copy_is_found_and_both_takes_the_better_strand) {
+  temp_dir dir;
+  std::mt19937 rng(5);
+  const std::string q = random_dna(rng, 600);
+  // The target holds a weak forward copy of the first 100 bases and the reverse complement of
+  // the whole query (a strong minus-strand hit).
+  const std::string t = random_dna(rng, 300) + q.substr(0, 100) + random_dna(rng, 300) + reverse_complement(q) + random_dna(rng, 200);
+  write_file(dir / "q.fa", ">q\n" + q + "\n");
+  write_file(dir / "t.fa", ">t\n" + t + "\n");
+  const std::string common = "align q.fa t.fa --device cpu --quiet --outfmt 'blast6 score'";
+  auto both = run_shell("cd " + dir.path().string() + " && " + binary + " " + common, dir);
+  auto plus = run_shell("cd " + dir.path().string() + " && " + binary + " " + common + " --strand plus", dir);
+  auto minus = run_shell("cd " + dir.path().string() + " && " + binary + " " + common + " --strand minus", dir);
+  ASSERT_EQ(both.exit_code, 0) << both.err;
+  ASSERT_EQ(plus.exit_code, 0) << plus.err;
+  ASSERT_EQ(minus.exit_code, 0) << minus.err;
+  ASSERT_EQ(scores(both.out).size(), 1u);
+  EXPECT_EQ(scores(minus.out).front(), 2 * 600);   // the whole reverse complement
+  EXPECT_LT(scores(plus.out).front(), 2 * 600);    // only the forward copy on the plus strand
+  EXPECT_GE(scores(plus.out).front(), 2 * 100);
+  EXPECT_EQ(scores(both.out).front(), 2 * 600);    // both: the better strand
+
+  // The query's reverse complement as the query: the strands swap, the best score stays.
+  write_file(dir / "rq.fa", ">rq\n" + reverse_complement(q) + "\n");
+  auto swapped = run_shell("cd " + dir.path().string() + " && " + binary + " align rq.fa t.fa --device cpu --quiet --outfmt 'blast6 score' --strand plus", dir);
+  ASSERT_EQ(swapped.exit_code, 0) << swapped.err;
+  EXPECT_EQ(scores(swapped.out).front(), 2 * 600);
+}
+
+TEST(cli_strand, protein_and_bad_values_are_refused) {
+  temp_dir dir;
+  write_file(dir / "p.fa", ">p\nMKVLAAGIVWW\n");
+  auto r = run_shell(binary + " align " + (dir / "p.fa").string() + " " + (dir / "p.fa").string() + " --strand both", dir);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--strand"), std::string::npos) << r.err;
+  write_file(dir / "d.fa", ">d\nACGTACGTAC\n");
+  r = run_shell(binary + " align " + (dir / "d.fa").string() + " " + (dir / "d.fa").string() + " --strand up", dir);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--strand"), std::string::npos) << r.err;
+}
