@@ -58,7 +58,7 @@ class db_engine final : public engine {
     using clock = std::chrono::steady_clock;
     const auto since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
     auto t0 = clock::now();
-    const std::vector<box_extent> boxes = reverse_reach(qs, ts, scores, scheme, options_.device);
+    const std::vector<box_extent> boxes = reverse_reach(qs, ts, scores, scheme, options_.devices.front());
     stages_.push_back({"reverse pass " + std::to_string(qs.size()), since(t0)});
     t0 = clock::now();
     std::vector<pair_job> small, large;

@@ -28,7 +28,9 @@ struct scan_options {
   std::int64_t max_gpu_bytes = 0;                //!< device memory budget; 0 = 90 % of free memory
   std::int32_t score_limit = 0;                  //!< 0 = 32767 − max score; tests lower it to force rescans
   std::int32_t max_target_length = 1 << 16;      //!< longer targets are left to the caller
-  int device = 0;                                //!< CUDA device the search runs on
+  //! CUDA devices the search runs on (one host thread each, pulling chunks of the database from
+  //! one queue, longest first); a device may be named twice (two workers on one GPU: tests).
+  std::vector<int> devices{0};
 };
 
 //! Where the time of the last search went (seconds) and what it did.

@@ -4,7 +4,10 @@
 // while the next batch runs, 16-bit saturations and too-long targets handed back.
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <exception>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -38,6 +41,7 @@ struct chunk_buffer {
   device_memory memory;
   std::size_t tasks_offset = 0;
   cudaEvent_t uploaded = nullptr, released = nullptr;
+  int chunk = -1;  //!< chunk held, −1 none
 };
 
 //! One batch in flight: its inputs (query table and profiles) and results on both sides.
@@ -51,7 +55,8 @@ struct batch_slot {
 
 }  // namespace
 
-struct db_scanner::impl {
+//! What every device shares: the targets, the scheme, the packed database.
+struct host_side {
   std::span<const residue_span> targets;
   scoring_scheme scheme;
   scan_options options;
@@ -60,30 +65,42 @@ struct db_scanner::impl {
   // staged copy saves (the copy engine still overlaps a chunk's upload with the previous scan).
   std::vector<std::uint16_t> columns;
   int pad_rank = 0, profile_rows = 0;
+};
+
+//! One GPU of the search: its streams, database buffers, batch slots and border rows.
+struct device_worker {
+  const host_side& host;
+  int device = 0;
   std::vector<shape_info> shapes;  // the shapes a batch may take (occupancy with one strip of profile)
   std::size_t max_groups = 0;      // border slots: the most groups any shape keeps in flight
-
   chunk_buffer buffers[2];
   batch_slot slots[2];
   device_memory border;    // per group slot: the longest pair's columns
   device_memory counters;  // queue head at 0, cells done at 8
   pinned_memory cells_host;
   cudaStream_t compute = nullptr, copy = nullptr, poll = nullptr;
-  scan_timing timing;
 
-  impl(std::span<const residue_span> t, const scoring_scheme& s, scan_options o)
-      : targets(t), scheme(s), options(o) {
-    SWAT_CUDA_CHECK(cudaSetDevice(options.device));
+  device_worker(const host_side& h, int d) : host(h), device(d) {
+    SWAT_CUDA_CHECK(cudaSetDevice(device));
     for (cudaStream_t* st : {&compute, &copy, &poll}) SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(st, cudaStreamNonBlocking));
     for (auto& b : buffers)
       for (cudaEvent_t* e : {&b.uploaded, &b.released}) SWAT_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
     for (auto& sl : slots)
       for (cudaEvent_t* e : {&sl.inputs_free, &sl.results_ready})
         SWAT_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
-    prepare();
+    for (int g : {8, 16, 32})
+      for (int r : {16, 32})
+        if ((host.options.group_lanes == 0 || host.options.group_lanes == g) &&
+            (host.options.rows_per_lane == 0 || host.options.rows_per_lane == r)) {
+          shapes.push_back(shape_of(g, r, std::size_t(host.profile_rows) * std::size_t(g * r)));
+          max_groups = std::max<std::size_t>(max_groups, std::size_t(shapes.back().groups()));
+        }
+    counters.reserve(256);
+    cells_host.reserve(256);
   }
 
-  ~impl() {
+  ~device_worker() {
+    cudaSetDevice(device);
     for (cudaStream_t st : {compute, copy})
       if (st) cudaStreamSynchronize(st);
     for (auto& b : buffers)
@@ -98,82 +115,55 @@ struct db_scanner::impl {
 
   //! The shape G, R with smem_bytes of dynamic shared memory.
   shape_info shape_of(int g, int r, std::size_t smem_bytes) const {
-    return with_shape(g, r, [&]<int G, int R>() { return shape_on<G, R>(options.device, smem_bytes); });
+    return with_shape(g, r, [&]<int G, int R>() { return shape_on<G, R>(device, smem_bytes); });
   }
 
-  void prepare() {
-    const auto t0 = clock_type::now();
-    pad_rank = scheme.size();
-    profile_rows = scheme.size() + 1;
-    for (int g : {8, 16, 32})
-      for (int r : {16, 32})
-        if ((options.group_lanes == 0 || options.group_lanes == g) && (options.rows_per_lane == 0 || options.rows_per_lane == r)) {
-          shapes.push_back(shape_of(g, r, std::size_t(profile_rows) * std::size_t(g * r)));
-          max_groups = std::max<std::size_t>(max_groups, std::size_t(shapes.back().groups()));
-        }
+  //! Device memory this worker needs besides the database: border rows for pairs of `longest`
+  //! columns and two batch slots (query tables, profiles of queries up to 64k residues and
+  //! results of up to batch_limits::max_result_bytes; longer queries and larger batches add theirs).
+  std::size_t fixed_bytes(std::int32_t longest) const {
+    return max_groups * std::size_t(longest) * sizeof(std::uint64_t) +
+           2 * (std::size_t(host.profile_rows) * 65536 + (256u << 20) / 16) + (8u << 20);
+  }
+
+  //! The memory budget on this device: 90 % of free memory, capped by --max-gpu-mem.
+  std::int64_t budget() const {
+    SWAT_CUDA_CHECK(cudaSetDevice(device));
     std::size_t free_bytes = 0, total_bytes = 0;
     SWAT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    std::int64_t budget = std::int64_t(double(free_bytes) * 0.9);
-    if (options.max_gpu_bytes > 0) budget = std::min(budget, options.max_gpu_bytes);
-    std::int32_t longest = 0;
-    for (const residue_span& t : targets)
-      if (t.size() <= std::size_t(options.max_target_length)) longest = std::max(longest, std::int32_t(t.size()));
-    const std::size_t border_bytes = max_groups * std::size_t(longest) * sizeof(std::uint64_t);
-    // Two batch slots: query tables, profiles of queries up to 64k residues and results of up to
-    // batch_limits::max_result_bytes (longer queries and larger batches add theirs).
-    const std::size_t fixed = border_bytes + 2 * (std::size_t(profile_rows) * 65536 + (256u << 20) / 16) + (8u << 20);
-    const std::int64_t left = budget - std::int64_t(fixed);
-    if (left < std::int64_t(2 * pair_bytes(std::size_t(longest)) + 4096))
-      throw runtime_failure("dbsearch: the GPU memory budget (" + std::to_string(budget >> 20) +
-                            " MiB) is too small for the database search (needs about " +
-                            std::to_string((fixed + 2 * pair_bytes(std::size_t(longest))) >> 20) + " MiB)");
-    // One buffer when the whole database fits, else two (one scanned while the next uploads);
-    // offsets inside a chunk stay below 2^32 columns.
-    layout = plan_database(targets, options.max_target_length, std::min<std::size_t>(std::size_t(left), std::size_t(1) << 32));
-    if (layout.chunks.size() > 1)
-      layout = plan_database(targets, options.max_target_length, std::min<std::size_t>(std::size_t(left) / 2, std::size_t(1) << 32));
-    columns.resize(layout.total_columns);
-    pack_columns(layout, targets, std::uint8_t(pad_rank), columns.data());
-    border.reserve(std::max<std::size_t>(border_bytes, 256));
-    counters.reserve(256);
-    cells_host.reserve(256);
-    timing.prepare_s = seconds_since(t0);
-    timing.chunks = layout.chunks.size();
-    if (layout.chunks.size() == 1) {  // upload once, reused by every search
-      const auto t1 = clock_type::now();
-      upload(0, buffers[0]);
-      SWAT_CUDA_CHECK(cudaStreamSynchronize(copy));
-      timing.upload_s = seconds_since(t1);
-    }
+    std::int64_t b = std::int64_t(double(free_bytes) * 0.9);
+    if (host.options.max_gpu_bytes > 0) b = std::min(b, host.options.max_gpu_bytes);
+    return b;
   }
 
   //! Copies chunk c into b on the copy stream (after b's previous scans released it).
   void upload(int c, chunk_buffer& b) {
-    const db_chunk& chunk = layout.chunks[std::size_t(c)];
+    const db_chunk& chunk = host.layout.chunks[std::size_t(c)];
     b.tasks_offset = round_up(chunk.columns * sizeof(std::uint16_t));
     b.memory.reserve(b.tasks_offset + round_up(chunk.tasks * sizeof(pair_task)));
     SWAT_CUDA_CHECK(cudaStreamWaitEvent(copy, b.released, 0));
-    SWAT_CUDA_CHECK(cudaMemcpyAsync(b.memory.as<void>(), columns.data() + chunk.first_column,
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(b.memory.as<void>(), host.columns.data() + chunk.first_column,
                                     chunk.columns * sizeof(std::uint16_t), cudaMemcpyHostToDevice, copy));
-    SWAT_CUDA_CHECK(cudaMemcpyAsync(b.memory.as<void>(b.tasks_offset), layout.tasks.data() + chunk.first_task,
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(b.memory.as<void>(b.tasks_offset), host.layout.tasks.data() + chunk.first_task,
                                     chunk.tasks * sizeof(pair_task), cudaMemcpyHostToDevice, copy));
     SWAT_CUDA_CHECK(cudaEventRecord(b.uploaded, copy));
+    b.chunk = c;
   }
 
   //! Maps a finished slot's results to target order.
   void drain(batch_slot& sl, std::span<best_cell> results, std::vector<pair_index>& rescan) {
     if (sl.chunk < 0) return;
     SWAT_CUDA_CHECK(cudaEventSynchronize(sl.results_ready));
-    const db_chunk& chunk = layout.chunks[std::size_t(sl.chunk)];
+    const db_chunk& chunk = host.layout.chunks[std::size_t(sl.chunk)];
     const result_cell* cells = sl.host_out.as<result_cell>();
-    const std::size_t nt = targets.size();
+    const std::size_t nt = host.targets.size();
     for (std::size_t qi = 0; qi < sl.queries.size(); ++qi) {
       const std::size_t q = sl.queries[qi];
       for (std::size_t p = 0; p < chunk.tasks; ++p) {
         for (std::size_t half = 0; half < 2; ++half) {
           const std::size_t k = 2 * (chunk.first_task + p) + half;
-          if (k >= layout.order.size()) continue;
-          const std::size_t t = layout.order[k];
+          if (k >= host.layout.order.size()) continue;
+          const std::size_t t = host.layout.order[k];
           const result_cell& c = cells[2 * (qi * chunk.tasks + p) + half];
           if (c.flags & flag_overflow) {
             rescan.push_back({q, t});
@@ -187,33 +177,31 @@ struct db_scanner::impl {
     sl.chunk = -1;
   }
 
-  void search(std::span<const residue_span> queries, std::span<best_cell> results, std::vector<pair_index>& rescan,
-              const std::function<void(std::uint64_t)>& progress) {
-    SWAT_CUDA_CHECK(cudaSetDevice(options.device));
-    const auto t0 = clock_type::now();
-    const std::size_t nt = targets.size();
-    if (results.size() != queries.size() * nt) throw std::invalid_argument("dbsearch: results size");
-    std::fill(results.begin(), results.end(), best_cell{});
-    for (std::size_t q = 0; q < queries.size(); ++q)
-      if (!queries[q].empty())
-        for (std::size_t t : layout.skipped) rescan.push_back({q, t});
-    const std::size_t rescans_before = rescan.size();
+  //! Scans the chunks it takes from `next_chunk` (shared by every worker: chunks are longest
+  //! first, so the queue balances the devices): the next chunk uploads while this one scans.
+  //! Returns the DP cells it scanned.
+  std::uint64_t run(std::span<const residue_span> queries, std::span<best_cell> results, std::vector<pair_index>& rescan,
+                    const std::function<void(std::uint64_t)>& progress, std::atomic<int>& next_chunk) {
+    SWAT_CUDA_CHECK(cudaSetDevice(device));
     std::uint64_t reported = 0;
     SWAT_CUDA_CHECK(cudaMemsetAsync(counters.as<void>(), 0, 256, compute));
     std::vector<std::int64_t> lengths;
     for (const residue_span& q : queries) lengths.push_back(std::int64_t(q.size()));
-
-    const std::int32_t score_limit = options.score_limit > 0 ? options.score_limit : 32767 - scheme.max_score();
+    const std::int32_t score_limit =
+        host.options.score_limit > 0 ? host.options.score_limit : 32767 - host.scheme.max_score();
+    const int chunks = int(host.layout.chunks.size());
     std::size_t launches = 0;
-    const int chunks = int(layout.chunks.size());
-    if (chunks > 1) upload(0, buffers[0]);
-    for (int c = 0; c < chunks; ++c) {
-      chunk_buffer& b = buffers[chunks == 1 ? 0 : c % 2];
-      if (chunks > 1 && c + 1 < chunks) upload(c + 1, buffers[(c + 1) % 2]);
+    int cur = 0;
+    int c = next_chunk++;
+    if (c < chunks && buffers[cur].chunk != c) upload(c, buffers[cur]);
+    while (c < chunks) {
+      const int following = next_chunk++;
+      if (following < chunks && buffers[cur ^ 1].chunk != following) upload(following, buffers[cur ^ 1]);
+      chunk_buffer& b = buffers[cur];
       SWAT_CUDA_CHECK(cudaStreamWaitEvent(compute, b.uploaded, 0));
-      const db_chunk& chunk = layout.chunks[std::size_t(c)];
+      const db_chunk& chunk = host.layout.chunks[std::size_t(c)];
       const chunk_stats stats{chunk.tasks, chunk.columns, chunk.longest};
-      for (const query_batch& batch : plan_batches(lengths, stats, shapes, profile_rows)) {
+      for (const query_batch& batch : plan_batches(lengths, stats, shapes, host.profile_rows)) {
         batch_slot& sl = slots[launches++ % 2];
         drain(sl, results, rescan);  // the slot's previous batch (two launches ago)
         scan_batch(queries, batch, chunk, b, sl, score_limit);
@@ -221,6 +209,8 @@ struct db_scanner::impl {
         report_progress(slots[launches % 2].results_ready, progress, reported);
       }
       SWAT_CUDA_CHECK(cudaEventRecord(b.released, compute));
+      c = following;
+      cur ^= 1;
     }
     for (batch_slot& sl : slots) {
       report_progress(sl.results_ready, progress, reported);
@@ -228,9 +218,7 @@ struct db_scanner::impl {
     }
     SWAT_CUDA_CHECK(cudaStreamSynchronize(compute));
     report_progress(nullptr, progress, reported);
-    timing.cells = reported;
-    timing.rescans = rescan.size() - rescans_before;
-    timing.scan_s = seconds_since(t0);
+    return reported;
   }
 
   //! Waits for `event` (nullptr: no wait), passing the cells finished meanwhile to progress
@@ -269,7 +257,7 @@ struct db_scanner::impl {
     const int G = batch.shape.group_lanes, R = batch.shape.rows_per_lane, strip_rows = G * R;
     const std::size_t nq = batch.queries.size();
     const std::size_t smem = batch.mode == profile_mode::resident ? std::size_t(batch.profile_bytes)
-                             : batch.mode == profile_mode::streamed ? std::size_t(profile_rows) * std::size_t(strip_rows)
+                             : batch.mode == profile_mode::streamed ? std::size_t(host.profile_rows) * std::size_t(strip_rows)
                                                                      : 0;
     const shape_info shape = batch.mode == profile_mode::resident ? shape_of(G, R, smem) : batch.shape;
     // Inputs: the query table, then every profile; results after them.
@@ -286,9 +274,9 @@ struct db_scanner::impl {
     for (std::size_t k = 0; k < nq; ++k) {
       const residue_span q = queries[batch.queries[k]];
       table[k] = query_info{offset, std::int32_t(q.size()), std::int32_t(strips_of(std::int64_t(q.size()), strip_rows))};
-      build_profile(q, scheme.matrix.data(), matrix_stride, scheme.size(), strip_rows,
+      build_profile(q, host.scheme.matrix.data(), matrix_stride, host.scheme.size(), strip_rows,
                     sl.host_in.as<std::int8_t>(table_bytes + std::size_t(offset)));
-      offset += profile_bytes(std::int64_t(q.size()), strip_rows, profile_rows);
+      offset += profile_bytes(std::int64_t(q.size()), strip_rows, host.profile_rows);
     }
     SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.device.as<void>(), sl.host_in.as<void>(), in_bytes, cudaMemcpyHostToDevice, compute));
     SWAT_CUDA_CHECK(cudaEventRecord(sl.inputs_free, compute));
@@ -302,11 +290,11 @@ struct db_scanner::impl {
     pb.pairs = std::int32_t(chunk.tasks);
     pb.batch = batch.mode == profile_mode::streamed ? shape.groups_per_block : shape.groups_per_warp;
     pb.batches_per_query = std::int32_t((chunk.tasks + std::size_t(pb.batch) - 1) / std::size_t(pb.batch));
-    pb.profile_rows = profile_rows;
+    pb.profile_rows = host.profile_rows;
     pb.mode = batch.mode;
     pb.profile_bytes = batch.profile_bytes;
-    pb.gap_open_extend = scheme.gap_open + scheme.gap_extend;
-    pb.gap_extend = scheme.gap_extend;
+    pb.gap_open_extend = host.scheme.gap_open + host.scheme.gap_extend;
+    pb.gap_extend = host.scheme.gap_extend;
     pb.score_limit = score_limit;
     pb.d_residues = b.memory.as<std::uint16_t>();
     pb.d_tasks = b.memory.as<pair_task>(b.tasks_offset);
@@ -317,12 +305,108 @@ struct db_scanner::impl {
       throw std::logic_error("dbsearch: border rows exceed their allocation");
     pb.d_result = sl.device.as<result_cell>(out_offset);
     pb.d_queue = counters.as<std::uint32_t>();
-    pb.use_queue = options.task_queue ? 1 : 0;
+    pb.use_queue = host.options.task_queue ? 1 : 0;
     pb.d_cells_done = counters.as<unsigned long long>(8);
     with_shape(G, R, [&]<int g, int r>() { launch_scan<g, r>(pb, shape, smem, compute); });
     SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.host_out.as<void>(), sl.device.as<void>(out_offset), out_bytes,
                                     cudaMemcpyDeviceToHost, compute));
     SWAT_CUDA_CHECK(cudaEventRecord(sl.results_ready, compute));
+  }
+};
+
+struct db_scanner::impl {
+  host_side host;
+  std::vector<std::unique_ptr<device_worker>> workers;
+  scan_timing timing;
+
+  impl(std::span<const residue_span> t, const scoring_scheme& s, scan_options o) {
+    const auto t0 = clock_type::now();
+    host.targets = t;
+    host.scheme = s;
+    host.options = o;
+    host.pad_rank = s.size();
+    host.profile_rows = s.size() + 1;
+    if (o.devices.empty()) throw std::invalid_argument("dbsearch: no device");
+    for (int d : o.devices) workers.push_back(std::make_unique<device_worker>(host, d));
+    std::int32_t longest = 0;
+    std::size_t all_bytes = 0;
+    for (const residue_span& r : t)
+      if (r.size() <= std::size_t(o.max_target_length)) {
+        longest = std::max(longest, std::int32_t(r.size()));
+        all_bytes += pair_bytes(r.size());
+      }
+    // The chunk budget is the smallest device's; several devices share at least four chunks each.
+    std::int64_t left = std::numeric_limits<std::int64_t>::max();
+    for (const auto& w : workers) {
+      const std::int64_t budget = w->budget();
+      const std::int64_t l = budget - std::int64_t(w->fixed_bytes(longest));
+      if (l < std::int64_t(2 * pair_bytes(std::size_t(longest)) + 4096))
+        throw runtime_failure("dbsearch: the GPU memory budget (" + std::to_string(budget >> 20) + " MiB of device " +
+                              std::to_string(w->device) + ") is too small for the database search (needs about " +
+                              std::to_string((w->fixed_bytes(longest) + 2 * pair_bytes(std::size_t(longest))) >> 20) + " MiB)");
+      left = std::min(left, l);
+    }
+    std::size_t chunk_bytes = std::min<std::size_t>(std::size_t(left), std::size_t(1) << 32);  // offsets stay below 2^32
+    if (workers.size() > 1) chunk_bytes = std::min(chunk_bytes, std::max<std::size_t>(all_bytes / (4 * workers.size()), 1));
+    // One buffer when the whole database fits, else two (one scanned while the next uploads).
+    host.layout = plan_database(t, o.max_target_length, chunk_bytes);
+    if (host.layout.chunks.size() > 1 && workers.size() == 1)
+      host.layout = plan_database(t, o.max_target_length, std::min<std::size_t>(std::size_t(left) / 2, std::size_t(1) << 32));
+    host.columns.resize(host.layout.total_columns);
+    pack_columns(host.layout, t, std::uint8_t(host.pad_rank), host.columns.data());
+    for (const auto& w : workers) {
+      SWAT_CUDA_CHECK(cudaSetDevice(w->device));
+      w->border.reserve(std::max<std::size_t>(w->max_groups * std::size_t(longest) * sizeof(std::uint64_t), 256));
+    }
+    timing.prepare_s = seconds_since(t0);
+    timing.chunks = host.layout.chunks.size();
+    if (host.layout.chunks.size() == 1 && workers.size() == 1) {  // upload once, reused by every search
+      const auto t1 = clock_type::now();
+      workers[0]->upload(0, workers[0]->buffers[0]);
+      SWAT_CUDA_CHECK(cudaStreamSynchronize(workers[0]->copy));
+      timing.upload_s = seconds_since(t1);
+    }
+  }
+
+  void search(std::span<const residue_span> queries, std::span<best_cell> results, std::vector<pair_index>& rescan,
+              const std::function<void(std::uint64_t)>& progress) {
+    const auto t0 = clock_type::now();
+    const std::size_t nt = host.targets.size();
+    if (results.size() != queries.size() * nt) throw std::invalid_argument("dbsearch: results size");
+    std::fill(results.begin(), results.end(), best_cell{});
+    const std::size_t rescans_before = rescan.size();
+    for (std::size_t q = 0; q < queries.size(); ++q)
+      if (!queries[q].empty())
+        for (std::size_t t : host.layout.skipped) rescan.push_back({q, t});
+    std::atomic<int> next_chunk{0};
+    timing.cells = 0;
+    if (workers.size() == 1) {
+      timing.cells = workers[0]->run(queries, results, rescan, progress, next_chunk);
+    } else {
+      // One host thread per device; results of different chunks are different cells.
+      std::vector<std::vector<pair_index>> found(workers.size());
+      std::vector<std::uint64_t> cells(workers.size());
+      std::vector<std::exception_ptr> errors(workers.size());
+      std::vector<std::thread> threads;
+      for (std::size_t w = 0; w < workers.size(); ++w)
+        threads.emplace_back([&, w] {
+          try {
+            cells[w] = workers[w]->run(queries, results, found[w], progress, next_chunk);
+          } catch (...) {
+            errors[w] = std::current_exception();
+            next_chunk = int(host.layout.chunks.size());  // the others stop after their chunk
+          }
+        });
+      for (std::thread& th : threads) th.join();
+      for (const auto& e : errors)
+        if (e) std::rethrow_exception(e);
+      for (std::size_t w = 0; w < workers.size(); ++w) {
+        rescan.insert(rescan.end(), found[w].begin(), found[w].end());
+        timing.cells += cells[w];
+      }
+    }
+    timing.rescans = rescan.size() - rescans_before;
+    timing.scan_s = seconds_since(t0);
   }
 };
 
@@ -332,6 +416,7 @@ db_scanner::db_scanner(std::span<const residue_span> targets, const scoring_sche
   if ((options.group_lanes != 0 && options.group_lanes != 8 && options.group_lanes != 16 && options.group_lanes != 32) ||
       (options.rows_per_lane != 0 && options.rows_per_lane != 16 && options.rows_per_lane != 32))
     throw std::invalid_argument("dbsearch: group lanes 8|16|32 and rows per lane 16|32 (0: chosen per batch)");
+  if (options.devices.empty()) throw std::invalid_argument("dbsearch: no device to scan on");
   if (options.max_target_length < 1 || options.max_target_length > (1 << 24))
     throw std::invalid_argument("dbsearch: max_target_length out of range");
   impl_ = std::make_unique<impl>(targets, scheme, options);

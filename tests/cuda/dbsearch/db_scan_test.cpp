@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <random>
 #include <set>
@@ -49,7 +50,7 @@ std::size_t check_scan(const std::vector<residue_span>& queries, const std::vect
   db_scanner scanner(targets, scheme, options);
   std::vector<best_cell> got(queries.size() * targets.size());
   std::vector<pair_index> rescan;
-  std::uint64_t progress_cells = 0;
+  std::atomic<std::uint64_t> progress_cells{0};
   scanner.search(queries, got, rescan, [&](std::uint64_t c) { progress_cells += c; });
   if (chunks) *chunks = scanner.timing().chunks;
   const std::int32_t limit = options.score_limit > 0 ? options.score_limit : 32767 - scheme.max_score();
@@ -80,7 +81,7 @@ std::size_t check_scan(const std::vector<residue_span>& queries, const std::vect
     }
   }
   EXPECT_EQ(wrong, 0) << label;
-  EXPECT_EQ(progress_cells, cells) << label << ": progress must add up to the scanned cells";
+  EXPECT_EQ(progress_cells.load(), cells) << label << ": progress must add up to the scanned cells";
   return rescan.size();
 }
 
@@ -308,6 +309,25 @@ TEST(DbAlign, BoxesFromTheReversePassGiveTheReferenceAlignment) {
     }
   }
   EXPECT_GT(checked, 1000);
+}
+
+TEST(DbScan, SeveralDeviceWorkersShareOneQueue) {
+  SWAT_REQUIRE_DEVICE();
+  // Workers pull chunks of the database from one queue: two or three workers on the one GPU
+  // lent to the tests (each device of a multi-GPU machine is one worker) give the same cells.
+  std::mt19937 rng(8);
+  const scoring_scheme s = scoring::make_protein_scheme("BLOSUM62", 11, 1);
+  seqs_t queries, targets;
+  random_db(rng, s, {40, 300, 700, 3000}, test::short_run() ? 300 : 3000, 1500, queries, targets);
+  const auto qs = spans_of(queries), ts = spans_of(targets);
+  const std::vector<best_cell> want = cpu_cells(qs, ts, s);
+  for (const std::vector<int>& devices : {std::vector<int>{0, 0}, std::vector<int>{0, 0, 0}}) {
+    scan_options o;
+    o.devices = devices;
+    std::size_t chunks = 0;
+    check_scan(qs, ts, s, o, std::to_string(devices.size()) + " workers", &want, &chunks);
+    EXPECT_GE(chunks, 4 * devices.size());
+  }
 }
 
 TEST(DbScan, EmptyQueriesAndEmptyDatabase) {
