@@ -10,6 +10,7 @@
 #include "cuda/barrier/sync_mode.hpp"
 #include "io/fasta.hpp"
 #include "output/output.hpp"
+#include "engine/gpu_selection.hpp"
 #include "pipeline/align_pipeline.hpp"
 
 namespace swat::cli {
@@ -81,7 +82,9 @@ int align_command(const std::vector<std::string>& args) {
              " (cpu, cpu-explicit, graph: one launch per step; the others: one persistent kernel), or auto",
      cxxopts::value<std::string>()->default_value("auto"))
     ("tile", "tile edge in cells for --kernel tiled (0 = default)", cxxopts::value<int>()->default_value("0"))
-    ("max-gpu-mem", "GPU memory budget in MiB (0 = free device memory)", cxxopts::value<std::uint64_t>()->default_value("0"));
+    ("max-gpu-mem", "GPU memory budget in MiB (0 = free device memory)", cxxopts::value<std::uint64_t>()->default_value("0"))
+    ("gpus", "GPUs of database searches: all | N (the first N) | LIST of ids (0,1; 2, alone); single "
+             "pairs run on the first; CUDA_VISIBLE_DEVICES applies", cxxopts::value<std::string>()->default_value("all"));
   opts.add_options("Output")
     ("outfmt", "blast6 [extra columns…] | sam | pair | json (see below)",
      cxxopts::value<std::string>()->default_value("blast6"))
@@ -124,6 +127,8 @@ int align_command(const std::vector<std::string>& args) {
   o.gpu.tile = r["tile"].as<int>();
   if (o.gpu.tile < 0) throw usage_error("--tile must be 0 (default) or a positive cell count");
   o.gpu.max_gpu_mem_bytes = r["max-gpu-mem"].as<std::uint64_t>() << 20;
+  o.gpu.gpus = r["gpus"].as<std::string>();
+  (void)parse_gpu_selection(o.gpu.gpus);  // malformed values fail whatever the device
   const auto cpu_mem_mib = r["cpu-mem"].as<std::uint64_t>();
   if (cpu_mem_mib < 16 || cpu_mem_mib > (1ull << 24)) throw usage_error("--cpu-mem must be 16 … 16777216 MiB");
   o.cpu_memory_bytes = cpu_mem_mib << 20;

@@ -182,3 +182,27 @@ TEST(cli_gpu, dna_database_search_matches_the_cpu) {
   const fs::path mt = shared_data / "dna/mt_orang.fa";
   expect_same_as_cpu(mt.string() + " " + db.string() + " --max-hits 5000", "", dir);
 }
+
+TEST(cli_gpu, gpus_workers_share_the_database_and_bad_ids_are_refused) {
+  temp_dir dir;
+  if (!gpu_usable(dir)) GTEST_SKIP() << "no usable GPU engine here";
+  const fs::path queries = shared_data / "protein/db_queries.fa", db = shared_data / "protein/swissprot_subset_mmseqs2.fa";
+  if (!fs::exists(queries) || !fs::exists(db)) GTEST_SKIP() << "no " << shared_data;
+  const fs::path short_q = dir.path() / "short.fa";
+  copy_records(queries, short_q, 0, 6);
+  // Two and three workers on the one GPU pull chunks from one queue: the same output.
+  const std::string common = "align " + short_q.string() + " " + db.string() + " --quiet --max-hits 50 --outfmt 'blast6 score cigar'";
+  const auto one = run_shell(binary + " " + common + " --gpus 1", dir);
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  for (const char* list : {"0,0", "0,0,0"}) {
+    const auto many = run_shell(binary + " " + common + " --gpus " + list, dir);
+    ASSERT_EQ(many.exit_code, 0) << many.err;
+    EXPECT_EQ(first_difference(one.out, many.out), "") << list;
+  }
+  for (const char* bad : {"64", "63,"}) {
+    const auto r = run_shell(binary + " " + common + " --device gpu --gpus " + bad, dir);
+    EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.err;
+    EXPECT_NE(r.err.find("--gpus"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+  }
+}

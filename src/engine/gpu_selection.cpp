@@ -1,0 +1,74 @@
+// --gpus parsing and resolution (see gpu_selection.hpp).
+
+#include "engine/gpu_selection.hpp"
+
+#include <charconv>
+
+#include "common/error.hpp"
+
+namespace swat {
+
+namespace {
+
+int parse_id(std::string_view text, std::string_view whole) {
+  int v = -1;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v < 0)
+    throw usage_error("--gpus '" + std::string(whole) + "': '" + std::string(text) +
+                      "' is not a device id (expected all, a count N, or ids such as 0,1)");
+  return v;
+}
+
+}  // namespace
+
+gpu_selection parse_gpu_selection(std::string_view text) {
+  gpu_selection s;
+  if (text == "all") return s;
+  s.all = false;
+  if (text.find(',') == std::string_view::npos) {
+    s.count = parse_id(text, text);
+    if (s.count == 0) throw usage_error("--gpus 0: a search needs at least one GPU (use --device cpu for none)");
+    return s;
+  }
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t comma = text.find(',', start);
+    const std::string_view part = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    if (!part.empty() || comma == std::string_view::npos) s.ids.push_back(parse_id(part, text));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  if (s.ids.empty()) throw usage_error("--gpus '" + std::string(text) + "': no device id");
+  return s;
+}
+
+std::vector<int> resolve_gpu_selection(const gpu_selection& s, int visible) {
+  std::vector<int> out;
+  if (s.all) {
+    for (int d = 0; d < visible; ++d) out.push_back(d);
+  } else if (s.ids.empty()) {
+    if (s.count > visible)
+      throw usage_error("--gpus " + std::to_string(s.count) + ": only " + std::to_string(visible) + " GPU" +
+                        (visible == 1 ? " is" : "s are") + " visible");
+    for (int d = 0; d < s.count; ++d) out.push_back(d);
+  } else {
+    for (int d : s.ids)
+      if (d >= visible)
+        throw usage_error("--gpus: there is no GPU " + std::to_string(d) + " (" + std::to_string(visible) + " visible: ids 0 to " +
+                          std::to_string(visible - 1) + ")");
+    out = s.ids;
+  }
+  if (out.empty()) throw usage_error("--gpus: no GPU is visible");
+  return out;
+}
+
+std::string device_list_text(const std::vector<int>& devices) {
+  std::string s;
+  for (std::size_t k = 0; k < devices.size(); ++k) {
+    if (k) s.push_back(',');
+    s.append(std::to_string(devices[k]));
+  }
+  return s;
+}
+
+}  // namespace swat

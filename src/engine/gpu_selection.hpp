@@ -1,0 +1,30 @@
+#pragma once
+// --gpus: which GPUs a search uses (plain C++, no CUDA). "all" (every visible device), a count
+// N (the first N), or a comma-separated LIST of device ids ("0,1"; "2," for device 2 alone).
+// CUDA_VISIBLE_DEVICES decides what is visible and renumbers it, as for every CUDA program.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace swat {
+
+//! A parsed --gpus value before the device count is known.
+struct gpu_selection {
+  bool all = true;            //!< every visible device
+  int count = 0;              //!< the first `count` devices (when not all and ids is empty)
+  std::vector<int> ids;       //!< explicit device ids (a LIST)
+};
+
+//! Parses --gpus; throws usage_error naming the option for malformed text, a count of 0 and
+//! negative ids.
+gpu_selection parse_gpu_selection(std::string_view text);
+
+//! The device ids of a selection on a machine with `visible` devices; throws usage_error for
+//! ids or counts that the machine does not have (the message says how many are visible).
+std::vector<int> resolve_gpu_selection(const gpu_selection& selection, int visible);
+
+//! "0,1" for the error lines, --timing and SAM @PG.
+std::string device_list_text(const std::vector<int>& devices);
+
+}  // namespace swat

@@ -1,0 +1,45 @@
+// --gpus parsing and resolution (engine/gpu_selection.hpp), no GPU needed.
+
+#include <gtest/gtest.h>
+
+#include "common/error.hpp"
+#include "engine/gpu_selection.hpp"
+
+namespace swat {
+namespace {
+
+TEST(GpuSelection, AllCountsAndLists) {
+  EXPECT_EQ(resolve_gpu_selection(parse_gpu_selection("all"), 4), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(resolve_gpu_selection(parse_gpu_selection("2"), 4), (std::vector<int>{0, 1}));
+  EXPECT_EQ(resolve_gpu_selection(parse_gpu_selection("3,1"), 4), (std::vector<int>{3, 1}));
+  EXPECT_EQ(resolve_gpu_selection(parse_gpu_selection("2,"), 4), (std::vector<int>{2}));
+  EXPECT_EQ(resolve_gpu_selection(parse_gpu_selection("0,0"), 1), (std::vector<int>{0, 0}));  // two workers, one GPU
+  EXPECT_EQ(device_list_text({0, 2}), "0,2");
+}
+
+TEST(GpuSelection, BadValuesNameTheOption) {
+  for (const char* bad : {"0", "-1", "x", "1,x", ",", "", "1.5"}) {
+    try {
+      (void)parse_gpu_selection(bad);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const usage_error& e) {
+      EXPECT_NE(std::string(e.what()).find("--gpus"), std::string::npos) << e.what();
+    }
+  }
+  try {
+    (void)resolve_gpu_selection(parse_gpu_selection("3"), 2);
+    ADD_FAILURE() << "3 of 2";
+  } catch (const usage_error& e) {
+    EXPECT_NE(std::string(e.what()).find("only 2 GPUs are visible"), std::string::npos) << e.what();
+  }
+  try {
+    (void)resolve_gpu_selection(parse_gpu_selection("0,5"), 2);
+    ADD_FAILURE() << "id 5 of 2";
+  } catch (const usage_error& e) {
+    EXPECT_NE(std::string(e.what()).find("no GPU 5"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((void)resolve_gpu_selection(parse_gpu_selection("all"), 0), usage_error);
+}
+
+}  // namespace
+}  // namespace swat
