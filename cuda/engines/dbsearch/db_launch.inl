@@ -17,6 +17,9 @@ shape_info shape_on(int device, std::size_t smem_bytes) {
   s.groups_per_warp = policy::groups_per_warp;
   s.groups_per_block = policy::groups_per_block;
   SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&s.sms, cudaDevAttrMultiProcessorCount, device));
+  // A resident profile takes most of the SM's shared memory: ask for the largest carveout.
+  SWAT_CUDA_CHECK(cudaFuncSetAttribute(scan_kernel<policy>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                       int(cudaSharedmemCarveoutMaxShared)));
   const int per_sm = swat::cuda::max_blocks_per_sm(scan_kernel<policy>, policy::block_threads, smem_bytes);
   s.blocks = per_sm * s.sms;
   return s;

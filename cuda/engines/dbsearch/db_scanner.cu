@@ -256,10 +256,18 @@ struct device_worker {
                   chunk_buffer& b, batch_slot& sl, std::int32_t score_limit) {
     const int G = batch.shape.group_lanes, R = batch.shape.rows_per_lane, strip_rows = G * R;
     const std::size_t nq = batch.queries.size();
-    const std::size_t smem = batch.mode == profile_mode::resident ? std::size_t(batch.profile_bytes)
-                             : batch.mode == profile_mode::streamed ? std::size_t(host.profile_rows) * std::size_t(strip_rows)
-                                                                     : 0;
-    const shape_info shape = batch.mode == profile_mode::resident ? shape_of(G, R, smem) : batch.shape;
+    profile_mode mode = batch.mode;
+    shape_info shape = batch.shape;
+    if (mode == profile_mode::resident) {
+      shape = shape_of(G, R, std::size_t(batch.profile_bytes));
+      if (shape.blocks < 1) {  // the profiles do not fit beside the block on this device after all
+        mode = profile_mode::global;
+        shape = batch.shape;
+      }
+    }
+    const std::size_t smem = mode == profile_mode::resident ? std::size_t(batch.profile_bytes)
+                             : mode == profile_mode::streamed ? std::size_t(host.profile_rows) * std::size_t(strip_rows)
+                                                              : 0;
     // Inputs: the query table, then every profile; results after them.
     const std::size_t table_bytes = round_up(nq * sizeof(query_info), 16);
     const std::size_t in_bytes = table_bytes + std::size_t(batch.profile_bytes);
@@ -288,10 +296,10 @@ struct device_worker {
     pb.d_queries = sl.device.as<query_info>();
     pb.queries = std::int32_t(nq);
     pb.pairs = std::int32_t(chunk.tasks);
-    pb.batch = batch.mode == profile_mode::streamed ? shape.groups_per_block : shape.groups_per_warp;
+    pb.batch = mode == profile_mode::streamed ? shape.groups_per_block : shape.groups_per_warp;
     pb.batches_per_query = std::int32_t((chunk.tasks + std::size_t(pb.batch) - 1) / std::size_t(pb.batch));
     pb.profile_rows = host.profile_rows;
-    pb.mode = batch.mode;
+    pb.mode = mode;
     pb.profile_bytes = batch.profile_bytes;
     pb.gap_open_extend = host.scheme.gap_open + host.scheme.gap_extend;
     pb.gap_extend = host.scheme.gap_extend;
@@ -329,11 +337,11 @@ struct db_scanner::impl {
     if (o.devices.empty()) throw std::invalid_argument("dbsearch: no device");
     for (int d : o.devices) workers.push_back(std::make_unique<device_worker>(host, d));
     std::int32_t longest = 0;
-    std::size_t all_bytes = 0;
+    std::size_t all_bytes = 0;  // about: two targets per pair
     for (const residue_span& r : t)
       if (r.size() <= std::size_t(o.max_target_length)) {
         longest = std::max(longest, std::int32_t(r.size()));
-        all_bytes += pair_bytes(r.size());
+        all_bytes += pair_bytes(r.size()) / 2;
       }
     // The chunk budget is the smallest device's; several devices share at least four chunks each.
     std::int64_t left = std::numeric_limits<std::int64_t>::max();
