@@ -37,6 +37,6 @@ std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefix
                                       int device);
 
 //! Hits with larger prefixes than this go to the pair engine: one warp would take too long.
-inline constexpr double max_hit_cells = double(std::int64_t(1) << 28);
+inline constexpr double max_hit_cells = double(std::int64_t(1) << 29);
 
 }  // namespace swat::dbsearch

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 
 #include "cuda/engines/dbsearch/db_align.hpp"
 #include "engine/cpu_engine.hpp"
@@ -79,20 +80,35 @@ class db_engine final : public engine {
       (is_small ? small : large).push_back(box);
       (is_small ? small_at : large_at).push_back(k);
     }
+    // Small boxes on the CPU engine's threads while this thread gives the GPU the large boxes
+    // and the whole pairs.
     std::vector<alignment> small_out(small.size()), large_out(large.size());
-    cpu_.align_many(small, scheme, small_out, {});
-    stages_.push_back({"cpu boxes " + std::to_string(small.size()), since(t0)});
-    t0 = clock::now();
-    pairs_->align_many(large, scheme, large_out, {});
-    stages_.push_back({"gpu boxes " + std::to_string(large.size()), since(t0)});
-    t0 = clock::now();
-    for (std::size_t b = 0; b < small.size(); ++b) results[small_at[b]] = shifted(std::move(small_out[b]), offset[small_at[b]]);
-    for (std::size_t b = 0; b < large.size(); ++b) results[large_at[b]] = shifted(std::move(large_out[b]), offset[large_at[b]]);
+    double cpu_s = 0;
+    auto cpu_done = std::async(std::launch::async, [&] {
+      const auto start = clock::now();
+      cpu_.align_many(small, scheme, small_out, {});
+      cpu_s = since(start);
+    });
     std::vector<pair_job> rest;
     for (std::size_t k : whole) rest.push_back(jobs[k]);
     std::vector<alignment> rest_out(rest.size());
-    pairs_->align_many(rest, scheme, rest_out, progress);
-    if (!rest.empty()) stages_.push_back({"whole pairs " + std::to_string(rest.size()), since(t0)});
+    double gpu_boxes_s = 0;
+    try {
+      pairs_->align_many(large, scheme, large_out, {});
+      gpu_boxes_s = since(t0);
+      t0 = clock::now();
+      pairs_->align_many(rest, scheme, rest_out, progress);
+    } catch (...) {
+      cpu_done.wait();
+      throw;
+    }
+    const double whole_s = since(t0);
+    cpu_done.get();
+    stages_.push_back({"cpu boxes " + std::to_string(small.size()), cpu_s});
+    stages_.push_back({"gpu boxes " + std::to_string(large.size()), gpu_boxes_s});
+    if (!rest.empty()) stages_.push_back({"whole pairs " + std::to_string(rest.size()), whole_s});
+    for (std::size_t b = 0; b < small.size(); ++b) results[small_at[b]] = shifted(std::move(small_out[b]), offset[small_at[b]]);
+    for (std::size_t b = 0; b < large.size(); ++b) results[large_at[b]] = shifted(std::move(large_out[b]), offset[large_at[b]]);
     for (std::size_t b = 0; b < rest.size(); ++b) results[whole[b]] = std::move(rest_out[b]);
   }
 
@@ -156,7 +172,7 @@ class db_engine final : public engine {
   }
 
   //! Boxes up to this many cells are aligned by the CPU engine (threads across hits).
-  static constexpr double cpu_box_cells = double(1 << 22);
+  static constexpr double cpu_box_cells = double(1 << 24);
 
   std::unique_ptr<engine> pairs_;
   cpu_engine cpu_;
