@@ -42,6 +42,26 @@ row() {  # tool scale phase seconds cells
 }
 median() { sort -g | awk '{a[NR]=$1}END{print a[int((NR+1)/2)]}'; }
 now() { date +%s.%N; }
+# swat_whole SCALE QUERIES DB CELLS: the whole `swat-gpu align` command REPS times (top 10 with
+# alignments, blast6 to a file) → a "whole" row (median) and, from the last run's --timing
+# line, rows for its stages.
+swat_whole() {
+  local times=() t0 t1 line s name
+  for ((r = 0; r < REPS; r++)); do
+    t0=$(now)
+    "$SWAT" align "$2" "$3" --device gpu --max-hits 10 --quiet --timing -o "$tmp/hits.tsv" 2> "$tmp/timing.txt" || { cat "$tmp/timing.txt"; return; }
+    t1=$(now)
+    times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')")
+    cat "$tmp/timing.txt" >> "$out/swat_timing.log"
+  done
+  row swat-gpu "$1" whole "$(printf '%s\n' "${times[@]}" | median)" "$4"
+  line=$(grep 'timing:' "$tmp/timing.txt" | tail -1)
+  for phase in read prepare "gpu scan" traceback output; do
+    s=$(echo "$line" | grep -o "$phase [0-9.]* s" | head -1 | awk '{print $(NF-1)}')
+    name=${phase#gpu }
+    [ -n "$s" ] && row swat-gpu "$1" "$name" "$s" "$([ "$name" = scan ] && echo "$4" || echo 0)"
+  done
+}
 
 for x in ${SCALES:-1 10 50}; do
   f=$tmp/db_x$x.fa
@@ -49,24 +69,7 @@ for x in ${SCALES:-1 10 50}; do
   dres=$(awk '!/^>/{n+=length($0)}END{print n}' "$f")
   cells=$(awk -v a="$qres" -v b="$dres" 'BEGIN{printf "%.0f", a*b}')
 
-  # swat-gpu: whole command, top 10 with alignments, blast6 to a file.
-  times=()
-  for ((r = 0; r < REPS; r++)); do
-    t0=$(now)
-    "$SWAT" align "$q" "$f" --device gpu --max-hits 10 --quiet --timing -o "$tmp/hits.tsv" 2> "$tmp/timing.txt" || { cat "$tmp/timing.txt"; break; }
-    t1=$(now)
-    times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')")
-    cat "$tmp/timing.txt" >> "$out/swat_timing.log"
-  done
-  whole=$(printf '%s\n' "${times[@]}" | median)
-  row swat-gpu "$x" whole "$whole" "$cells"
-  # The split of the last run: read, prepare, gpu scan, traceback, output.
-  line=$(grep 'timing:' "$tmp/timing.txt" | tail -1)
-  for phase in read prepare "gpu scan" traceback output; do
-    s=$(echo "$line" | grep -o "$phase [0-9.]* s" | head -1 | awk '{print $(NF-1)}')
-    name=${phase#gpu }
-    [ -n "$s" ] && row swat-gpu "$x" "$name" "$s" "$([ "$name" = scan ] && echo "$cells" || echo 0)"
-  done
+  swat_whole "$x" "$q" "$f" "$cells"
   [ "$x" = 1 ] && cp "$tmp/hits.tsv" "$out/swat_hits_x1.tsv"
 
   # CUDASW++4.0: makedb once, then the scan (its own "Total time").
@@ -108,18 +111,7 @@ if [ -n "${DNA_DATA:-}" ]; then
   fres=$(awk '!/^>/{n+=length($0)}END{print n}' "$frag")
   vres=$(awk '!/^>/{n+=length($0)}END{print n}' "$viral")
   cells=$(awk -v a="$fres" -v b="$vres" 'BEGIN{printf "%.0f", a*b}')
-  times=()
-  for ((r = 0; r < REPS; r++)); do
-    t0=$(now)
-    "$SWAT" align "$frag" "$viral" --device gpu --max-hits 10 --quiet --timing -o "$tmp/dna_hits.tsv" 2> "$tmp/timing.txt" || { cat "$tmp/timing.txt"; break; }
-    t1=$(now)
-    times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')")
-    cat "$tmp/timing.txt" >> "$out/swat_timing.log"
-  done
-  row swat-gpu dna whole "$(printf '%s\n' "${times[@]}" | median)" "$cells"
-  line=$(grep 'timing:' "$tmp/timing.txt" | tail -1)
-  s=$(echo "$line" | grep -o "gpu scan [0-9.]* s" | head -1 | awk '{print $(NF-1)}')
-  [ -n "$s" ] && row swat-gpu dna scan "$s" "$cells"
+  swat_whole dna "$frag" "$viral" "$cells"
   if [ -x "$PARASAIL/usr/bin/parasail_aligner" ]; then
     t0=$(now)
     LD_LIBRARY_PATH=$PARASAIL/usr/lib/x86_64-linux-gnu timeout 300 "$PARASAIL/usr/bin/parasail_aligner" \

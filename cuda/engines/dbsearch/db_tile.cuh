@@ -76,6 +76,19 @@ struct pair_view {
   std::int32_t reach = 0;                   //!< reach mode: A's target score
 };
 
+//! When value beats best: best becomes (value, the smallest of the lane's rows holding it in the
+//! half at bit `shift` of h, column j + 1).
+template <int R>
+__device__ __forceinline__ void record_best(cell& best, std::int32_t value, const std::uint32_t (&h)[R], int shift,
+                                            std::int32_t row0, std::int32_t j) {
+  if (value <= best.score) return;
+  int ri = 0;
+#pragma unroll
+  for (int r = R - 1; r >= 0; --r)
+    if (std::int32_t(std::int16_t(h[r] >> shift)) == value) ri = r;
+  best = cell{value, row0 + ri + 1, j + 1};
+}
+
 //! Largest value of v over the group (every lane of the warp calls it).
 template <int G>
 __device__ __forceinline__ std::int32_t group_max(std::int32_t v) {
@@ -189,21 +202,8 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
         st.a = cell{pair.reach, max(st.a.i, row0 + ri + 1), max(st.a.j, j + 1)};
       }
     } else if (__vmaxs2(colmax, best2) != best2) {  // a target beat this strip's best (smallest j first)
-      const std::int32_t ca = lo16(colmax), cb = hi16(colmax);
-      if (ca > strip_a.score) {
-        int ri = 0;
-#pragma unroll
-        for (int r = R - 1; r >= 0; --r)
-          if (lo16(h[r]) == ca) ri = r;
-        strip_a = cell{ca, row0 + ri + 1, j + 1};
-      }
-      if (cb > strip_b.score) {
-        int ri = 0;
-#pragma unroll
-        for (int r = R - 1; r >= 0; --r)
-          if (hi16(h[r]) == cb) ri = r;
-        strip_b = cell{cb, row0 + ri + 1, j + 1};
-      }
+      record_best<R>(strip_a, lo16(colmax), h, 0, row0, j);
+      record_best<R>(strip_b, hi16(colmax), h, 16, row0, j);
       best2 = pack16(strip_a.score, strip_b.score);
     }
 
