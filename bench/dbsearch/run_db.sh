@@ -7,7 +7,7 @@
 #   cudasw4   CUDASW++4.0 makedb (once per DB) and its scan (--dpx), same scoring
 #   parasail  parasail_aligner sw_striped_profile_avx2_256_sat (no suffix-array filter, -x) -t $(nproc) (scores only)
 # DNA (scale "dna"): the S. kunkelii genome cut into 293 fragments of 5 kb (queries) against four
-# viral genomes (SkV1, lambda, Stx2 phage, SARS-CoV-2), DNA 2/-3/5/2, top 10: swat-gpu whole
+# viral genomes (SkV1, lambda, Stx2 phage, SARS-CoV-2), DNA 2/-3/5/2, plus strand, top 10: swat-gpu whole
 # command and parasail sw_striped_profile_avx2_256_32 (-t $(nproc)), when DNA_DATA is given.
 # → OUTDIR/db.csv: tool,scale,phase,seconds,gcups,commit,device,date (phase "whole" = the command)
 # Env: SWAT (binary), CUDASW4 (folder with align, makedb), PARASAIL (folder with usr/bin, usr/lib),
@@ -42,14 +42,14 @@ row() {  # tool scale phase seconds cells
 }
 median() { sort -g | awk '{a[NR]=$1}END{print a[int((NR+1)/2)]}'; }
 now() { date +%s.%N; }
-# swat_whole SCALE QUERIES DB CELLS: the whole `swat-gpu align` command REPS times (top 10 with
+# swat_whole SCALE QUERIES DB CELLS [OPTIONS…]: the whole `swat-gpu align` command REPS times (top 10 with
 # alignments, blast6 to a file) → a "whole" row (median) and, from the last run's --timing
 # line, rows for its stages.
 swat_whole() {
   local times=() t0 t1 line s name
   for ((r = 0; r < REPS; r++)); do
     t0=$(now)
-    "$SWAT" align "$2" "$3" --device gpu --max-hits 10 --quiet --timing -o "$tmp/hits.tsv" 2> "$tmp/timing.txt" || { cat "$tmp/timing.txt"; return; }
+    "$SWAT" align "$2" "$3" --device gpu --max-hits 10 --quiet --timing -o "$tmp/hits.tsv" "${@:5}" 2> "$tmp/timing.txt" || { cat "$tmp/timing.txt"; return; }
     t1=$(now)
     times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')")
     cat "$tmp/timing.txt" >> "$out/swat_timing.log"
@@ -111,7 +111,7 @@ if [ -n "${DNA_DATA:-}" ]; then
   fres=$(awk '!/^>/{n+=length($0)}END{print n}' "$frag")
   vres=$(awk '!/^>/{n+=length($0)}END{print n}' "$viral")
   cells=$(awk -v a="$fres" -v b="$vres" 'BEGIN{printf "%.0f", a*b}')
-  swat_whole dna "$frag" "$viral" "$cells"
+  swat_whole dna "$frag" "$viral" "$cells" --strand plus  # one strand, as parasail
   if [ -x "$PARASAIL/usr/bin/parasail_aligner" ]; then
     t0=$(now)
     LD_LIBRARY_PATH=$PARASAIL/usr/lib/x86_64-linux-gnu timeout 300 "$PARASAIL/usr/bin/parasail_aligner" \
