@@ -6,6 +6,7 @@
 #include <future>
 #include <mutex>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -156,6 +157,13 @@ void check_score_range(const sequence_set& queries, const sequence_set& targets,
 void run_align(const align_options& options, std::ostream& stdout_stream, const notice_fn& notice_in) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
+  // The output is prepared first (temporary file created, inputs refused as outputs), so an
+  // unwritable path fails before any input is read or any cell is computed.
+  std::optional<output::atomic_file> out_file;
+  if (!options.out_path.empty() && options.out_path != "-") {
+    const std::string inputs[] = {options.query_path, options.db_path, options.scoring.matrix_file};
+    out_file.emplace(options.out_path, inputs);
+  }
   const auto since_start = [&start] { return std::chrono::duration<double>(clock::now() - start).count(); };
   // The engine (for the GPU: the CUDA context, ~0.2–0.3 s on the H100 VM) starts in a second
   // thread while the inputs are read. Its notices wait until the inputs have been read and
@@ -209,14 +217,13 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
 
   const output::run_context ctx{queries, targets, scheme, SWAT_VERSION_STRING, options.command_line,
                                 db_residues};
-  if (options.out_path.empty() || options.out_path == "-") {
+  if (!out_file) {
     output::write_hits(stdout_stream, options.outfmt, ctx, hits);
     stdout_stream.flush();
     if (!stdout_stream) throw runtime_failure("error writing to standard output");
   } else {
-    output::atomic_file file(options.out_path);
-    output::write_hits(file.stream(), options.outfmt, ctx, hits);
-    file.commit();
+    output::write_hits(out_file->stream(), options.outfmt, ctx, hits);
+    out_file->commit();
   }
   if (options.timing) {
     char line[320];
