@@ -47,7 +47,10 @@ scoring_scheme build_scheme(alphabet_kind alphabet, const scoring_options& o) {
 }
 
 std::unique_ptr<engine> make_engine(const align_options& options, const notice_fn& notice) {
-  auto cpu = [&] { return std::make_unique<cpu_engine>(options.threads, options.cpu_memory_bytes); };
+  auto cpu = [&] {
+    return std::make_unique<cpu_engine>(options.threads, options.cpu_memory_bytes,
+                                        [notice](const std::string& line) { notice("notice: " + line); });
+  };
   gpu_engine_options gpu_options = options.gpu;
   gpu_options.cpu_threads = options.threads;
   gpu_options.cpu_memory_bytes = options.cpu_memory_bytes;
