@@ -143,7 +143,7 @@ void cpu_engine::for_each_job(std::span<const pair_job> jobs, const scoring_sche
       refused = e.what();
     }
   }
-  if (!refused.empty() && notice_)
+  if (!refused.empty() && notice_ && !threads_noticed_.exchange(true))
     notice_("could start only " + std::to_string(pool.size() + 1) + " of " + std::to_string(workers) +
             " CPU threads (" + refused + "); continuing with " + std::to_string(pool.size() + 1));
   work();

@@ -14,6 +14,7 @@
 // largest pair needs more than an equal share. Threads that cannot be created (ulimit -u, …)
 // leave the work to those that started, with a notice; the calling thread always works.
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -72,6 +73,7 @@ class cpu_engine final : public engine {
   unsigned threads_;
   std::size_t budget_bytes_;
   engine_notice_fn notice_;
+  mutable std::atomic<bool> threads_noticed_{false};  //!< the thread-start notice is given once
 };
 
 }  // namespace swat

@@ -44,9 +44,31 @@ namespace {
 constexpr int lanes = 8;
 using vec = __m256i;
 
-//! Per-band arrays, seg vectors each (row i of lane k, segment s at [s·8 + k]).
+//! Per-band arrays, seg vectors each (row i of lane k, segment s at [s·8 + k]), in one block.
+//! Their starts are staggered (stride ≡ 320 bytes mod 4 KiB) so that the arrays one step reads
+//! and writes never sit a multiple of 4 KiB apart: with power-of-two band heights, 4K aliasing
+//! between the loads and stores of different arrays made the sweep three times slower.
 struct striped_arrays {
-  std::vector<std::int32_t> h, e, f, oh_i, oh_j, oe_i, oe_j, of_i, of_j, valid, profile;
+  std::vector<std::int32_t> block;
+  std::size_t stride = 0;
+  std::int32_t *h = nullptr, *e = nullptr, *f = nullptr, *valid = nullptr, *oh_i = nullptr, *oh_j = nullptr,
+               *oe_i = nullptr, *oe_j = nullptr, *of_i = nullptr, *of_j = nullptr, *profile = nullptr;
+
+  //! Arrays for `cells` rows; profile rows follow at the same stride.
+  void allocate(std::size_t cells, int ranks, bool with_origins) {
+    std::size_t s = (cells + 15) / 16 * 16;
+    s += ((320 / 4 + 1024) - s % 1024) % 1024;  // s·4 ≡ 320 (mod 4096)
+    const std::size_t arrays = std::size_t(with_origins ? 10 : 4) + std::size_t(ranks);
+    if (s != stride || block.size() < arrays * s) block.assign(arrays * s, 0);
+    stride = s;
+    std::int32_t* p = block.data();
+    for (std::int32_t** a : {&h, &e, &f, &valid, &oh_i, &oh_j, &oe_i, &oe_j, &of_i, &of_j}) {
+      if (!with_origins && a == &oh_i) break;
+      *a = p;
+      p += s;
+    }
+    profile = p;
+  }
 };
 
 //! One DP row over columns 0..n between two bands: H, F and (with origins) their origins.
@@ -100,15 +122,15 @@ SWAT_AVX2 pass_result striped_kernel(residue_span target, std::int64_t i0, std::
       bottom->oh_j[0] = bottom->of_i[0] = bottom->of_j[0] = 0;
     }
   }
-  std::int32_t *H = a.h.data(), *E = a.e.data(), *F = a.f.data();
-  std::int32_t *OHi = a.oh_i.data(), *OHj = a.oh_j.data(), *OEi = a.oe_i.data(), *OEj = a.oe_j.data();
-  std::int32_t *OFi = a.of_i.data(), *OFj = a.of_j.data();
-  const std::int32_t* valid = a.valid.data();
+  std::int32_t *H = a.h, *E = a.e, *F = a.f;
+  std::int32_t *OHi = a.oh_i, *OHj = a.oh_j, *OEi = a.oe_i, *OEj = a.oe_j;
+  std::int32_t *OFi = a.of_i, *OFj = a.of_j;
+  const std::int32_t* valid = a.valid;
   const std::int64_t last = (seg - 1) * lanes;
   pass_result out;
   std::uint64_t pending = 0;
   for (std::int64_t j = 1; j <= n; ++j) {
-    const std::int32_t* P = a.profile.data() + std::size_t(target[std::size_t(j - 1)]) * std::size_t(seg * lanes);
+    const std::int32_t* P = a.profile + std::size_t(target[std::size_t(j - 1)]) * a.stride;
     const vec vj = _mm256_set1_epi32(std::int32_t(j));
     vec vmax = zero, vpos = zero, vs = zero;  // per lane: maximum and its first segment
     // First sweep: F from the lane above is taken as -inf; lane 0's diagonal is H(i0, j-1).
@@ -279,29 +301,24 @@ void start_band(residue_span query, const scoring_scheme& scheme, int ranks, std
                 std::int64_t seg, bool with_origins, striped_arrays& a) {
   const std::size_t cells = std::size_t(seg * lanes);
   const std::int32_t open = scheme.gap_open + scheme.gap_extend;
-  a.profile.assign(std::size_t(ranks) * cells, 0);
-  a.valid.assign(cells, 0);
-  a.h.assign(cells, 0);
-  a.e.assign(cells, -open);  // E(i,1) = H(i,0) - o - e, opened at (i,0)
-  a.f.assign(cells, minus_infinity);
-  if (with_origins) {
-    a.oh_i.resize(cells);
-    a.oh_j.assign(cells, 0);
-    a.oe_j.assign(cells, 0);
-    a.of_i.assign(cells, 0);
-    a.of_j.assign(cells, 0);
-  }
+  a.allocate(cells, ranks, with_origins);
+  std::fill_n(a.profile, std::size_t(ranks) * a.stride, 0);
+  std::fill_n(a.valid, cells, 0);
+  std::fill_n(a.h, cells, 0);
+  std::fill_n(a.e, cells, -open);  // E(i,1) = H(i,0) - o - e, opened at (i,0)
+  std::fill_n(a.f, cells, minus_infinity);
+  if (with_origins)
+    for (std::int32_t* o : {a.oh_j, a.oe_j, a.of_i, a.of_j}) std::fill_n(o, cells, 0);
   for (std::int64_t s = 0; s < seg; ++s)
     for (int k = 0; k < lanes; ++k) {
       const std::int64_t r = k * seg + s + 1;
       const std::size_t x = std::size_t(s * lanes + k);
-      if (with_origins) a.oh_i[x] = std::int32_t(i0 + r);
+      if (with_origins) a.oh_i[x] = a.oe_i[x] = std::int32_t(i0 + r);
       if (r > rows) continue;
       a.valid[x] = -1;
       for (int b = 0; b < ranks; ++b)
-        a.profile[std::size_t(b) * cells + x] = scheme.score(query[std::size_t(i0 + r - 1)], std::uint8_t(b));
+        a.profile[std::size_t(b) * a.stride + x] = scheme.score(query[std::size_t(i0 + r - 1)], std::uint8_t(b));
     }
-  if (with_origins) a.oe_i = a.oh_i;
 }
 
 }  // namespace
@@ -353,18 +370,21 @@ pass_plan plan_score_pass(std::int64_t m, std::int64_t n, int ranks, bool with_o
   // Bytes per query row: h, e, f, valid and the profile; with origins six more arrays. A band
   // border holds H and F (and four origin arrays) for every column, twice (read and written).
   const std::size_t per_row = std::size_t(16 + 4 * ranks + (with_origins ? 24 : 0));
+  const std::size_t padding = std::size_t(4 + ranks + (with_origins ? 6 : 0)) * 4096;  // staggered starts
   const std::size_t border = 2 * columns * (with_origins ? 24 : 8);
   const std::int64_t all_rows = (std::max<std::int64_t>(m, 1) + lanes - 1) / lanes * lanes;
-  const std::size_t whole = per_row * std::size_t(all_rows);
-  if (whole <= budget_bytes) return {all_rows, whole};
+  const pass_plan whole{all_rows, per_row * std::size_t(all_rows) + padding};
+  if (all_rows <= cache_band_rows && whole.bytes <= budget_bytes) return whole;
+  // Bands: as tall as the budget allows, at most cache_band_rows (the arrays stay in cache).
   std::int64_t band = lanes;
-  if (budget_bytes > border + per_row * lanes)
-    band = std::int64_t((budget_bytes - border) / per_row) / lanes * lanes;
-  band = std::min(band, all_rows);
-  const std::size_t banded = per_row * std::size_t(band) + border;
-  // Nothing fits: the smaller of the two layouts, with its size, for the caller to refuse.
-  if (banded > budget_bytes && whole <= banded) return {all_rows, whole};
-  return {band, banded};
+  if (budget_bytes > border + padding + per_row * lanes)
+    band = std::int64_t((budget_bytes - border - padding) / per_row) / lanes * lanes;
+  band = std::min({band, all_rows, cache_band_rows});
+  const pass_plan banded{band, per_row * std::size_t(band) + padding + border};
+  if (banded.bytes <= budget_bytes) return banded;
+  // Borders too large for the budget: the whole query if it fits, else the smaller layout
+  // (bytes > budget_bytes) for the caller to refuse.
+  return whole.bytes <= budget_bytes || whole.bytes <= banded.bytes ? whole : banded;
 }
 
 }  // namespace swat::cpu

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "common/error.hpp"
@@ -186,11 +187,17 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
     notice_in(line);
   };
   double engine_s = 0;
-  auto engine_ready = std::async(std::launch::async, [&] {
+  const auto start_engine = [&] {
     std::unique_ptr<engine> e = make_engine(options, engine_notice);
     engine_s = since_start();
     return e;
-  });
+  };
+  std::future<std::unique_ptr<engine>> engine_ready;
+  try {
+    engine_ready = std::async(std::launch::async, start_engine);
+  } catch (const std::system_error&) {  // no thread to spare (ulimit -u): start it after the read
+    engine_ready = std::async(std::launch::deferred, start_engine);
+  }
   auto [queries, targets] = read_inputs(options, notice_in);
   const double read_s = since_start();
   const scoring_scheme scheme = build_scheme(queries.alphabet, options.scoring);

@@ -45,7 +45,8 @@ void check_pair(const residues& q, const residues& t, const scoring_scheme& sche
       // (sizes as documented in cpu_kernels.hpp: per query row, plus two borders of n + 1).
       const int ranks = scheme.size();
       const std::size_t per_row = std::size_t(16 + 4 * ranks + (origins ? 24 : 0));
-      const std::size_t border = 2 * (t.size() + 1) * (origins ? 24 : 8);
+      const std::size_t border = 2 * (t.size() + 1) * (origins ? 24 : 8) +
+                                 std::size_t((origins ? 10 : 4) + ranks) * 4096;  // + staggered starts
       for (const std::int64_t rows : {std::int64_t(0), std::int64_t(8), std::int64_t(16), std::int64_t(40), std::int64_t(64)}) {
         if (kernel == 0 && rows != 0) continue;
         const std::size_t pass_budget = rows ? per_row * std::size_t(rows) + border : SIZE_MAX;
