@@ -1,3 +1,6 @@
+// FASTA input: read_fasta's two passes (structure and counts, then encoding into vectors of
+// exactly the counted size), alphabet requests and the auto-detection rule.
+
 #include "io/fasta.hpp"
 
 #include <array>
@@ -8,7 +11,6 @@
 
 #include "common/error.hpp"
 #include "io/fasta_scan.hpp"
-#include "io/seqan3_fasta.hpp"
 #include "io/text_file.hpp"
 
 namespace swat::io {
@@ -24,33 +26,32 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-std::string show_residue(unsigned char c) {
-  if (c > 0x20 && c < 0x7F) return "'" + std::string(1, static_cast<char>(c)) + "'";
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "byte 0x%02X", c);
-  return buf;
+//! Decompressed bytes read and scanned at a time.
+constexpr std::size_t chunk_bytes = std::size_t(1) << 20;
+
+//! Reads until out is full or the file ends (the first chunk is then whole for the scan's
+//! checks of the file start); returns the bytes read.
+std::size_t read_full(detail::input_file& in, std::vector<char>& out) {
+  std::size_t have = 0;
+  while (have < out.size()) {
+    const std::size_t got = in.read(out.data() + have, out.size() - have);
+    if (got == 0) break;
+    have += got;
+  }
+  return have;
 }
 
-// Encodes raw residues into ranks; names the first invalid one (1-based position).
-std::vector<std::uint8_t> encode(const std::string& raw, alphabet_kind kind, bool detected,
-                                 const std::string& path, const std::string& label) {
-  const auto& table = kind == alphabet_kind::dna ? dna_rank_table() : protein_rank_table();
-  std::vector<std::uint8_t> ranks(raw.size());
-  std::uint8_t any_invalid = 0;
-  for (std::size_t i = 0; i < raw.size(); ++i) {
-    const std::uint8_t rank = table[static_cast<unsigned char>(raw[i])];
-    any_invalid |= static_cast<std::uint8_t>(rank == invalid_rank);
-    ranks[i] = rank;
+alphabet_kind detect_from_counts(const std::array<std::uint64_t, 256>& counts) {
+  const auto& dna = dna_rank_table();
+  std::uint64_t total = 0;
+  std::uint64_t core = 0;
+  for (int c = 0; c < 256; ++c) {
+    if (counts[c] == 0) continue;
+    if (dna[c] == invalid_rank) return alphabet_kind::protein;
+    total += counts[c];
   }
-  if (any_invalid) {
-    std::size_t i = 0;
-    while (ranks[i] != invalid_rank) ++i;
-    std::string what = "invalid residue " + show_residue(static_cast<unsigned char>(raw[i])) +
-                       " for " + std::string(to_string(kind));
-    if (detected) what += " (alphabet detected automatically)";
-    throw input_error(path, what, label, i + 1);
-  }
-  return ranks;
+  for (const char c : std::string_view("ACGTUNacgtun")) core += counts[static_cast<unsigned char>(c)];
+  return core * 100 >= total * dna_core_percent ? alphabet_kind::dna : alphabet_kind::protein;
 }
 
 }  // namespace
@@ -79,17 +80,7 @@ alphabet_kind detect_alphabet(std::span<const std::string_view> sequences) {
   std::array<std::uint64_t, 256> counts{};
   for (const std::string_view s : sequences)
     for (const char c : s) ++counts[static_cast<unsigned char>(c)];
-  const auto& dna = dna_rank_table();
-  std::uint64_t total = 0;
-  std::uint64_t core = 0;
-  for (int c = 0; c < 256; ++c) {
-    if (counts[c] == 0) continue;
-    if (dna[c] == invalid_rank) return alphabet_kind::protein;
-    total += counts[c];
-  }
-  for (const char c : std::string_view("ACGTUNacgtun"))
-    core += counts[static_cast<unsigned char>(c)];
-  return core * 100 >= total * dna_core_percent ? alphabet_kind::dna : alphabet_kind::protein;
+  return detect_from_counts(counts);
 }
 
 alphabet_kind detect_alphabet(std::string_view residues) {
@@ -97,61 +88,54 @@ alphabet_kind detect_alphabet(std::string_view residues) {
 }
 
 sequence_set read_fasta(const std::string& path, alphabet_request request, const warning_fn& warn) {
-  detail::text_file file = detail::read_text_file(path, detail::may_be_fasta);
-  const detail::fasta_scan scan = detail::scan_fasta(file.text, path);
-  const auto& scanned = scan.records;
-
-  // Records without residues at the end are left out of SeqAn3's input (it throws on a header
-  // at the very end of the text); every empty record is skipped below anyway.
-  std::size_t parsed_count = scanned.size();
-  while (parsed_count > 0 && scanned[parsed_count - 1].residues == 0) --parsed_count;
-  if (parsed_count == 0)
-    throw input_error(path, scanned.size() == 1 ? "the only record has no residues"
-                                                : "none of the " + std::to_string(scanned.size()) +
-                                                      " records has residues");
-  std::vector<std::string> headers;  // of the trailing empty records, which SeqAn3 won't see
-  for (std::size_t r = parsed_count; r < scanned.size(); ++r)
-    headers.emplace_back(scanned[r].header);
-  const std::size_t end =
-      parsed_count < scanned.size() ? scanned[parsed_count].header_offset : file.text.size();
-  file.text.resize(end);
-  file.text.erase(0, scan.first_header);
-  std::vector<detail::raw_record> raw = detail::parse_fasta_text(std::move(file.text), path);
-
-  // The scan and SeqAn3 must agree record for record; anything else is a bug here.
-  if (raw.size() != parsed_count)
-    throw std::logic_error(path + ": FASTA scan found " + std::to_string(parsed_count) +
-                           " records, SeqAn3 " + std::to_string(raw.size()));
-  for (std::size_t r = 0; r < raw.size(); ++r)
-    if (raw[r].residues.size() != scan.records[r].residues)
-      throw std::logic_error(path + ": FASTA scan and SeqAn3 disagree on the length of " +
-                             detail::record_label(r, {}));
-  for (std::string& h : headers) raw.push_back({std::move(h), {}});
-
-  alphabet_kind kind =
-      request == alphabet_request::protein ? alphabet_kind::protein : alphabet_kind::dna;
-  if (request == alphabet_request::auto_detect) {
-    std::vector<std::string_view> views;
-    views.reserve(raw.size());
-    for (const auto& r : raw) views.emplace_back(r.residues);
-    kind = detect_alphabet(views);
+  // Pass 1: structure, residue counts, alphabet. A file that cannot be read twice (a pipe) is
+  // kept in memory for pass 2; a regular file is read again.
+  detail::input_file in(path);
+  std::vector<char> chunk(chunk_bytes);
+  std::string kept;
+  detail::fasta_scan scan(path);
+  while (const std::size_t n = read_full(in, chunk)) {
+    if (!in.rewindable()) kept.append(chunk.data(), n);
+    scan.feed({chunk.data(), n});
   }
+  scan.finish();
+  const auto& records = scan.records();
+  std::size_t with_residues = 0;
+  for (const auto& r : records) with_residues += r.residues > 0;
+  if (with_residues == 0)
+    throw input_error(path, records.size() == 1 ? "the only record has no residues"
+                                                : "none of the " + std::to_string(records.size()) +
+                                                      " records has residues");
+  alphabet_kind kind = request == alphabet_request::protein ? alphabet_kind::protein : alphabet_kind::dna;
+  if (request == alphabet_request::auto_detect) kind = detect_from_counts(scan.residue_counts());
+
+  // Pass 2: names checked, empty records skipped, residues encoded, all in file order.
+  const auto& table = kind == alphabet_kind::dna ? dna_rank_table() : protein_rank_table();
+  std::string what = std::string(to_string(kind));
+  if (request == alphabet_request::auto_detect) what += " (alphabet detected automatically)";
+  detail::fasta_encoder encoder(path, table, what, records, [&](std::size_t r) {
+    const detail::header_parts parts = detail::split_header(records[r].header);
+    const std::string label = detail::record_label(r, parts.name);
+    if (parts.name.empty()) throw input_error(path, "header has no name", label);
+    if (records[r].residues == 0 && warn) warn(path + ":" + label + ": record has no residues, skipped");
+  });
+  if (in.rewindable()) {
+    in.rewind();
+    while (const std::size_t n = read_full(in, chunk)) encoder.feed({chunk.data(), n});
+  } else {
+    encoder.feed(kept);
+    std::string().swap(kept);
+  }
+  encoder.finish();
 
   sequence_set set;
   set.file = path;
   set.alphabet = kind;
-  set.records.reserve(raw.size());
-  for (std::size_t r = 0; r < raw.size(); ++r) {
-    const detail::header_parts parts = detail::split_header(raw[r].header);
-    const std::string label = detail::record_label(r, parts.name);
-    if (parts.name.empty()) throw input_error(path, "header has no name", label);
-    if (raw[r].residues.empty()) {
-      if (warn) warn(path + ":" + label + ": record has no residues, skipped");
-      continue;
-    }
-    set.records.push_back(
-        {std::string(parts.name), std::string(parts.description),
-         encode(raw[r].residues, kind, request == alphabet_request::auto_detect, path, label)});
+  set.records.reserve(with_residues);
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    if (records[r].residues == 0) continue;
+    const detail::header_parts parts = detail::split_header(records[r].header);
+    set.records.push_back({std::string(parts.name), std::string(parts.description), encoder.take(r)});
   }
   return set;
 }
