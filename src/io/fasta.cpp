@@ -3,6 +3,7 @@
 
 #include "io/fasta.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -26,8 +27,9 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-//! Decompressed bytes read and scanned at a time.
+//! Decompressed bytes read and scanned at a time (smaller for small plain files).
 constexpr std::size_t chunk_bytes = std::size_t(1) << 20;
+constexpr std::size_t min_chunk_bytes = std::size_t(1) << 16;
 
 //! Reads until out is full or the file ends (the first chunk is then whole for the scan's
 //! checks of the file start); returns the bytes read.
@@ -91,7 +93,8 @@ sequence_set read_fasta(const std::string& path, alphabet_request request, const
   // Pass 1: structure, residue counts, alphabet. A file that cannot be read twice (a pipe) is
   // kept in memory for pass 2; a regular file is read again.
   detail::input_file in(path);
-  std::vector<char> chunk(chunk_bytes);
+  const std::uint64_t hint = in.compressed() || in.size_hint() == 0 ? chunk_bytes : in.size_hint() + 1;
+  std::vector<char> chunk(std::size_t(std::clamp<std::uint64_t>(hint, min_chunk_bytes, chunk_bytes)));
   std::string kept;
   detail::fasta_scan scan(path);
   while (const std::size_t n = read_full(in, chunk)) {

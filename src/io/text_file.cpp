@@ -37,6 +37,7 @@ struct input_file::state {
   bool in_member = false;        //!< inside a member (its end not reached yet)
   bool finished = false;         //!< no more members
   std::vector<unsigned char> in;  //!< compressed input buffer; zs.next_in points into it
+  std::uint64_t file_bytes = 0;   //!< size of a regular file (buffers are no larger)
   bool input_eof = false;
   std::uint64_t consumed = 0;     //!< compressed bytes before in[0]
 
@@ -120,7 +121,9 @@ struct input_file::state {
       have += got;
     }
     gzip = have == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
-    in.assign(input_buffer_bytes, 0);
+    const std::size_t buffer = regular ? std::size_t(std::min<std::uint64_t>(input_buffer_bytes, file_bytes + 16))
+                                       : input_buffer_bytes;
+    if (in.size() < std::max<std::size_t>(buffer, 2)) in.resize(std::max<std::size_t>(buffer, 2));
     std::memcpy(in.data(), magic, have);
     zs.next_in = in.data();
     zs.avail_in = unsigned(have);
@@ -149,6 +152,7 @@ input_file::input_file(const std::string& path) : s_(std::make_unique<state>()) 
   if (::fstat(s_->fd, &info) != 0) s_->fail("cannot open: " + errno_message(errno));
   if (S_ISDIR(info.st_mode)) s_->fail("is a directory, not a FASTA file");
   s_->regular = S_ISREG(info.st_mode);
+  s_->file_bytes = s_->regular && info.st_size > 0 ? std::uint64_t(info.st_size) : 0;
   s_->start();
 }
 
@@ -179,5 +183,7 @@ void input_file::rewind() {
 }
 
 bool input_file::compressed() const { return s_->gzip; }
+
+std::uint64_t input_file::size_hint() const { return s_->file_bytes; }
 
 }  // namespace swat::io::detail

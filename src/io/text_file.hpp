@@ -3,6 +3,7 @@
 // a FASTA file of any size is read without holding its text (see read_fasta's two passes).
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -28,6 +29,8 @@ class input_file {
   void rewind();
   //! True when the file is gzip-compressed.
   bool compressed() const;
+  //! Size of a regular file on disk (bytes), 0 when unknown (pipes, /proc, …).
+  std::uint64_t size_hint() const;
 
  private:
   struct state;
