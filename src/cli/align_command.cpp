@@ -36,7 +36,9 @@ Conventions:
               equal scores. Every engine follows the same rule, so outputs compare byte for byte.
   Hits        Per query, sorted by score (descending) then by target order in DB.
   Exit codes  0 success, 1 runtime failure, 2 bad usage or input (one line on stderr naming
-              the file, record and position). Output files are written atomically.
+              the file, record and position). Output files are written atomically
+              (temporary file + rename, mode kept, links followed); FIFOs and devices are
+              written in place; an output that is an input is refused.
 )";
 
 std::string join_command_line(const std::vector<std::string>& args) {
@@ -133,7 +135,10 @@ int align_command(const std::vector<std::string>& args) {
   if (cpu_mem_mib < 16 || cpu_mem_mib > (1ull << 24)) throw usage_error("--cpu-mem must be 16 … 16777216 MiB");
   o.cpu_memory_bytes = cpu_mem_mib << 20;
   o.outfmt = output::parse_outfmt(r["outfmt"].as<std::string>());
-  if (r.count("out")) o.out_path = r["out"].as<std::string>();
+  if (r.count("out")) {
+    o.out_path = r["out"].as<std::string>();
+    if (o.out_path.empty()) throw usage_error("-o/--out: the output path is empty (use -o - for stdout)");
+  }
   o.max_hits = r["max-hits"].as<std::size_t>();
   if (o.max_hits == 0) throw usage_error("--max-hits must be at least 1");
   o.min_score = r["min-score"].as<int>();

@@ -1,8 +1,11 @@
 // swat-gpu: entry point. Dispatches subcommands and turns exceptions into one line on stderr
-// and an exit code: 2 for bad usage or input, 1 for runtime failures.
+// and an exit code: 2 for bad usage or input, 1 for runtime failures. SIGINT, SIGTERM and
+// SIGHUP remove the temporary output file and then end the process by the same signal (the
+// shell sees 130, 143, 129 as for any other tool).
 
 #include <cxxopts.hpp>
 
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -11,6 +14,7 @@
 
 #include "cli/commands.hpp"
 #include "common/error.hpp"
+#include "output/atomic_file.hpp"
 
 namespace {
 
@@ -25,6 +29,25 @@ constexpr const char* top_help =
     "Run 'swat-gpu align --help' for scoring, output formats and conventions.\n"
     "Exit codes: 0 success, 1 runtime failure, 2 bad usage or input.\n";
 
+// Async-signal-safe: unlink() on names in static buffers, then the default action (SA_RESETHAND)
+// ends the process once the re-raised signal is delivered.
+extern "C" void remove_temp_and_reraise(int sig) {
+  swat::output::remove_temp_files_signal_safe();
+  std::raise(sig);
+}
+
+void install_signal_handlers() {
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;  // nohup & co.
+    struct sigaction action {};
+    action.sa_handler = remove_temp_and_reraise;
+    action.sa_flags = SA_RESETHAND;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(sig, &action, nullptr);
+  }
+}
+
 int fail(int code, const std::string& what) {
   std::fprintf(stderr, "swat-gpu: error: %s\n", what.c_str());
   return code;
@@ -33,6 +56,7 @@ int fail(int code, const std::string& what) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  install_signal_handlers();
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
     if (args.empty()) {

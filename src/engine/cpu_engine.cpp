@@ -1,30 +1,72 @@
+// The CPU engine: per pair a score pass in bounded memory and a bounded traceback; across
+// pairs a pool of worker threads (the calling thread included) with a memory check up front.
+
 #include "engine/cpu_engine.hpp"
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
+#include "common/error.hpp"
 #include "engine/cpu_kernels.hpp"
 #include "engine/cpu_traceback.hpp"
 
 namespace swat {
+namespace {
 
-cpu_engine::cpu_engine(unsigned threads, std::size_t budget_bytes)
+constexpr double mib = 1024.0 * 1024.0;
+
+std::string mib_text(std::size_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / mib);
+  return buf;
+}
+
+//! Longest stretch of one sequence a local alignment can span against `other` residues of the
+//! other: each residue beyond `other` sits in a gap costing at least extend, paid from at most
+//! other · max_score (no bound when extension is free).
+std::int64_t span_bound(std::int64_t own, std::int64_t other, const scoring_scheme& scheme) {
+  if (scheme.gap_extend <= 0) return own;
+  const std::int64_t gaps = other * std::max<std::int64_t>(scheme.max_score(), 0) / scheme.gap_extend;
+  return std::min(own, other + gaps);
+}
+
+}  // namespace
+
+cpu_engine::cpu_engine(unsigned threads, std::size_t budget_bytes, engine_notice_fn notice)
     : threads_(threads ? threads : std::max(1u, std::thread::hardware_concurrency())),
-      budget_bytes_(budget_bytes) {}
+      budget_bytes_(budget_bytes),
+      notice_(std::move(notice)) {
+  const unsigned hardware = std::thread::hardware_concurrency();
+  if (notice_ && hardware > 0 && threads > hardware)
+    notice_(std::to_string(threads) + " CPU threads requested, this machine has " + std::to_string(hardware) +
+            " hardware threads: the extra ones only add overhead");
+}
+
+std::size_t cpu_engine::pair_min_bytes(std::int64_t m, std::int64_t n, const scoring_scheme& scheme, bool traceback) {
+  if (m == 0 || n == 0) return 0;
+  std::size_t need = cpu::plan_score_pass(m, n, scheme.size(), traceback, 0).bytes;
+  if (traceback)
+    need = std::max(need, cpu::trace_overhead_bytes(span_bound(m, n, scheme), span_bound(n, m, scheme)));
+  return need;
+}
 
 alignment cpu_engine::align_one(residue_span query, residue_span target, const scoring_scheme& scheme,
                                 std::size_t budget_bytes, const progress_fn* progress) const {
-  const cpu::pass_result pass = cpu::score_pass(query, target, scheme, true, progress);
+  const cpu::pass_result pass = cpu::score_pass(query, target, scheme, true, progress, budget_bytes);
   alignment aln;
   if (pass.best.score <= 0) return aln;
   const std::int64_t qb = pass.query_begin, tb = pass.target_begin;
-  aln = cpu::trace_rectangle(query.subspan(std::size_t(qb), std::size_t(pass.best.query_end - qb)),
-                             target.subspan(std::size_t(tb), std::size_t(pass.best.target_end - tb)),
-                             scheme, pass.best.score, budget_bytes);
+  const std::int64_t rows = pass.best.query_end - qb, width = pass.best.target_end - tb;
+  const std::size_t overhead = cpu::trace_overhead_bytes(rows, width);
+  aln = cpu::trace_rectangle(query.subspan(std::size_t(qb), std::size_t(rows)),
+                             target.subspan(std::size_t(tb), std::size_t(width)), scheme, pass.best.score,
+                             budget_bytes > overhead ? budget_bytes - overhead : 0);
   aln.query_begin += qb;
   aln.query_end += qb;
   aln.target_begin += tb;
@@ -33,16 +75,44 @@ alignment cpu_engine::align_one(residue_span query, residue_span target, const s
 }
 
 alignment cpu_engine::align(residue_span query, residue_span target, const scoring_scheme& scheme) {
+  const pair_job job{0, 0, query, target};
+  fitting_workers({&job, 1}, scheme, true, 1);
   return align_one(query, target, scheme, budget_bytes_, nullptr);
 }
 
 best_cell cpu_engine::score_only(residue_span query, residue_span target, const scoring_scheme& scheme) {
-  return cpu::score_pass(query, target, scheme, false, nullptr).best;
+  const pair_job job{0, 0, query, target};
+  fitting_workers({&job, 1}, scheme, false, 1);
+  return cpu::score_pass(query, target, scheme, false, nullptr, budget_bytes_).best;
 }
 
-void cpu_engine::for_each_job(std::size_t count, const std::function<void(std::size_t, std::size_t)>& fn) const {
-  const std::size_t workers = std::min<std::size_t>(threads_, count);
-  if (workers == 0) return;
+std::size_t cpu_engine::fitting_workers(std::span<const pair_job> jobs, const scoring_scheme& scheme,
+                                        bool traceback, std::size_t wanted) const {
+  std::size_t need = 0, worst = 0;
+  for (std::size_t k = 0; k < jobs.size(); ++k) {
+    const std::size_t b = pair_min_bytes(std::int64_t(jobs[k].query.size()), std::int64_t(jobs[k].target.size()),
+                                         scheme, traceback);
+    if (b > need) need = b, worst = k;
+  }
+  if (need <= min_budget_bytes) return wanted;
+  if (need > budget_bytes_)
+    throw usage_error("a pair of " + std::to_string(jobs[worst].query.size()) + " × " +
+                      std::to_string(jobs[worst].target.size()) + " residues needs at least " + mib_text(need) +
+                      " of CPU memory, more than the budget of " + mib_text(budget_bytes_) +
+                      " (raise --cpu-mem)");
+  const std::size_t fit = std::max<std::size_t>(1, budget_bytes_ / need);
+  if (fit >= wanted) return wanted;
+  if (notice_)
+    notice_("pairs need up to " + mib_text(need) + " of CPU memory each: running " + std::to_string(fit) +
+            " of " + std::to_string(wanted) + " threads to stay within " + mib_text(budget_bytes_) + " (--cpu-mem)");
+  return fit;
+}
+
+void cpu_engine::for_each_job(std::span<const pair_job> jobs, const scoring_scheme& scheme, bool traceback,
+                              const std::function<void(std::size_t, std::size_t)>& fn) const {
+  const std::size_t count = jobs.size();
+  if (count == 0) return;
+  const std::size_t workers = fitting_workers(jobs, scheme, traceback, std::min<std::size_t>(threads_, count));
   const std::size_t budget = std::max<std::size_t>(budget_bytes_ / workers, 1);
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
@@ -62,28 +132,36 @@ void cpu_engine::for_each_job(std::size_t count, const std::function<void(std::s
       }
     }
   };
-  if (workers == 1) {
-    work();
-  } else {
-    std::vector<std::thread> pool;
-    pool.reserve(workers);
-    for (std::size_t w = 0; w < workers; ++w) pool.emplace_back(work);
-    for (std::thread& t : pool) t.join();
+  // The calling thread is a worker too, so the work goes on whatever the system refuses.
+  std::vector<std::thread> pool;
+  pool.reserve(workers - 1);
+  std::string refused;
+  for (std::size_t w = 1; w < workers && refused.empty(); ++w) {
+    try {
+      pool.emplace_back(work);
+    } catch (const std::system_error& e) {
+      refused = e.what();
+    }
   }
+  if (!refused.empty() && notice_ && !threads_noticed_.exchange(true))
+    notice_("could start only " + std::to_string(pool.size() + 1) + " of " + std::to_string(workers) +
+            " CPU threads (" + refused + "); continuing with " + std::to_string(pool.size() + 1));
+  work();
+  for (std::thread& t : pool) t.join();
   if (error) std::rethrow_exception(error);
 }
 
 void cpu_engine::align_many(std::span<const pair_job> jobs, const scoring_scheme& scheme,
                             std::span<alignment> results, const progress_fn& progress) {
-  for_each_job(jobs.size(), [&](std::size_t k, std::size_t budget) {
+  for_each_job(jobs, scheme, true, [&](std::size_t k, std::size_t budget) {
     results[k] = align_one(jobs[k].query, jobs[k].target, scheme, budget, &progress);
   });
 }
 
 void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme& scheme,
                             std::span<best_cell> results, const progress_fn& progress) {
-  for_each_job(jobs.size(), [&](std::size_t k, std::size_t) {
-    results[k] = cpu::score_pass(jobs[k].query, jobs[k].target, scheme, false, &progress).best;
+  for_each_job(jobs, scheme, false, [&](std::size_t k, std::size_t budget) {
+    results[k] = cpu::score_pass(jobs[k].query, jobs[k].target, scheme, false, &progress, budget).best;
   });
 }
 

@@ -6,7 +6,15 @@
 // exact begin (cpu_kernels.hpp); (2) the rectangle [begin, end] is refilled alone and walked
 // back, whole or band by band from row checkpoints (cpu_traceback.hpp, proof and memory bound
 // there). align_many(): a small pool of threads takes pairs in turn; results in job order.
+//
+// Memory: the budget is shared by the workers; each pair runs within its share (the score pass
+// in bands of query rows, the traceback in checkpointed bands), so a pair's peak stays near its
+// share for any query and target length. Before any work starts, every pair's minimum is
+// checked: a pair that cannot fit is refused (usage_error), and fewer workers run when the
+// largest pair needs more than an equal share. Threads that cannot be created (ulimit -u, …)
+// leave the work to those that started, with a notice; the calling thread always works.
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -16,14 +24,23 @@
 
 namespace swat {
 
+//! Receives one line for the user (no "notice:" prefix) from an engine.
+using engine_notice_fn = std::function<void(const std::string&)>;
+
 class cpu_engine final : public engine {
  public:
-  //! Default traceback memory budget per pair (bytes): 1 GiB.
+  //! Default memory budget (bytes): 1 GiB.
   static constexpr std::size_t default_budget_bytes = std::size_t(1) << 30;
+  //! Pairs whose minimum is below this are never refused, whatever the budget (bytes); smaller
+  //! budgets only shape the band and checkpoint layout (tests use them to force bands).
+  static constexpr std::size_t min_budget_bytes = std::size_t(1) << 20;
 
-  //! threads: workers for align_many (0 = std::thread::hardware_concurrency()).
-  //! budget_bytes: memory for traceback codes and checkpoints, shared by all workers (bytes).
-  explicit cpu_engine(unsigned threads = 0, std::size_t budget_bytes = default_budget_bytes);
+  //! threads: workers for align_many/score_many (0 = std::thread::hardware_concurrency());
+  //! more than the hardware has gets a notice. budget_bytes: memory for the score pass arrays,
+  //! traceback codes and checkpoints of the pairs in flight, shared by all workers (bytes).
+  //! notice: receives notices (too many threads, threads that could not start); may be empty.
+  explicit cpu_engine(unsigned threads = 0, std::size_t budget_bytes = default_budget_bytes,
+                      engine_notice_fn notice = {});
 
   std::string name() const override { return "cpu"; }
   alignment align(residue_span query, residue_span target, const scoring_scheme& scheme) override;
@@ -35,18 +52,28 @@ class cpu_engine final : public engine {
 
   //! Worker threads used by align_many.
   unsigned threads() const { return threads_; }
-  //! Traceback budget (bytes).
+  //! Memory budget (bytes).
   std::size_t budget_bytes() const { return budget_bytes_; }
+  //! Smallest memory an m × n pair can run in (bytes): score pass bands and, with traceback,
+  //! the checkpoint rows of the widest rectangle the scores allow.
+  static std::size_t pair_min_bytes(std::int64_t m, std::int64_t n, const scoring_scheme& scheme, bool traceback);
 
  private:
   alignment align_one(residue_span query, residue_span target, const scoring_scheme& scheme,
                       std::size_t budget_bytes, const progress_fn* progress) const;
 
-  //! Runs fn(job, budget_bytes) for job = 0..count-1 on the worker pool; rethrows the first error.
-  void for_each_job(std::size_t count, const std::function<void(std::size_t, std::size_t)>& fn) const;
+  //! Refuses (usage_error) a set of pairs of which one cannot fit the budget; returns how many
+  //! workers (≤ wanted) fit when each takes an equal share.
+  std::size_t fitting_workers(std::span<const pair_job> jobs, const scoring_scheme& scheme, bool traceback,
+                              std::size_t wanted) const;
+  //! Runs fn(job, budget_bytes) for every job on the worker pool; rethrows the first error.
+  void for_each_job(std::span<const pair_job> jobs, const scoring_scheme& scheme, bool traceback,
+                    const std::function<void(std::size_t, std::size_t)>& fn) const;
 
   unsigned threads_;
   std::size_t budget_bytes_;
+  engine_notice_fn notice_;
+  mutable std::atomic<bool> threads_noticed_{false};  //!< the thread-start notice is given once
 };
 
 }  // namespace swat

@@ -130,6 +130,13 @@ class band_walker {
 
 }  // namespace
 
+std::size_t trace_overhead_bytes(std::int64_t rows, std::int64_t width) {
+  std::size_t levels = 1;
+  while ((std::int64_t(1) << (levels - 1)) < rows) ++levels;  // ⌈log2 R⌉ + 1
+  const std::size_t w = std::size_t(std::max<std::int64_t>(width, 0));
+  return 8 * (w + 1) * levels + w + 32 * (w + 1) + 8 * (w + 9);
+}
+
 alignment trace_rectangle(residue_span query, residue_span target, const scoring_scheme& scheme,
                           std::int32_t score, std::size_t budget_bytes) {
   band_walker walker(query, target, scheme, budget_bytes);

@@ -40,6 +40,10 @@
 
 namespace swat::cpu {
 
+//! Bytes trace_rectangle may use beyond its budget for an R × W rectangle: the working, zero
+//! and strip-scratch rows and one checkpoint row per level (the extra terms of the bound above).
+std::size_t trace_overhead_bytes(std::int64_t rows, std::int64_t width);
+
 //! Alignment of query (R residues, rows 1..R) against target (W residues, columns 1..W) whose
 //! traceback starts at the last cell (R, W) with the given score (> 0) and, by construction of
 //! the caller, ends at the corner (0, 0). Coordinates in the result are local to the spans.

@@ -1,6 +1,7 @@
 #pragma once
-// FASTA input: plain or gzip-compressed files → validated, encoded sequence sets.
-// Plain C++ interface; SeqAn3 stays inside src/io/seqan3_fasta.cpp.
+// FASTA input: plain or gzip-compressed files → validated, encoded sequence sets. The file is
+// streamed twice (once to check and count, once to encode), so reading a file costs its encoded
+// residues plus a 1 MiB buffer; only input that cannot be read twice (a pipe) is held whole.
 
 #include <functional>
 #include <span>
@@ -39,6 +40,7 @@ alphabet_kind detect_alphabet(std::string_view residues);
 
 //! Reads every record of a FASTA file, plain or gzip (detected by its magic bytes, whatever
 //! the file is called): multi-record, wrapped lines, CRLF, blank lines and lower case are fine.
+//! A byte order mark, gzip data followed by non-gzip bytes and truncated gzip are errors.
 //! Record name = the header's first word, description = the rest (trimmed). Residues are
 //! encoded with the ranks of common/alphabet.hpp in the requested (or detected) alphabet.
 //! A record without residues is skipped with warn("<file>:record N (name): record has no

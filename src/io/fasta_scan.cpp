@@ -1,9 +1,13 @@
+// The two passes of read_fasta (see fasta_scan.hpp): a structural scan that counts residues
+// per record and an encoder that writes ranks, both as state machines over chunks of bytes.
+
 #include "io/fasta_scan.hpp"
 
 #include <array>
 #include <cstdio>
 #include <cstring>
 
+#include "common/alphabet.hpp"
 #include "common/error.hpp"
 
 namespace swat::io::detail {
@@ -26,10 +30,13 @@ constexpr std::array<std::uint8_t, 256> make_byte_classes() {
 }
 constexpr std::array<std::uint8_t, 256> byte_classes = make_byte_classes();
 
-bool is_blank_byte(char c) {
-  return byte_classes[static_cast<unsigned char>(c)] >= space &&
-         byte_classes[static_cast<unsigned char>(c)] <= newline;
-}
+//! Bytes of the file start kept for magic numbers and byte order marks.
+constexpr std::size_t prefix_bytes = 8;
+//! Bytes of the first non-blank line looked at for binary data.
+constexpr std::size_t binary_probe_bytes = 4096;
+
+std::uint8_t class_of(char c) { return byte_classes[static_cast<unsigned char>(c)]; }
+bool is_blank_byte(char c) { return class_of(c) == space || class_of(c) == newline; }
 bool is_control(unsigned char c) { return c < 0x20 || c == 0x7F; }
 
 std::string hex_byte(unsigned char c) {
@@ -38,113 +45,201 @@ std::string hex_byte(unsigned char c) {
   return buf;
 }
 
+std::string show_residue(unsigned char c) {
+  if (c > 0x20 && c < 0x7F) return "'" + std::string(1, static_cast<char>(c)) + "'";
+  return "byte " + hex_byte(c);
+}
+
 // What is wrong with a bad byte found in a sequence line.
 std::string describe_bad_byte(unsigned char c, std::uint64_t line) {
   const std::string at = " (line " + std::to_string(line) + ")";
-  if (c >= '0' && c <= '9')
-    return "digit '" + std::string(1, char(c)) + "' in sequence" + at + ": not a residue";
+  if (c >= '0' && c <= '9') return "digit '" + std::string(1, char(c)) + "' in sequence" + at + ": not a residue";
   if (c == '>') return "'>' inside a sequence line" + at + ": a header must start its line";
   if (c == ';') return "';' in sequence" + at + ": FASTA comment lines are not supported";
   return "control byte " + hex_byte(c) + " in sequence" + at + ": binary data, not FASTA text";
 }
 
-// Names a compressed format other than gzip from its magic bytes, or returns nothing.
-std::string_view other_compression(std::string_view text) {
-  if (text.starts_with("BZh")) return "bzip2";
-  if (text.starts_with(std::string_view("\xFD"
-                                        "7zXZ\0",
-                                        6)))
-    return "xz";
-  if (text.starts_with("\x28\xB5\x2F\xFD")) return "zstd";
-  if (text.starts_with("PK\x03\x04")) return "zip";
+// Names a compressed format other than gzip, or a text encoding FASTA cannot be, from the
+// first bytes of the file; empty when there is nothing to say.
+std::string describe_start(std::string_view start) {
+  if (start.starts_with("BZh")) return "bzip2-compressed data (only plain and gzip FASTA are read)";
+  if (start.starts_with(std::string_view("\xFD" "7zXZ\0", 6))) return "xz-compressed data (only plain and gzip FASTA are read)";
+  if (start.starts_with("\x28\xB5\x2F\xFD")) return "zstd-compressed data (only plain and gzip FASTA are read)";
+  if (start.starts_with("PK\x03\x04")) return "zip-compressed data (only plain and gzip FASTA are read)";
+  if (start.starts_with("\xEF\xBB\xBF"))
+    return "the file starts with a UTF-8 byte order mark (bytes EF BB BF); save it as plain text without it";
+  if (start.starts_with("\xFF\xFE") || start.starts_with("\xFE\xFF"))
+    return "UTF-16 text (byte order mark " + hex_byte(static_cast<unsigned char>(start[0])).substr(2) + " " +
+           hex_byte(static_cast<unsigned char>(start[1])).substr(2) + "); FASTA must be ASCII text";
   return {};
-}
-
-[[noreturn]] void throw_not_fasta(std::string_view text, std::size_t first, std::uint64_t line,
-                                  const std::string& path) {
-  const auto c = static_cast<unsigned char>(text[first]);
-  if (const auto format = other_compression(text); !format.empty())
-    throw input_error(path, "not a FASTA file: " + std::string(format) +
-                                "-compressed data (only plain and gzip FASTA are read)");
-  // Binary data: a control byte (other than tab and CR) early in the first non-blank line.
-  constexpr std::size_t binary_probe_bytes = 4096;
-  for (std::size_t k = first; k < text.size() && k < first + binary_probe_bytes; ++k) {
-    const auto b = static_cast<unsigned char>(text[k]);
-    if (b == '\n') break;
-    if (is_control(b) && b != '\t' && b != '\r')
-      throw input_error(path, "not a FASTA file: binary data (byte " + hex_byte(b) + " on line " +
-                                  std::to_string(line) + ")");
-  }
-  std::string what = "not a FASTA file: the first non-blank line (line " + std::to_string(line) +
-                     ") does not start with '>'";
-  if (c == '@') what += " (FASTQ is not supported)";
-  throw input_error(path, what);
 }
 
 }  // namespace
 
-bool may_be_fasta(std::string_view chunk) {
-  for (const char c : chunk)
-    if (!is_blank_byte(c)) return c == '>';
-  return true;
+void fasta_scan::not_fasta(std::string_view rest) const {
+  // Binary data: a control byte (other than tab and CR) early in the first non-blank line.
+  for (std::size_t k = 0; k < rest.size() && k < binary_probe_bytes; ++k) {
+    const auto b = static_cast<unsigned char>(rest[k]);
+    if (b == '\n') break;
+    if (is_control(b) && b != '\t' && b != '\r')
+      throw input_error(path_, "not a FASTA file: binary data (byte " + hex_byte(b) + " on line " +
+                                   std::to_string(line_) + ")");
+  }
+  std::string what = "not a FASTA file: the first non-blank line (line " + std::to_string(line_) +
+                     ") does not start with '>'";
+  if (!rest.empty() && rest[0] == '@') what += " (FASTQ is not supported)";
+  throw input_error(path_, what);
 }
 
-fasta_scan scan_fasta(std::string_view text, const std::string& path) {
-  const std::size_t n = text.size();
-  std::uint64_t line = 1;
+void fasta_scan::feed(std::string_view bytes) {
+  if (prefix_.size() < prefix_bytes) prefix_.append(bytes.substr(0, prefix_bytes - prefix_.size()));
+  const std::uint64_t chunk_start = bytes_;
+  bytes_ += bytes.size();
+  const std::size_t n = bytes.size();
   std::size_t i = 0;
-  for (; i < n && is_blank_byte(text[i]); ++i)
-    if (text[i] == '\n') ++line;
-  if (n == 0) throw input_error(path, "file is empty");
-  if (i == n) throw input_error(path, "file has only blank lines, no FASTA record");
-  if (text[i] != '>') throw_not_fasta(text, i, line, path);
-
-  fasta_scan scan;
-  scan.first_header = i;
   while (i < n) {
-    if (text[i] == '>') {
-      const char* eol = static_cast<const char*>(std::memchr(text.data() + i, '\n', n - i));
-      const std::size_t end = eol ? static_cast<std::size_t>(eol - text.data()) : n;
-      std::string_view header = text.substr(i + 1, end - i - 1);
-      if (header.ends_with('\r')) header.remove_suffix(1);
-      const std::size_t index = scan.records.size();
-      for (std::size_t k = 0; k < header.size(); ++k) {
-        const auto c = static_cast<unsigned char>(header[k]);
-        if (!is_control(c) || c == '\t') continue;
-        const std::string where =
-            " in header (line " + std::to_string(line) + ", column " + std::to_string(k + 2) + ")";
-        throw input_error(
-            path,
-            c == '\r' ? "carriage return without line feed" + where +
-                            ": CR-only line ends are not supported"
-                      : "control byte " + hex_byte(c) + where + ": binary data, not FASTA text",
-            "record " + std::to_string(index + 1));
+    switch (state_) {
+      case state::blank_prefix: {
+        for (; i < n && is_blank_byte(bytes[i]); ++i)
+          if (bytes[i] == '\n') ++line_;
+        if (i == n) break;
+        if (bytes[i] != '>') {
+          // The start of the file decides between "compressed/encoded" and "not FASTA text".
+          if (chunk_start + i < prefix_bytes && !describe_start(prefix_).empty())
+            throw input_error(path_, "not a FASTA file: " + describe_start(prefix_));
+          not_fasta(bytes.substr(i));
+        }
+        records_.push_back({});
+        state_ = state::header;
+        ++i;
+        break;
       }
-      scan.records.push_back({i, header, 0});
-      i = end + 1;
-      ++line;
+      case state::header: {
+        const void* nl = std::memchr(bytes.data() + i, '\n', n - i);
+        const std::size_t end = nl ? std::size_t(static_cast<const char*>(nl) - bytes.data()) : n;
+        records_.back().header.append(bytes.substr(i, end - i));
+        i = end;
+        if (nl) {
+          end_header();
+          ++line_;
+          ++i;
+          state_ = state::line_start;
+        }
+        break;
+      }
+      case state::line_start:
+        if (bytes[i] == '>') {
+          records_.push_back({});
+          state_ = state::header;
+          ++i;
+        } else {
+          state_ = state::sequence;
+        }
+        break;
+      case state::sequence: {
+        scanned_record& record = records_.back();
+        std::uint64_t count = record.residues;
+        for (; i < n; ++i) {
+          const auto c = static_cast<unsigned char>(bytes[i]);
+          const std::uint8_t cls = byte_classes[c];
+          if (cls == residue) {
+            ++count;
+            ++counts_[c];
+          } else if (cls == newline) {
+            ++line_;
+            ++i;
+            state_ = state::line_start;
+            break;
+          } else if (cls == bad) {
+            throw input_error(path_, describe_bad_byte(c, line_),
+                              record_label(records_.size() - 1, split_header(record.header).name), count + 1);
+          }
+        }
+        record.residues = count;
+        break;
+      }
+    }
+  }
+}
+
+void fasta_scan::end_header() {
+  std::string& header = records_.back().header;
+  if (header.ends_with('\r')) header.pop_back();
+  for (std::size_t k = 0; k < header.size(); ++k) {
+    const auto c = static_cast<unsigned char>(header[k]);
+    if (!is_control(c) || c == '\t') continue;
+    const std::string where = " in header (line " + std::to_string(line_) + ", column " + std::to_string(k + 2) + ")";
+    throw input_error(path_,
+                      c == '\r' ? "carriage return without line feed" + where + ": CR-only line ends are not supported"
+                                : "control byte " + hex_byte(c) + where + ": binary data, not FASTA text",
+                      "record " + std::to_string(records_.size()));
+  }
+}
+
+void fasta_scan::finish() {
+  if (bytes_ == 0) throw input_error(path_, "file is empty");
+  if (state_ == state::blank_prefix) throw input_error(path_, "file has only blank lines, no FASTA record");
+  if (state_ == state::header) end_header();
+  state_ = state::line_start;
+}
+
+void fasta_encoder::start_record() {
+  if (current_ > 0 && pos_ != ranks_[current_ - 1].size())
+    throw input_error(path_, "the file changed while it was read");
+  if (current_ == records_.size()) throw input_error(path_, "the file changed while it was read");
+  const std::size_t r = current_++;
+  on_record_(r);
+  ranks_[r].resize(std::size_t(records_[r].residues));
+  pos_ = 0;
+}
+
+void fasta_encoder::feed(std::string_view bytes) {
+  const std::size_t n = bytes.size();
+  std::size_t i = 0;
+  while (i < n) {
+    if (in_header_) {
+      const void* nl = std::memchr(bytes.data() + i, '\n', n - i);
+      if (!nl) return;
+      i = std::size_t(static_cast<const char*>(nl) - bytes.data()) + 1;
+      in_header_ = false;
+      at_line_start_ = true;
       continue;
     }
-    scanned_record& record = scan.records.back();
-    std::uint64_t count = record.residues;
-    for (; i < n; ++i) {
-      const auto c = static_cast<unsigned char>(text[i]);
-      const std::uint8_t cls = byte_classes[c];
-      if (cls == residue) {
-        ++count;
-      } else if (cls == newline) {
-        break;
-      } else if (cls == bad) {
-        throw input_error(path, describe_bad_byte(c, line),
-                          record_label(scan.records.size() - 1, split_header(record.header).name),
-                          count + 1);
-      }
+    if (bytes[i] == '>' && (at_line_start_ || current_ == 0)) {
+      start_record();
+      in_header_ = true;
+      ++i;
+      continue;
     }
-    record.residues = count;
-    ++i;
-    ++line;
+    at_line_start_ = false;
+    if (current_ == 0) {  // blanks before the first header (pass 1 checked them)
+      ++i;
+      continue;
+    }
+    std::vector<std::uint8_t>& out = ranks_[current_ - 1];
+    for (; i < n; ++i) {
+      const auto c = static_cast<unsigned char>(bytes[i]);
+      if (c == '\n') {
+        at_line_start_ = true;
+        ++i;
+        break;
+      }
+      if (byte_classes[c] != residue) continue;
+      const std::uint8_t rank = table_[c];
+      if (rank == invalid_rank || pos_ >= out.size()) {
+        const std::size_t r = current_ - 1;
+        if (rank != invalid_rank) throw input_error(path_, "the file changed while it was read");
+        throw input_error(path_, "invalid residue " + show_residue(c) + " for " + alphabet_,
+                          record_label(r, split_header(records_[r].header).name), pos_ + 1);
+      }
+      out[pos_++] = rank;
+    }
   }
-  return scan;
+}
+
+void fasta_encoder::finish() {
+  if (current_ != records_.size() || (current_ > 0 && pos_ != ranks_[current_ - 1].size()))
+    throw input_error(path_, "the file changed while it was read");
 }
 
 header_parts split_header(std::string_view header) {
@@ -164,8 +259,7 @@ std::string record_label(std::size_t index, std::string_view name) {
   constexpr std::size_t max_name_chars = 60;
   std::string label = "record " + std::to_string(index + 1);
   if (name.empty()) return label;
-  if (name.size() > max_name_chars)
-    return label + " (" + std::string(name.substr(0, max_name_chars)) + "...)";
+  if (name.size() > max_name_chars) return label + " (" + std::string(name.substr(0, max_name_chars)) + "...)";
   return label + " (" + std::string(name) + ")";
 }
 

@@ -1,42 +1,92 @@
 #pragma once
-// Internal to swat_io: a fast structural check of FASTA text before SeqAn3 parses it.
+// Internal to swat_io: the two passes of read_fasta over the decompressed bytes, fed chunk by
+// chunk so that no file is ever held whole.
 //
-// SeqAn3 3.2's FASTA reader silently drops digits inside sequences, starts a new record at a
-// '>' or ';' in the middle of a line, rejects blank lines before the first header and throws
-// on a header at the very end of the file. This scan rejects or normalises those cases so that
-// SeqAn3 only ever sees input on which it is exact, and it remembers each record's line and
-// residue count so that errors can name the record and position.
+// Pass 1 (fasta_scan) checks the structure and learns each record's header and residue count
+// and how often each byte occurs as a residue (for alphabet detection). It rejects: an empty
+// file, a byte order mark, text whose first non-blank line does not start with '>', other
+// compression formats, binary data, digits (SeqAn3 3.2 would drop them), a '>' or ';' inside a
+// sequence line, control bytes in headers and CR-only line ends. Whitespace inside sequence
+// lines (' ' \t \v \f \r) is skipped, as SeqAn3's FASTA reader does.
+// Pass 2 (fasta_encoder) walks the same bytes again and writes each record's residue ranks into
+// a vector of exactly the counted size, naming the first invalid residue.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace swat::io::detail {
 
-//! What the scan learnt about one record.
+//! What pass 1 learnt about one record.
 struct scanned_record {
-  std::size_t header_offset = 0;  //!< offset of the record's '>' in the text (bytes)
-  std::string_view header;        //!< the header line without '>' and the line end
-  std::uint64_t residues = 0;     //!< non-whitespace characters in its sequence lines
+  std::string header;          //!< the header line without '>' and the line end
+  std::uint64_t residues = 0;  //!< non-whitespace characters in its sequence lines
 };
 
-//! Result of scan_fasta.
-struct fasta_scan {
-  std::size_t first_header = 0;         //!< offset of the first '>' (bytes)
-  std::vector<scanned_record> records;  //!< every record, in file order
+//! Pass 1: feed() the decompressed bytes in order, then finish().
+class fasta_scan {
+ public:
+  explicit fasta_scan(std::string path) : path_(std::move(path)) {}
+  //! Scans the next bytes. Throws swat::input_error naming path, record and position.
+  void feed(std::string_view bytes);
+  //! Ends the input: throws for an empty or blank file; completes the last header.
+  void finish();
+
+  //! Every record in file order (after finish()).
+  const std::vector<scanned_record>& records() const { return records_; }
+  //! Occurrences of each byte value among the residues of all records.
+  const std::array<std::uint64_t, 256>& residue_counts() const { return counts_; }
+
+ private:
+  enum class state { blank_prefix, header, line_start, sequence };
+  void end_header();
+  [[noreturn]] void not_fasta(std::string_view rest_of_chunk) const;
+
+  std::string path_;
+  state state_ = state::blank_prefix;
+  std::uint64_t line_ = 1;
+  std::uint64_t bytes_ = 0;
+  std::string prefix_;  //!< the first bytes of the file (magic numbers, byte order marks)
+  std::vector<scanned_record> records_;
+  std::array<std::uint64_t, 256> counts_{};
 };
 
-//! True unless the first non-blank byte of chunk exists and is not '>' (then reading on is
-//! pointless: the scan will reject the file).
-bool may_be_fasta(std::string_view chunk);
+//! Pass 2: feed() the same bytes again; each record's residues are encoded through table (256
+//! entries, invalid_rank for bytes that are not residues of the alphabet) into a vector of the
+//! size pass 1 counted, handed to on_record's owner through take().
+class fasta_encoder {
+ public:
+  //! alphabet_what names the alphabet in errors ("dna", "dna (alphabet detected
+  //! automatically)"); records are pass 1's; on_record(r) runs when record r starts, in order.
+  fasta_encoder(std::string path, const std::array<std::uint8_t, 256>& table, std::string alphabet_what,
+                const std::vector<scanned_record>& records, std::function<void(std::size_t)> on_record)
+      : path_(std::move(path)), table_(table), alphabet_(std::move(alphabet_what)), records_(records),
+        on_record_(std::move(on_record)), ranks_(records.size()) {}
+  //! Encodes the next bytes. Throws swat::input_error naming the first invalid residue.
+  void feed(std::string_view bytes);
+  //! Ends the input: throws when the bytes were not those pass 1 saw (the file changed).
+  void finish();
+  //! Record r's ranks (moved out), once every byte was fed.
+  std::vector<std::uint8_t> take(std::size_t r) { return std::move(ranks_[r]); }
 
-//! Checks the structure of FASTA text and counts residues per record. Throws
-//! swat::input_error naming path, record and position for an empty file, text whose first
-//! non-blank line does not start with '>', binary data, digits, or a '>' or ';' inside a
-//! sequence line. Residue letters themselves are checked later, per alphabet.
-fasta_scan scan_fasta(std::string_view text, const std::string& path);
+ private:
+  void start_record();
+
+  std::string path_;
+  const std::array<std::uint8_t, 256>& table_;
+  std::string alphabet_;
+  const std::vector<scanned_record>& records_;
+  std::function<void(std::size_t)> on_record_;
+  std::vector<std::vector<std::uint8_t>> ranks_;
+  std::size_t current_ = 0;  //!< records started so far (current record = current_ - 1)
+  bool in_header_ = false;
+  bool at_line_start_ = true;
+  std::uint64_t pos_ = 0;  //!< residues of the current record encoded so far
+};
 
 //! A header split into its first word and the rest, both trimmed.
 struct header_parts {

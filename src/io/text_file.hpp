@@ -1,25 +1,40 @@
 #pragma once
-// Internal to swat_io: a whole input file as text, decompressed when it is gzip.
+// Internal to swat_io: an input file read chunk by chunk, decompressed when it is gzip, so that
+// a FASTA file of any size is read without holding its text (see read_fasta's two passes).
 
-#include <functional>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <string>
-#include <string_view>
 
 namespace swat::io::detail {
 
-//! Contents of one input file after decompression.
-struct text_file {
-  std::string text;         //!< the bytes, decompressed
-  bool compressed = false;  //!< true when the file was gzip (detected by its magic bytes)
+//! The decompressed bytes of one input file. gzip (magic bytes 1f 8b, also multi-member and
+//! BGZF) is inflated by zlib; anything else is read as is. Data after the last gzip member that
+//! is not another member is an error (all-zero padding excepted, as gzip itself accepts it).
+class input_file {
+ public:
+  //! Opens path. Throws swat::input_error for a missing file, a directory or an unreadable file.
+  explicit input_file(const std::string& path);
+  ~input_file();
+  input_file(const input_file&) = delete;
+  input_file& operator=(const input_file&) = delete;
+
+  //! Reads up to n decompressed bytes into out (bytes); returns 0 at the end. Throws
+  //! swat::input_error for read errors, corrupt or truncated gzip data and trailing garbage.
+  std::size_t read(char* out, std::size_t n);
+  //! True when the file can be read again from its start (a regular file; not a pipe).
+  bool rewindable() const;
+  //! Starts reading again from the first byte; requires rewindable().
+  void rewind();
+  //! True when the file is gzip-compressed.
+  bool compressed() const;
+  //! Size of a regular file on disk (bytes), 0 when unknown (pipes, /proc, …).
+  std::uint64_t size_hint() const;
+
+ private:
+  struct state;
+  std::unique_ptr<state> s_;
 };
-
-//! Decides after the first chunk (up to 1 MiB) whether reading the rest is worth it; returning
-//! false stops early (binary data such as /dev/zero), and the caller reports the error.
-using keep_reading_fn = std::function<bool(std::string_view first_chunk)>;
-
-//! Reads path whole; gzip (magic bytes 1f 8b, also multi-member and BGZF) is decompressed by
-//! zlib, anything else is read as is. Throws swat::input_error for a missing file, a directory,
-//! an unreadable file and corrupt or truncated gzip data.
-text_file read_text_file(const std::string& path, const keep_reading_fn& keep_reading = {});
 
 }  // namespace swat::io::detail

@@ -6,7 +6,9 @@
 #include <future>
 #include <mutex>
 #include <numeric>
+#include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "common/error.hpp"
@@ -53,7 +55,10 @@ scoring_scheme build_scheme(alphabet_kind alphabet, const scoring_options& o) {
 }
 
 std::unique_ptr<engine> make_engine(const align_options& options, const notice_fn& notice) {
-  auto cpu = [&] { return std::make_unique<cpu_engine>(options.threads, options.cpu_memory_bytes); };
+  auto cpu = [&] {
+    return std::make_unique<cpu_engine>(options.threads, options.cpu_memory_bytes,
+                                        [notice](const std::string& line) { notice("notice: " + line); });
+  };
   gpu_engine_options gpu_options = options.gpu;
   gpu_options.cpu_threads = options.threads;
   gpu_options.cpu_memory_bytes = options.cpu_memory_bytes;
@@ -252,6 +257,13 @@ void check_score_range(const sequence_set& queries, const sequence_set& targets,
 void run_align(const align_options& options, std::ostream& stdout_stream, const notice_fn& notice_in) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
+  // The output is prepared first (temporary file created, inputs refused as outputs), so an
+  // unwritable path fails before any input is read or any cell is computed.
+  std::optional<output::atomic_file> out_file;
+  if (!options.out_path.empty() && options.out_path != "-") {
+    const std::string inputs[] = {options.query_path, options.db_path, options.scoring.matrix_file};
+    out_file.emplace(options.out_path, inputs);
+  }
   const auto since_start = [&start] { return std::chrono::duration<double>(clock::now() - start).count(); };
   // The engine (for the GPU: the CUDA context, ~0.2–0.3 s on the H100 VM) starts in a second
   // thread while the inputs are read. Its notices wait until the inputs have been read and
@@ -271,11 +283,17 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
     notice_in(line);
   };
   double engine_s = 0;
-  auto engine_ready = std::async(std::launch::async, [&] {
+  const auto start_engine = [&] {
     std::unique_ptr<engine> e = make_engine(options, engine_notice);
     engine_s = since_start();
     return e;
-  });
+  };
+  std::future<std::unique_ptr<engine>> engine_ready;
+  try {
+    engine_ready = std::async(std::launch::async, start_engine);
+  } catch (const std::system_error&) {  // no thread to spare (ulimit -u): start it after the read
+    engine_ready = std::async(std::launch::deferred, start_engine);
+  }
   auto [queries, targets] = read_inputs(options, notice_in);
   const double read_s = since_start();
   const scoring_scheme scheme = build_scheme(queries.alphabet, options.scoring);
@@ -314,14 +332,13 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
 
   const output::run_context ctx{queries, targets, scheme, SWAT_VERSION_STRING, options.command_line,
                                 db_residues};
-  if (options.out_path.empty() || options.out_path == "-") {
+  if (!out_file) {
     output::write_hits(stdout_stream, options.outfmt, ctx, hits);
     stdout_stream.flush();
     if (!stdout_stream) throw runtime_failure("error writing to standard output");
   } else {
-    output::atomic_file file(options.out_path);
-    output::write_hits(file.stream(), options.outfmt, ctx, hits);
-    file.commit();
+    output::write_hits(out_file->stream(), options.outfmt, ctx, hits);
+    out_file->commit();
   }
   if (options.timing) {
     char line[480];

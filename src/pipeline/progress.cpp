@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <system_error>
 
 namespace swat::pipeline {
 
@@ -15,7 +16,12 @@ bool stderr_is_tty() { return ::isatty(STDERR_FILENO) == 1; }
 
 progress_line::progress_line(std::string label, std::uint64_t total_cells, bool enabled)
     : label_(std::move(label)), total_(total_cells), start_(std::chrono::steady_clock::now()) {
-  if (enabled && stderr_is_tty()) thread_ = std::thread([this] { run(); });
+  if (!enabled || !stderr_is_tty()) return;
+  try {
+    thread_ = std::thread([this] { run(); });
+  } catch (const std::system_error&) {
+    // No thread to spare (ulimit -u): no progress line, the work goes on.
+  }
 }
 
 progress_line::~progress_line() { finish(); }

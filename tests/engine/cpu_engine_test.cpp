@@ -41,12 +41,29 @@ void check_pair(const residues& q, const residues& t, const scoring_scheme& sche
   for (int kernel = 0; kernel < 2; ++kernel) {
     if (kernel == 1 && !cpu::striped_available()) continue;
     for (bool origins : {true, false}) {
-      const cpu::pass_result p = kernel ? cpu::score_pass_striped(q, t, scheme, origins, nullptr)
-                                        : cpu::score_pass_scalar(q, t, scheme, origins, nullptr);
-      ASSERT_EQ(p.best, want_best) << what << " kernel " << kernel << " origins " << origins;
-      if (origins) {
-        ASSERT_EQ(p.query_begin, want.query_begin) << what << " kernel " << kernel;
-        ASSERT_EQ(p.target_begin, want.target_begin) << what << " kernel " << kernel;
+      // Striped: the whole query at once, then budgets that cut it into bands of 8 rows and up
+      // (sizes as documented in cpu_kernels.hpp: per query row, plus two borders of n + 1).
+      const int ranks = scheme.size();
+      const std::size_t per_row = std::size_t(16 + 4 * ranks + (origins ? 24 : 0));
+      const std::size_t border = 2 * (t.size() + 1) * (origins ? 24 : 8) +
+                                 std::size_t((origins ? 10 : 4) + ranks) * 4096;  // + staggered starts
+      for (const std::int64_t rows : {std::int64_t(0), std::int64_t(8), std::int64_t(16), std::int64_t(40), std::int64_t(64)}) {
+        if (kernel == 0 && rows != 0) continue;
+        const std::size_t pass_budget = rows ? per_row * std::size_t(rows) + border : SIZE_MAX;
+        if (rows && kernel == 1 && !t.empty()) {  // that band height, or the whole query when it fits as well
+          const std::int64_t band =
+              cpu::plan_score_pass(std::int64_t(q.size()), std::int64_t(t.size()), ranks, origins, pass_budget).band_rows;
+          ASSERT_TRUE(band == rows || band >= std::int64_t(q.size())) << band << " rows for " << rows;
+        }
+        const cpu::pass_result p = kernel ? cpu::score_pass_striped(q, t, scheme, origins, nullptr, pass_budget)
+                                          : cpu::score_pass_scalar(q, t, scheme, origins, nullptr);
+        const std::string where = what + " kernel " + std::to_string(kernel) + " origins " + std::to_string(origins) +
+                                  " pass budget " + std::to_string(pass_budget);
+        ASSERT_EQ(p.best, want_best) << where;
+        if (origins) {
+          ASSERT_EQ(p.query_begin, want.query_begin) << where;
+          ASSERT_EQ(p.target_begin, want.target_begin) << where;
+        }
       }
     }
   }
