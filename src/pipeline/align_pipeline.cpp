@@ -107,78 +107,72 @@ std::pair<sequence_set, sequence_set> read_inputs(const align_options& options, 
   return {std::move(queries), std::move(targets)};
 }
 
-//! Reverse complement of encoded DNA (A=0 C=1 G=2 T=3; N and the rest stay N).
-std::vector<std::uint8_t> reverse_complement(residue_span dna) {
-  std::vector<std::uint8_t> out(dna.size());
-  for (std::size_t k = 0; k < dna.size(); ++k) {
-    const std::uint8_t r = dna[dna.size() - 1 - k];
-    out[k] = r < dna_n_rank ? std::uint8_t(3 - r) : r;
+//! Reverse-complements every query in place (encoded DNA: A=0 C=1 G=2 T=3, N and the rest
+//! stay N); it is its own inverse. In place, so that a long query costs no second copy.
+void complement_queries(sequence_set& queries) {
+  for (sequence_record& r : queries.records) {
+    std::reverse(r.residues.begin(), r.residues.end());
+    for (std::uint8_t& x : r.residues)
+      if (x < dna_n_rank) x = std::uint8_t(3 - x);
   }
-  return out;
 }
 
 // Best hits of every query, in query order. DNA queries are searched on the strands asked for:
 // the reverse complement of the query against the database as it is (a minus-strand hit is an
 // alignment of the reverse-complemented query), and a target's hit is its better strand (plus
-// on equal scores). With more targets than --max-hits (or an engine that scans first) every
-// query × target is scored first and only the reported hits are aligned; with fewer, every pair
-// is aligned and ranked by its alignment. Alignments of all queries go to the engine in one batch.
+// on equal scores). The queries are complemented in place for the minus strand's phases and
+// restored before returning. With more targets than --max-hits (or an engine that scans first)
+// every query × target is scored first and only the reported hits are aligned; with fewer,
+// every pair is aligned and ranked by its alignment. Alignments of all queries go to the engine
+// in one batch per strand.
 std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, const align_options& options,
-                                    const sequence_set& queries, const sequence_set& targets,
+                                    sequence_set& queries, const sequence_set& targets,
                                     progress_line& progress, double& scan_s) {
   using clock = std::chrono::steady_clock;
   const std::size_t nq = queries.records.size(), nt = targets.records.size();
   const progress_fn report = [&](std::uint64_t cells) { progress.add(cells); };
   const bool all_kept = nt <= options.max_hits && !eng.scans_first();
 
-  // The searched sequences: per query its plus and/or minus strand (index = s, strand_of[s]).
-  const bool plus = options.strand != strand_choice::minus, minus = options.strand != strand_choice::plus;
-  std::vector<std::vector<std::uint8_t>> complements;
-  std::vector<residue_span> searched;
-  std::vector<std::size_t> query_of;
-  std::vector<bool> minus_of;
-  complements.reserve(nq);
-  for (std::size_t q = 0; q < nq; ++q) {
-    if (plus) {
-      searched.push_back(queries.records[q].residues);
-      query_of.push_back(q);
-      minus_of.push_back(false);
+  std::vector<bool> minus_of;  // strand k: minus or plus, plus first
+  if (options.strand != strand_choice::minus) minus_of.push_back(false);
+  if (options.strand != strand_choice::plus) minus_of.push_back(true);
+  const std::size_t strands = minus_of.size();
+  bool complemented = false;
+  const auto use_strand = [&](bool minus) {
+    if (minus != complemented) {
+      complement_queries(queries);
+      complemented = minus;
     }
-    if (minus) {
-      complements.push_back(reverse_complement(queries.records[q].residues));
-      searched.push_back(complements.back());
-      query_of.push_back(q);
-      minus_of.push_back(true);
-    }
-  }
-  const std::size_t strands = (plus ? 1 : 0) + (minus ? 1 : 0), ns = searched.size();
-
-  // The better strand of each (query, target) by its cell (plus first on equal scores).
-  auto better = [&](const std::vector<best_cell>& cells, std::size_t q, std::size_t t) {
-    std::size_t s = q * strands;
-    for (std::size_t k = 1; k < strands; ++k)
-      if (cells[(q * strands + k) * nt + t].score > cells[s * nt + t].score) s = q * strands + k;
-    return s;
   };
+  struct restore_plus {  // the queries leave as they came, also on an exception
+    const std::function<void()> fn;
+    ~restore_plus() { fn(); }
+  } restore{[&] { use_strand(false); }};
+  std::vector<residue_span> ts;
+  for (const auto& r : targets.records) ts.push_back(r.residues);
 
-  std::vector<best_cell> cells;
-  std::vector<std::vector<std::size_t>> keep(nq);  // targets per query, in report order
-  std::vector<std::vector<std::size_t>> keep_strands(nq);
+  std::vector<std::vector<best_cell>> cells(strands);  // per strand, q · nt + t
+  std::vector<std::vector<std::size_t>> keep(nq);         // targets per query, in report order
+  std::vector<std::vector<std::size_t>> keep_strand(nq);  // and the strand of each
   if (!all_kept) {
     const auto t0 = clock::now();
-    std::vector<residue_span> ts;
-    for (const auto& r : targets.records) ts.push_back(r.residues);
-    cells.resize(ns * nt);
-    eng.search(searched, ts, scheme, cells, report);
+    for (std::size_t k = 0; k < strands; ++k) {
+      use_strand(minus_of[k]);
+      std::vector<residue_span> qs;
+      for (const auto& r : queries.records) qs.push_back(r.residues);
+      cells[k].resize(nq * nt);
+      eng.search(qs, ts, scheme, cells[k], report);
+    }
     for (std::size_t q = 0; q < nq; ++q) {
       std::vector<best_cell> merged(nt);
-      std::vector<std::size_t> strand_of(nt);
+      std::vector<std::size_t> strand_of(nt, 0);
       for (std::size_t t = 0; t < nt; ++t) {
-        strand_of[t] = better(cells, q, t);
-        merged[t] = cells[strand_of[t] * nt + t];
+        for (std::size_t k = 1; k < strands; ++k)
+          if (cells[k][q * nt + t].score > cells[strand_of[t]][q * nt + t].score) strand_of[t] = k;
+        merged[t] = cells[strand_of[t]][q * nt + t];
       }
       keep[q] = rank_targets(merged, options.min_score, options.max_hits);
-      for (std::size_t t : keep[q]) keep_strands[q].push_back(strand_of[t]);
+      for (std::size_t t : keep[q]) keep_strand[q].push_back(strand_of[t]);
     }
     scan_s = std::chrono::duration<double>(clock::now() - t0).count();
   } else {
@@ -186,56 +180,65 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
       for (std::size_t t = 0; t < nt; ++t)
         for (std::size_t k = 0; k < strands; ++k) {
           keep[q].push_back(t);
-          keep_strands[q].push_back(q * strands + k);
+          keep_strand[q].push_back(k);
         }
   }
+
   // A scanned hit is aligned in the prefixes that end at its best cell: the DP values there are
   // those of the whole matrix and no cell before the end cell (in the tie order: column, then
   // row) reaches its score, so the alignment is the same, at a fraction of the cells.
-  std::vector<pair_job> jobs;
-  std::vector<std::size_t> job_strand;
-  for (std::size_t q = 0; q < nq; ++q)
-    for (std::size_t k = 0; k < keep[q].size(); ++k) {
-      const std::size_t t = keep[q][k], st = keep_strands[q][k];
-      job_strand.push_back(st);
-      residue_span qs = searched[st], ts = targets.records[t].residues;
-      best_cell known{};
-      if (!all_kept) {
-        known = cells[st * nt + t];
-        qs = qs.first(std::size_t(known.query_end));
-        ts = ts.first(std::size_t(known.target_end));
+  std::vector<std::size_t> first(nq + 1, 0);  // alns[first[q] + j] is keep[q][j]'s
+  for (std::size_t q = 0; q < nq; ++q) first[q + 1] = first[q] + keep[q].size();
+  std::vector<alignment> alns(first[nq]);
+  for (std::size_t k = 0; k < strands; ++k) {
+    use_strand(minus_of[k]);
+    std::vector<pair_job> jobs;
+    std::vector<std::size_t> at;
+    for (std::size_t q = 0; q < nq; ++q)
+      for (std::size_t j = 0; j < keep[q].size(); ++j) {
+        if (keep_strand[q][j] != k) continue;
+        const std::size_t t = keep[q][j];
+        residue_span qs = queries.records[q].residues, tspan = targets.records[t].residues;
+        best_cell known{};
+        if (!all_kept) {
+          known = cells[k][q * nt + t];
+          qs = qs.first(std::size_t(known.query_end));
+          tspan = tspan.first(std::size_t(known.target_end));
+        }
+        jobs.push_back({q, t, qs, tspan, known});
+        at.push_back(first[q] + j);
       }
-      jobs.push_back({q, t, qs, ts, known});
-    }
-  std::vector<alignment> alns(jobs.size());
-  eng.align_many(jobs, scheme, alns, all_kept ? report : progress_fn{});
+    std::vector<alignment> out(jobs.size());
+    eng.align_many(jobs, scheme, out, all_kept ? report : progress_fn{});
+    for (std::size_t b = 0; b < out.size(); ++b) alns[at[b]] = std::move(out[b]);
+  }
 
   std::vector<output::hit> hits;
-  std::size_t k = 0;
   for (std::size_t q = 0; q < nq; ++q) {
-    // The reported alignment of each kept target and its strand.
+    // The reported alignment of each kept target (its better strand).
     std::vector<std::size_t> chosen(nt, SIZE_MAX);
     std::vector<best_cell> traced(nt);
-    for (std::size_t j = 0; j < keep[q].size(); ++j, ++k) {
-      const std::size_t t = keep[q][j], st = keep_strands[q][j];
-      const alignment& a = alns[k];
+    for (std::size_t j = 0; j < keep[q].size(); ++j) {
+      const std::size_t t = keep[q][j], k = keep_strand[q][j], a_at = first[q] + j;
+      const alignment& a = alns[a_at];
       if (!all_kept) {
-        const best_cell& scanned = cells[st * nt + t];
+        const best_cell& scanned = cells[k][q * nt + t];
         if (a.score != scanned.score || a.query_end != scanned.query_end || a.target_end != scanned.target_end)
           throw runtime_failure("internal error: " + eng.name() + " engine gave score " +
                                 std::to_string(scanned.score) + " then an alignment of " + std::to_string(a.score) +
                                 " for " + queries.records[q].name + " vs " + targets.records[t].name);
       }
       if (chosen[t] == SIZE_MAX || a.score > alns[chosen[t]].score) {  // plus first on equal scores
-        chosen[t] = k;
+        chosen[t] = a_at;
         traced[t] = {a.score, a.query_end, a.target_end};
       }
     }
     // With every target traced, ranking happens after the alignments are known.
     const std::vector<std::size_t> order = all_kept ? rank_targets(traced, options.min_score, options.max_hits) : keep[q];
     for (std::size_t t : order) {
-      const std::size_t at = chosen[t];
-      hits.push_back({q, t, std::move(alns[at]), minus_of[job_strand[at]]});
+      const std::size_t a_at = chosen[t];
+      const std::size_t k = keep_strand[q][a_at - first[q]];
+      hits.push_back({q, t, std::move(alns[a_at]), minus_of[k]});
     }
   }
   return hits;
