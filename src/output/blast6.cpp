@@ -19,7 +19,7 @@ struct column_def {
 };
 
 // Order: the 12 standard outfmt-6 columns, then the extras.
-constexpr std::array<column_def, 21> column_defs{{
+constexpr std::array<column_def, 22> column_defs{{
     {"qseqid", "query name"},
     {"sseqid", "target (subject) name"},
     {"pident", "percent identical positions, 100*nident/length, 3 decimals"},
@@ -28,7 +28,7 @@ constexpr std::array<column_def, 21> column_defs{{
     {"gapopen", "number of gaps (runs of gap residues)"},
     {"qstart", "query start, 1-based"},
     {"qend", "query end, 1-based inclusive"},
-    {"sstart", "target start, 1-based"},
+    {"sstart", "target start, 1-based (> send for minus-strand hits)"},
     {"send", "target end, 1-based inclusive"},
     {"evalue", "K*m*N*exp(-lambda*S), NA without published lambda/K"},
     {"bitscore", "(lambda*S - ln K)/ln 2, NA without published lambda/K"},
@@ -41,6 +41,7 @@ constexpr std::array<column_def, 21> column_defs{{
     {"gaps", "gap residues (total length of all gaps)"},
     {"qseq", "aligned part of the query, '-' for gaps"},
     {"sseq", "aligned part of the target, '-' for gaps"},
+    {"sstrand", "strand of the target the query aligns to: plus, minus (N/A for protein)"},
 }};
 constexpr std::size_t standard_count = 12;
 
@@ -169,10 +170,12 @@ void write_blast6(std::ostream& out, const output_spec& spec, const run_context&
     return c == "qseq" || c == "sseq" || c == "positive";
   });
   std::string line;
+  strand_cache strands;
   for (const hit& h : hits) {
-    const hit_view v = view_of(ctx, params, h);
+    const hit_view v = view_of(ctx, params, h, strands);
+    const blast_coordinates at = blast_coordinates_of(v);
     aligned_rows rows;
-    if (needs_rows) rows = layout(h.aln, v.query.residues, v.target.residues, ctx.scheme);
+    if (needs_rows) rows = blast_rows(v, ctx.scheme);
     line.clear();
     for (std::size_t i = 0; i < cols.size(); ++i) {
       if (i) line += '\t';
@@ -183,15 +186,16 @@ void write_blast6(std::ostream& out, const output_spec& spec, const run_context&
       else if (c == "length") line += std::to_string(v.stats.length);
       else if (c == "mismatch") line += std::to_string(v.stats.mismatches);
       else if (c == "gapopen") line += std::to_string(v.stats.gap_opens);
-      else if (c == "qstart") line += std::to_string(h.aln.query_begin + 1);
-      else if (c == "qend") line += std::to_string(h.aln.query_end);
-      else if (c == "sstart") line += std::to_string(h.aln.target_begin + 1);
-      else if (c == "send") line += std::to_string(h.aln.target_end);
+      else if (c == "qstart") line += std::to_string(at.qstart);
+      else if (c == "qend") line += std::to_string(at.qend);
+      else if (c == "sstart") line += std::to_string(at.sstart);
+      else if (c == "send") line += std::to_string(at.send);
+      else if (c == "sstrand")
+        line += ctx.scheme.alphabet != alphabet_kind::dna ? "N/A" : v.strand == dna_strand::minus ? "minus" : "plus";
       else if (c == "evalue") line += v.evalue ? format_evalue(*v.evalue) : "NA";
       else if (c == "bitscore") line += v.bit_score ? format_bit_score(*v.bit_score) : "NA";
       else if (c == "score") line += std::to_string(h.aln.score);
-      else if (c == "cigar")
-        line += cigar_string(h.aln, v.query.residues, v.target.residues, ctx.scheme.alphabet, true);
+      else if (c == "cigar") line += blast_cigar(v, ctx.scheme.alphabet);
       else if (c == "qlen") line += std::to_string(v.query.residues.size());
       else if (c == "slen") line += std::to_string(v.target.residues.size());
       else if (c == "nident") line += std::to_string(v.stats.matches);

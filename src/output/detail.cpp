@@ -1,5 +1,9 @@
+// Helpers shared by the writers: layout of aligned rows, strands, escaping, hit resolution.
+
 #include "output/detail.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <stdexcept>
 
@@ -78,16 +82,87 @@ std::string json_quote(std::string_view s) {
   return r + '"';
 }
 
-hit_view view_of(const run_context& ctx, const std::optional<karlin_params>& params, const hit& h) {
+std::vector<std::uint8_t> reverse_complement(residue_span residues) {
+  std::vector<std::uint8_t> out(residues.size());
+  for (std::size_t i = 0; i < residues.size(); ++i) out[residues.size() - 1 - i] = complement(residues[i]);
+  return out;
+}
+
+residue_span strand_cache::residues(const sequence_record& q, std::size_t i, dna_strand s) {
+  if (s == dna_strand::plus) return q.residues;
+  if (index_ != i) {
+    reverse_ = reverse_complement(q.residues);
+    index_ = i;
+  }
+  return reverse_;
+}
+
+hit_view view_of(const run_context& ctx, const std::optional<karlin_params>& params, const hit& h,
+                 strand_cache& strands) {
   const sequence_record& q = ctx.queries.records.at(h.query_index);
   const sequence_record& t = ctx.targets.records.at(h.target_index);
-  hit_view v{q, t, h.aln, compute_stats(h.aln, q.residues, t.residues, ctx.scheme.alphabet),
+  if (h.strand == dna_strand::minus && ctx.scheme.alphabet != alphabet_kind::dna)
+    throw std::logic_error("output: a minus-strand hit in a protein search");
+  const residue_span qr = strands.residues(q, h.query_index, h.strand);
+  hit_view v{q, t, h.aln, h.strand, qr, compute_stats(h.aln, qr, t.residues, ctx.scheme.alphabet),
              std::nullopt, std::nullopt};
   if (params) {
     v.evalue = evalue(*params, h.aln.score, q.residues.size(), ctx.db_residues);
     v.bit_score = bit_score(*params, h.aln.score);
   }
   return v;
+}
+
+blast_coordinates blast_coordinates_of(const hit_view& v) {
+  const alignment& a = v.aln;
+  if (v.strand == dna_strand::plus) return {a.query_begin + 1, a.query_end, a.target_begin + 1, a.target_end};
+  const auto m = std::int64_t(v.query.residues.size());
+  return {m - a.query_end + 1, m - a.query_begin, a.target_end, a.target_begin + 1};
+}
+
+namespace {
+
+char complement_letter(char c) {
+  switch (c) {
+    case 'A': return 'T';
+    case 'C': return 'G';
+    case 'G': return 'C';
+    case 'T': return 'A';
+    default: return c;  // N and '-'
+  }
+}
+
+void reverse_complement_row(std::string& row) {
+  std::reverse(row.begin(), row.end());
+  for (char& c : row) c = complement_letter(c);
+}
+
+}  // namespace
+
+aligned_rows blast_rows(const hit_view& v, const scoring_scheme& scheme) {
+  aligned_rows rows = layout(v.aln, v.query_residues, v.target.residues, scheme);
+  if (v.strand == dna_strand::minus) {
+    reverse_complement_row(rows.query);
+    reverse_complement_row(rows.target);
+    std::reverse(rows.markup.begin(), rows.markup.end());
+  }
+  return rows;
+}
+
+std::string blast_cigar(const hit_view& v, alphabet_kind kind) {
+  std::string cigar = cigar_string(v.aln, v.query_residues, v.target.residues, kind, true);
+  if (v.strand == dna_strand::plus) return cigar;
+  // Reverse the order of the runs ("3=1X4=" -> "4=1X3=").
+  std::vector<std::string> runs;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < cigar.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(cigar[i]))) {
+      runs.push_back(cigar.substr(start, i + 1 - start));
+      start = i + 1;
+    }
+  std::string out;
+  for (auto it = runs.rbegin(); it != runs.rend(); ++it) out += *it;
+  return out;
 }
 
 }  // namespace swat::output::detail

@@ -16,11 +16,23 @@
 
 namespace swat::output {
 
+//! Which strand of a DNA query a hit aligns. Protein hits are always plus.
+enum class dna_strand : std::uint8_t { plus, minus };
+
 //! One reported alignment: indices into run_context::queries / ::targets records.
+//!
+//! Minus-strand convention: for strand == minus, aln is an alignment of the REVERSE COMPLEMENT
+//! of the query (query coordinates count along the reverse complement) against the forward
+//! target. Writers map it as the formats expect: BLAST tabular and JSON as BLAST reports it
+//! (query coordinates on the forward query, qstart < qend; target coordinates reversed,
+//! sstart > send; qseq is the forward query, sseq the reverse-complemented target); SAM with
+//! FLAG 16, POS on the forward target and SEQ reverse-complemented; pair shows the alignment as
+//! computed (reverse-complemented query, positions counted along it, forward target).
 struct hit {
   std::size_t query_index;
   std::size_t target_index;
   alignment aln;
+  dna_strand strand = dna_strand::plus;
 };
 
 //! Output formats.

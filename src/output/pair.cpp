@@ -66,12 +66,15 @@ void write_header(std::ostream& out, const run_context& ctx) {
 
 void write_one(std::ostream& out, const run_context& ctx, const hit_view& v) {
   const scoring_scheme& s = ctx.scheme;
-  const aligned_rows rows = layout(v.aln, v.query.residues, v.target.residues, s);
+  const aligned_rows rows = layout(v.aln, v.query_residues, v.target.residues, s);
   const std::int64_t len = v.stats.length;
   out << "\n#=======================================\n#\n"
       << "# Aligned_sequences: 2\n"
       << "# 1: " << v.query.name << '\n'
-      << "# 2: " << v.target.name << '\n'
+      << "# 2: " << v.target.name << '\n';
+  if (v.strand == dna_strand::minus)
+    out << "# Strand: minus (row 1 is the reverse complement of the query, positions counted along it)\n";
+  out
       << "# Matrix: " << (s.matrix_name.empty() ? "(unnamed)" : one_line(s.matrix_name)) << '\n'
       << "# Gap_open: " << s.gap_open << '\n'
       << "# Gap_extend: " << s.gap_extend << '\n'
@@ -105,7 +108,8 @@ void write_one(std::ostream& out, const run_context& ctx, const hit_view& v) {
 void write_pair(std::ostream& out, const run_context& ctx, std::span<const hit> hits) {
   const std::optional<karlin_params> params = find_karlin_params(ctx.scheme);
   write_header(out, ctx);
-  for (const hit& h : hits) write_one(out, ctx, view_of(ctx, params, h));
+  strand_cache strands;
+  for (const hit& h : hits) write_one(out, ctx, view_of(ctx, params, h, strands));
   out << "\n#---------------------------------------\n"
       << "#---------------------------------------\n";
 }
