@@ -77,6 +77,7 @@ double bit_score(const karlin_params& p, std::int64_t s) {
 }
 
 std::int64_t min_score_for_evalue(const karlin_params& p, double max_evalue, double search_space) {
+  if (std::isinf(max_evalue)) return 1;
   const double ln_max = std::log(max_evalue);
   // ln E(S) ≤ ln_max ⇔ S ≥ (ln K + ln space − ln_max)/λ; step around that for even rounding.
   auto s = std::int64_t(std::ceil((std::log(p.k) + std::log(search_space) - ln_max) / p.lambda));
