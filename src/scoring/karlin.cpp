@@ -72,8 +72,10 @@ double ln_evalue(const karlin_params& p, std::int64_t s, double search_space) {
   return std::log(p.k) + std::log(search_space) - p.lambda * double(effective_score(p, s));
 }
 
+// BLAST rounds odd scores down for the E-value only; the bit score uses the raw score (blastn
+// 2.12: score 23 -> 22.0 bits, score 22 -> 21.1 bits, both E = 22).
 double bit_score(const karlin_params& p, std::int64_t s) {
-  return (p.lambda * double(effective_score(p, s)) - std::log(p.k)) / std::log(2.0);
+  return (p.lambda * double(s) - std::log(p.k)) / std::log(2.0);
 }
 
 std::int64_t min_score_for_evalue(const karlin_params& p, double max_evalue, double search_space) {
@@ -89,7 +91,7 @@ std::int64_t min_score_for_evalue(const karlin_params& p, double max_evalue, dou
 std::string describe(const karlin_params& p) {
   char buf[160];
   std::snprintf(buf, sizeof buf, "lambda=%.4g K=%.4g H=%.4g alpha=%.4g beta=%.4g%s", p.lambda, p.k, p.h, p.alpha,
-                p.beta, p.even_scores_only ? " (even scores; odd ones round down)" : "");
+                p.beta, p.even_scores_only ? " (E-values of odd scores: those of the even score below)" : "");
   return std::string(buf) + " from " + p.origin;
 }
 

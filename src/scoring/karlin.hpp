@@ -37,7 +37,8 @@ struct karlin_params {
   double h = 0;        //!< relative entropy H, nats per aligned position (λ/α)
   double alpha = 0;    //!< α: mean alignment length per raw score unit (length correction)
   double beta = 0;     //!< β: intercept of the length correction, residues
-  //! True where NCBI applies λ and K to even scores only (odd scores are rounded down first).
+  //! True where NCBI applies λ and K to even scores only: E-values of odd scores are those of
+  //! the even score below (bit scores use the raw score, as BLAST prints them).
   bool even_scores_only = false;
   karlin_source source = karlin_source::ncbi_table;
   //! One line saying which table row, or how the parameters were estimated.
@@ -73,7 +74,7 @@ double effective_search_space(const karlin_params& p, std::uint64_t m, std::uint
 //! Natural logarithm of the E-value of raw score s in a search space of m'·n' residue pairs.
 double ln_evalue(const karlin_params& p, std::int64_t s, double search_space);
 
-//! Bit score (λS − ln K) / ln 2 of raw score s.
+//! Bit score (λS − ln K) / ln 2 of raw score s (never rounded to even, as in BLAST).
 double bit_score(const karlin_params& p, std::int64_t s);
 
 //! The smallest raw score ≥ 1 whose E-value is ≤ max_evalue in the given search space.

@@ -9,16 +9,16 @@ namespace swat::output::test {
 namespace {
 
 // Hand check of the first line: CGTACGTA vs CGTTCGTA, 7 identical of 8 (87.500%), score
-// 7*2 - 3 = 11, rounded down to 10 for the 2/-3 parameters (lambda 0.625, K 0.41, alpha 0.8,
-// beta -2): bits = (6.25 + 0.8916) / 0.6931 = 10.30. BLAST's length adjustment for m = 10,
+// 7*2 - 3 = 11 (lambda 0.625, K 0.41, alpha 0.8, beta -2): bits = (6.875 + 0.8916) / 0.6931 =
+// 11.2; the E-value uses 10 (odd scores round down for 2/-3). BLAST's length adjustment for m = 10,
 // N = 26 residues in 2 sequences is 3 (f(3) = 1.28 * ln(0.41 * 7 * 20) - 2 = 3.18 >= 3), so the
 // search space is 7 * 20 = 140 and E = 0.41 * 140 * e^-6.25 = 0.1108.
 TEST(blast6, golden_standard_columns) {
   dna_fixture f;
   EXPECT_EQ(render(parse_outfmt("6"), f.ctx, f.hits),
-            "q1\tt1\t87.500\t8\t1\t0\t2\t9\t4\t11\t1.11e-01\t10.3\n"
+            "q1\tt1\t87.500\t8\t1\t0\t2\t9\t4\t11\t1.11e-01\t11.2\n"
             "q1\tt2\t100.000\t10\t0\t0\t1\t10\t1\t10\t2.14e-04\t19.3\n"
-            "q2\tt2\t80.000\t10\t0\t1\t4\t13\t1\t8\t2.51e+00\t6.7\n");
+            "q2\tt2\t80.000\t10\t0\t1\t4\t13\t1\t8\t2.51e+00\t7.6\n");
   EXPECT_EQ(render(parse_outfmt("blast6"), f.ctx, f.hits), render(parse_outfmt("6 std"), f.ctx, f.hits));
 }
 
@@ -28,11 +28,11 @@ TEST(blast6, old_spelling_appends_columns_to_std) {
       render(parse_outfmt("blast6 score cigar qlen slen nident positive gaps qseq sseq"), f.ctx, f.hits);
   EXPECT_EQ(out, render(parse_outfmt("6 std score cigar qlen slen nident positive gaps qseq sseq"), f.ctx, f.hits));
   EXPECT_EQ(out,
-            "q1\tt1\t87.500\t8\t1\t0\t2\t9\t4\t11\t1.11e-01\t10.3"
+            "q1\tt1\t87.500\t8\t1\t0\t2\t9\t4\t11\t1.11e-01\t11.2"
             "\t11\t3=1X4=\t10\t14\t7\t7\t0\tCGTACGTA\tCGTTCGTA\n"
             "q1\tt2\t100.000\t10\t0\t0\t1\t10\t1\t10\t2.14e-04\t19.3"
             "\t20\t10=\t10\t12\t10\t10\t0\tACGTACGTAC\tACGTACGTAC\n"
-            "q2\tt2\t80.000\t10\t0\t1\t4\t13\t1\t8\t2.51e+00\t6.7"
+            "q2\tt2\t80.000\t10\t0\t1\t4\t13\t1\t8\t2.51e+00\t7.6"
             "\t7\t4=2I4=\t16\t12\t8\t8\t2\tACGTTTACGT\tACGT--ACGT\n");
 }
 
@@ -86,7 +86,7 @@ TEST(blast6, seven_adds_blast_comment_lines_per_query) {
   EXPECT_EQ(render(parse_outfmt("7"), f.ctx, only_q1),
             std::string("# swat-gpu 0.1.0\n# Query: q1\n# Database: test.fa\n") + fields_std +
                 "# 2 hits found\n"
-                "q1\tt1\t87.500\t8\t1\t0\t2\t9\t4\t11\t1.11e-01\t10.3\n"
+                "q1\tt1\t87.500\t8\t1\t0\t2\t9\t4\t11\t1.11e-01\t11.2\n"
                 "q1\tt2\t100.000\t10\t0\t0\t1\t10\t1\t10\t2.14e-04\t19.3\n"
                 "# swat-gpu 0.1.0\n# Query: q2\n# Database: test.fa\n# 0 hits found\n"
                 "# swat-gpu processed 2 queries\n");

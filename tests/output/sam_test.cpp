@@ -22,7 +22,7 @@ const char* const dna_header =
     "@SQ\tSN:t2\tLN:12\n"
     "@PG\tID:swat-gpu\tPN:swat-gpu\tVN:0.1.0\tCL:swat-gpu -q q.fa -d db.fa\n"
     "@CO\tscoring: match 2 mismatch -3, gap open 5 extend 2 (a gap of k residues costs open + k*extend)\n"
-    "@CO\tE-values (ZE tag): lambda=0.625 K=0.41 H=0.78 alpha=0.8 beta=-2 (even scores; odd ones round down) "
+    "@CO\tE-values (ZE tag): lambda=0.625 K=0.41 H=0.78 alpha=0.8 beta=-2 (E-values of odd scores: those of the even score below) "
     "from NCBI BLAST table: blastn reward 2 penalty -3, gap 5/2\n";
 
 const char* const dna_records =
