@@ -36,14 +36,15 @@ void expect_same_as_cpu(const std::string& inputs, const std::string& gpu_args, 
     ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
     ASSERT_EQ(gpu.exit_code, 0) << gpu_args << ": " << gpu.err;
     EXPECT_FALSE(cpu.out.empty());
-    // SAM's @PG line carries the command line; compare the records.
+    // SAM's @PG line and JSON's metadata line carry the command line and the engine; compare
+    // the rest.
     auto strip_pg = [](const std::string& s) {
       std::string out;
       std::size_t pos = 0;
       while (pos < s.size()) {
         const std::size_t end = s.find('\n', pos);
         const std::string line = s.substr(pos, end == std::string::npos ? std::string::npos : end - pos + 1);
-        if (line.rfind("@PG", 0) != 0) out += line;
+        if (line.rfind("@PG", 0) != 0 && line.rfind("  \"metadata\":", 0) != 0) out += line;
         if (end == std::string::npos) break;
         pos = end + 1;
       }
@@ -92,12 +93,14 @@ TEST(cli_gpu, fast_kernel_refuses_a_sync_mode) {
 
 namespace {
 
-// The text without the lines that carry the command line (SAM @PG, pair's "# Commandline:").
+// The text without the lines that carry the command line or the engine (SAM @PG, pair's
+// "# Commandline:", JSON's metadata line).
 std::string without_pg(const std::string& s) {
   std::istringstream in(s);
   std::string out, line;
   while (std::getline(in, line))
-    if (line.rfind("@PG", 0) != 0 && line.rfind("# Commandline:", 0) != 0) out += line + "\n";
+    if (line.rfind("@PG", 0) != 0 && line.rfind("# Commandline:", 0) != 0 && line.rfind("  \"metadata\":", 0) != 0)
+      out += line + "\n";
   return out;
 }
 

@@ -45,7 +45,7 @@ TEST(blast6, named_columns_replace_the_standard_ones) {
 
 TEST(blast6, estimated_parameters_instead_of_na_and_empty_hit_list) {
   dna_fixture f;
-  f.scheme.gap_open = 4;  // 2/-3 with gap 4/2 is not in blastn's table
+  f.scheme.gap_open = 3;  // 2/-3 with gap 3/2 is not in blastn's table
   const std::string out = render(parse_outfmt("6 evalue bitscore"), f.ctx, {f.hits[0]});
   EXPECT_EQ(out.find("NA"), std::string::npos) << out;
   EXPECT_GT(std::stod(out), 0.0) << out;
