@@ -158,7 +158,9 @@ TEST(cli_gpu, database_search_matches_the_cpu_in_every_format) {
   copy_records(queries, short_q, 0, 6);
   copy_records(queries, titin, 6, 7);
   for (const char* fmt : {"blast6 score cigar", "sam", "json", "pair"}) {
-    const std::string common = "align " + short_q.string() + " " + db.string() + " --quiet --max-hits 1000 --outfmt '" + fmt + "'";
+    // --evalue 1e300: every one of the 6,000 hits, not only the ~150 with E <= 10.
+    const std::string common = "align " + short_q.string() + " " + db.string() +
+                               " --quiet --max-hits 1000 --evalue 1e300 --outfmt '" + fmt + "'";
     const auto cpu = run_shell(binary + " " + common + " --device cpu", dir);
     const auto gpu = run_shell(binary + " " + common + " --device gpu", dir);
     ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
@@ -166,7 +168,7 @@ TEST(cli_gpu, database_search_matches_the_cpu_in_every_format) {
     EXPECT_GT(cpu.out.size(), 100000u) << fmt;
     EXPECT_EQ(first_difference(without_pg(cpu.out), without_pg(gpu.out)), "") << fmt;
   }
-  expect_same_as_cpu(titin.string() + " " + db.string() + " --max-hits 30", "", dir);
+  expect_same_as_cpu(titin.string() + " " + db.string() + " --max-hits 30 --evalue 1e300", "", dir);
 }
 
 TEST(cli_gpu, dna_database_search_matches_the_cpu) {
@@ -181,7 +183,7 @@ TEST(cli_gpu, dna_database_search_matches_the_cpu) {
   const fs::path db = dir.path() / "fragments.fa";
   write_fragments(genomes, db);
   const std::string queries = (source_dir / "data/sarscov2_spike_gene.fa").string() + " " + db.string();
-  expect_same_as_cpu(queries + " --max-hits 100", "", dir);
+  expect_same_as_cpu(queries + " --max-hits 100 --evalue 1e300", "", dir);
   const fs::path mt = shared_data / "dna/mt_orang.fa";
-  expect_same_as_cpu(mt.string() + " " + db.string() + " --max-hits 5000", "", dir);
+  expect_same_as_cpu(mt.string() + " " + db.string() + " --max-hits 5000 --evalue 1e300", "", dir);
 }
