@@ -61,6 +61,16 @@ std::vector<std::string> column(const std::string& tsv, std::size_t index) {
   return values;
 }
 
+//! Runs `swat-gpu align <args> -o out` and then a Python check of out (sys.argv[1]); a failed
+//! alignment shows as the check's failure.
+process_result python_check(const std::string& python, const std::string& args, const std::string& check,
+                            const temp_dir& dir) {
+  const process_result r = align(args + " -o " + (dir / "out").string(), dir);
+  if (r.exit_code != 0) return r;
+  write_file(dir / "check.py", "import sys\n" + check);
+  return run_shell(python + " " + (dir / "check.py").string() + " " + (dir / "out").string(), dir);
+}
+
 //! SAM text without its @PG lines (they hold the command line, which differs between runs).
 std::string without_pg(const std::string& sam) {
   std::string out;
@@ -123,21 +133,16 @@ TEST(cli_formats, tabular_values_and_biopython) {
   EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "6289\t3.37e-1700\t5671\tplus\t100") << r.out;
   const std::string python = python_with("Bio.SearchIO");
   if (python.empty()) GTEST_SKIP() << "no python3 with Biopython";
-  r = align(q + " " + regions + " --outfmt '7 std score qlen slen nident positive gaps ppos sstrand' -o " +
-               (dir / "out.tsv").string(),
-           dir);
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  write_file(dir / "check.py", R"py(
-import sys
+  r = python_check(python, q + " " + regions + " --outfmt '7 std score qlen slen nident positive gaps ppos sstrand'",
+                   R"py(
 from Bio import SearchIO
 qs = list(SearchIO.parse(sys.argv[1], 'blast-tab', comments=True))
 assert [q.id for q in qs] == ['MN908947.3:21563-25384', 'nohit'], [q.id for q in qs]
 assert len(qs[0]) == 3 and len(qs[1]) == 0
 best = qs[0][0].hsps[0]
 assert best.bitscore_raw == 6289 and best.query_start == 0 and best.query_end == 3822
-print('ok')
-)py");
-  r = run_shell(python + " " + (dir / "check.py").string() + " " + (dir / "out.tsv").string(), dir);
+)py",
+                   dir);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
 }
 
@@ -151,17 +156,13 @@ TEST(cli_formats, pair_reads_with_biopython_and_json_has_metadata) {
     EXPECT_NE(r.out.find(needle), std::string::npos) << needle;
   const std::string python = python_with("Bio.AlignIO");
   if (python.empty()) GTEST_SKIP() << "no python3 with Biopython";
-  r = align(spike_gene + " " + regions + " --outfmt pair -o " + (dir / "out.pair").string(), dir);
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  write_file(dir / "check.py", R"py(
-import sys
+  r = python_check(python, spike_gene + " " + regions + " --outfmt pair", R"py(
 from Bio import AlignIO
 alns = list(AlignIO.parse(sys.argv[1], 'emboss'))
 assert len(alns) == 3
 assert alns[0][0].id == 'MN908947.3:21563-25384' and alns[0].annotations['score'] == 6289
-print('ok')
-)py");
-  r = run_shell(python + " " + (dir / "check.py").string() + " " + (dir / "out.pair").string(), dir);
+)py",
+                   dir);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
 }
 
