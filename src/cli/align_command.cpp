@@ -2,6 +2,7 @@
 
 #include <cxxopts.hpp>
 
+#include <cstdlib>
 #include <iostream>
 #include <thread>
 
@@ -41,9 +42,21 @@ Conventions:
               written in place; an output that is an input is refused.
 )";
 
+// The command line as a shell would take it back: arguments with spaces or shell characters
+// are single-quoted (SAM @PG CL, pair and JSON headers).
 std::string join_command_line(const std::vector<std::string>& args) {
   std::string s = "swat-gpu align";
-  for (const auto& a : args) s += " " + a;
+  for (const auto& a : args) {
+    const bool plain = !a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                         "0123456789-_./=:,+@%") == std::string::npos;
+    if (plain) {
+      s += " " + a;
+      continue;
+    }
+    s += " '";
+    for (char c : a) s += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    s += "'";
+  }
   return s;
 }
 
@@ -88,11 +101,13 @@ int align_command(const std::vector<std::string>& args) {
     ("gpus", "GPUs of database searches: all | N (the first N) | LIST of ids (0,1; 2, alone); single "
              "pairs run on the first; CUDA_VISIBLE_DEVICES applies", cxxopts::value<std::string>()->default_value("all"));
   opts.add_options("Output")
-    ("outfmt", "blast6 [extra columns…] | sam | pair | json (see below)",
+    ("outfmt", "6 [columns…] | 7 [columns…] | blast6 [extra columns…] | sam | bam | pair | json (see below)",
      cxxopts::value<std::string>()->default_value("blast6"))
     ("o,out", "output file, written atomically (default: stdout)", cxxopts::value<std::string>())
     ("max-hits", "hits reported per query", cxxopts::value<std::size_t>()->default_value("10"))
     ("min-score", "smallest score reported", cxxopts::value<int>()->default_value("1"))
+    ("evalue", "largest E-value reported (> 0; BLAST's default 10)", cxxopts::value<std::string>()->default_value("10"))
+    ("sam-hit-only", "SAM/BAM: no unmapped records for queries without hits")
     ("quiet", "no notices and no progress line")
     ("timing", "one line on stderr with the wall time of each stage (read, engine start, align, output)")
     ("h,help", "this help");
@@ -142,6 +157,12 @@ int align_command(const std::vector<std::string>& args) {
   o.max_hits = r["max-hits"].as<std::size_t>();
   if (o.max_hits == 0) throw usage_error("--max-hits must be at least 1");
   o.min_score = r["min-score"].as<int>();
+  const std::string evalue = r["evalue"].as<std::string>();
+  char* end = nullptr;
+  o.max_evalue = std::strtod(evalue.c_str(), &end);
+  if (evalue.empty() || *end != '\0' || !(o.max_evalue > 0))  // !(x > 0) also catches NaN
+    throw usage_error("--evalue must be a positive number (got '" + evalue + "')");
+  o.outfmt.sam_hit_only = r.count("sam-hit-only") > 0;
   o.quiet = r.count("quiet") > 0;
   o.command_line = join_command_line(args);
   if (r.count("timing")) o.timing = [](const std::string& line) { std::cerr << "swat-gpu: " << line << "\n"; };

@@ -1,5 +1,10 @@
+// Helpers shared by the writers: layout of aligned rows, strands, escaping, hit resolution.
+
 #include "output/detail.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
@@ -78,16 +83,103 @@ std::string json_quote(std::string_view s) {
   return r + '"';
 }
 
-hit_view view_of(const run_context& ctx, const std::optional<karlin_params>& params, const hit& h) {
+std::vector<std::uint8_t> reverse_complement(residue_span residues) {
+  std::vector<std::uint8_t> out(residues.size());
+  for (std::size_t i = 0; i < residues.size(); ++i) out[residues.size() - 1 - i] = complement(residues[i]);
+  return out;
+}
+
+residue_span strand_cache::residues(const sequence_record& q, std::size_t i, dna_strand s) {
+  if (s == dna_strand::plus) return q.residues;
+  if (index_ != i) {
+    reverse_ = reverse_complement(q.residues);
+    index_ = i;
+  }
+  return reverse_;
+}
+
+hit_statistics::hit_statistics(const run_context& ctx)
+    : params_(ctx.evalue_params), db_residues_(ctx.db_residues), db_sequences_(ctx.targets.records.size()) {
+  if (!params_) params_ = &own_.emplace(scoring::karlin_params_for(ctx.scheme));
+}
+
+double hit_statistics::ln_evalue(std::int64_t s, std::uint64_t query_length) const {
+  return scoring::ln_evalue(*params_, s,
+                            scoring::effective_search_space(*params_, query_length, db_residues_, db_sequences_));
+}
+
+hit_view view_of(const run_context& ctx, const hit_statistics& stats, const hit& h, strand_cache& strands) {
   const sequence_record& q = ctx.queries.records.at(h.query_index);
   const sequence_record& t = ctx.targets.records.at(h.target_index);
-  hit_view v{q, t, h.aln, compute_stats(h.aln, q.residues, t.residues, ctx.scheme.alphabet),
-             std::nullopt, std::nullopt};
-  if (params) {
-    v.evalue = evalue(*params, h.aln.score, q.residues.size(), ctx.db_residues);
-    v.bit_score = bit_score(*params, h.aln.score);
+  if (h.strand == dna_strand::minus && ctx.scheme.alphabet != alphabet_kind::dna)
+    throw std::logic_error("output: a minus-strand hit in a protein search");
+  const residue_span qr = strands.residues(q, h.query_index, h.strand);
+  return {q,
+          t,
+          h.aln,
+          h.strand,
+          qr,
+          compute_stats(h.aln, qr, t.residues, ctx.scheme.alphabet),
+          stats.ln_evalue(h.aln.score, q.residues.size()),
+          stats.bit_score(h.aln.score)};
+}
+
+std::vector<std::vector<const hit*>> hits_by_query(const run_context& ctx, std::span<const hit> hits) {
+  std::vector<std::vector<const hit*>> by_query(ctx.queries.records.size());
+  for (const hit& h : hits) by_query.at(h.query_index).push_back(&h);
+  return by_query;
+}
+
+blast_coordinates blast_coordinates_of(const hit_view& v) {
+  const alignment& a = v.aln;
+  if (v.strand == dna_strand::plus) return {a.query_begin + 1, a.query_end, a.target_begin + 1, a.target_end};
+  const auto m = std::int64_t(v.query.residues.size());
+  return {m - a.query_end + 1, m - a.query_begin, a.target_end, a.target_begin + 1};
+}
+
+namespace {
+
+char complement_letter(char c) {
+  switch (c) {
+    case 'A': return 'T';
+    case 'C': return 'G';
+    case 'G': return 'C';
+    case 'T': return 'A';
+    default: return c;  // N and '-'
   }
-  return v;
+}
+
+void reverse_complement_row(std::string& row) {
+  std::reverse(row.begin(), row.end());
+  for (char& c : row) c = complement_letter(c);
+}
+
+}  // namespace
+
+aligned_rows blast_rows(const hit_view& v, const scoring_scheme& scheme) {
+  aligned_rows rows = layout(v.aln, v.query_residues, v.target.residues, scheme);
+  if (v.strand == dna_strand::minus) {
+    reverse_complement_row(rows.query);
+    reverse_complement_row(rows.target);
+    std::reverse(rows.markup.begin(), rows.markup.end());
+  }
+  return rows;
+}
+
+std::string blast_cigar(const hit_view& v, alphabet_kind kind) {
+  std::string cigar = cigar_string(v.aln, v.query_residues, v.target.residues, kind, true);
+  if (v.strand == dna_strand::plus) return cigar;
+  // Reverse the order of the runs ("3=1X4=" -> "4=1X3=").
+  std::vector<std::string> runs;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < cigar.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(cigar[i]))) {
+      runs.push_back(cigar.substr(start, i + 1 - start));
+      start = i + 1;
+    }
+  std::string out;
+  for (auto it = runs.rbegin(); it != runs.rend(); ++it) out += *it;
+  return out;
 }
 
 }  // namespace swat::output::detail
@@ -96,15 +188,47 @@ namespace swat::output {
 
 void write_hits(std::ostream& out, const output_spec& spec, const run_context& ctx,
                 std::span<const hit> hits) {
+  check_inputs(spec, ctx.queries, ctx.targets);
   switch (spec.fmt) {
     case format::blast6: detail::write_blast6(out, spec, ctx, hits); break;
-    case format::sam: detail::write_sam(out, ctx, hits); break;
+    case format::sam:
+    case format::bam: detail::write_sam(out, spec, ctx, hits); break;
     case format::pair: detail::write_pair(out, ctx, hits); break;
     case format::json: detail::write_json(out, ctx, hits); break;
     default: throw std::logic_error("write_hits: unknown output format");
   }
   out.flush();
   if (!out) throw runtime_failure("cannot write output (stream error, disk full?)");
+}
+
+std::string format_evalue(double ln_evalue) {
+  char buf[64];
+  // Above ~1e-300 the double itself is exact enough; below, split log10 E into exponent and
+  // mantissa (the mantissa rounds to 2 decimals, which may carry into the exponent).
+  if (ln_evalue > -690.0) {
+    std::snprintf(buf, sizeof buf, "%.2e", std::exp(ln_evalue));
+    return buf;
+  }
+  const double log10_e = ln_evalue / std::log(10.0);
+  auto exponent = std::int64_t(std::floor(log10_e));
+  double mantissa = std::round(std::pow(10.0, log10_e - double(exponent)) * 100.0) / 100.0;
+  if (mantissa >= 10.0) {
+    mantissa /= 10.0;
+    ++exponent;
+  }
+  std::snprintf(buf, sizeof buf, "%.2fe%lld", mantissa, static_cast<long long>(exponent));
+  return buf;
+}
+
+std::string format_bit_score(double bits) {
+  char buf[64];
+  if (bits > 99999.0)
+    std::snprintf(buf, sizeof buf, "%.3e", bits);
+  else if (bits > 99.9)
+    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(bits));  // BLAST truncates
+  else
+    std::snprintf(buf, sizeof buf, "%.1f", bits);
+  return buf;
 }
 
 }  // namespace swat::output

@@ -1,15 +1,17 @@
 #pragma once
 // Internals shared by the writers of src/output (not part of the public API).
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <ostream>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
-#include "output/karlin.hpp"
 #include "output/output.hpp"
+#include "scoring/karlin.hpp"
 
 namespace swat::output::detail {
 
@@ -35,22 +37,80 @@ std::string one_line(std::string_view s);
 //! s as a JSON string literal, quotes included (", \ and control characters escaped).
 std::string json_quote(std::string_view s);
 
+//! Complement of a DNA rank: A<->T, C<->G, N stays N.
+inline std::uint8_t complement(std::uint8_t rank) { return rank < 4 ? std::uint8_t(3 - rank) : rank; }
+
+//! The reverse complement of encoded DNA.
+std::vector<std::uint8_t> reverse_complement(residue_span residues);
+
+//! Residues of a query on the strand a hit aligns: the record's own, or its reverse complement
+//! (built once and kept until another query's is asked for; hits come grouped by query).
+class strand_cache {
+ public:
+  //! Residues of query record q (index i) on strand s; valid until the next call.
+  residue_span residues(const sequence_record& q, std::size_t i, dna_strand s);
+
+ private:
+  std::size_t index_ = SIZE_MAX;
+  std::vector<std::uint8_t> reverse_;
+};
+
+//! E-values and bit scores of a run: the scheme's Karlin–Altschul parameters (the run's, or
+//! resolved here: published, else estimated) and the database size for BLAST's search space.
+class hit_statistics {
+ public:
+  explicit hit_statistics(const run_context& ctx);
+  //! The parameters in use.
+  const scoring::karlin_params& params() const { return *params_; }
+  //! ln E of raw score s for a query of query_length residues.
+  double ln_evalue(std::int64_t s, std::uint64_t query_length) const;
+  //! Bit score of raw score s.
+  double bit_score(std::int64_t s) const { return scoring::bit_score(*params_, s); }
+
+ private:
+  std::optional<scoring::karlin_params> own_;
+  const scoring::karlin_params* params_;
+  std::uint64_t db_residues_, db_sequences_;
+};
+
 //! Everything one hit's formatting needs, resolved once.
 struct hit_view {
   const sequence_record& query;
   const sequence_record& target;
   const alignment& aln;
+  dna_strand strand;
+  residue_span query_residues;  //!< what aln indexes: the query, or its reverse complement
   alignment_stats stats;
-  std::optional<double> evalue;     //!< nullopt when the scheme has no published λ, K
-  std::optional<double> bit_score;  //!< same
+  double ln_evalue;  //!< natural log of the E-value
+  double bit_score;  //!< bits
 };
 
-//! Resolves h against ctx (stats, E-value, bit score). Throws std::out_of_range on bad indices.
-hit_view view_of(const run_context& ctx, const std::optional<karlin_params>& params, const hit& h);
+//! Resolves h against ctx (stats, E-value, bit score). Throws std::out_of_range on bad indices
+//! and std::logic_error for a minus-strand protein hit.
+hit_view view_of(const run_context& ctx, const hit_statistics& stats, const hit& h, strand_cache& strands);
+
+//! 1-based inclusive coordinates as BLAST reports them: the query on its forward strand
+//! (qstart <= qend), the target reversed for minus-strand hits (sstart > send).
+struct blast_coordinates {
+  std::int64_t qstart, qend, sstart, send;
+};
+
+//! BLAST's coordinates of a hit (see output.hpp for the minus-strand convention).
+blast_coordinates blast_coordinates_of(const hit_view& v);
+
+//! The rows as BLAST shows them: for minus-strand hits both rows and the markup reversed and
+//! complemented, so the query reads forward and the target reverse-complemented.
+aligned_rows blast_rows(const hit_view& v, const scoring_scheme& scheme);
+
+//! Extended CIGAR (=/X/I/D) in the orientation of blast_rows (runs reversed for minus hits).
+std::string blast_cigar(const hit_view& v, alphabet_kind kind);
+
+//! The hits of each query, in query order, each list in the order given.
+std::vector<std::vector<const hit*>> hits_by_query(const run_context& ctx, std::span<const hit> hits);
 
 void write_blast6(std::ostream& out, const output_spec& spec, const run_context& ctx,
                   std::span<const hit> hits);
-void write_sam(std::ostream& out, const run_context& ctx, std::span<const hit> hits);
+void write_sam(std::ostream& out, const output_spec& spec, const run_context& ctx, std::span<const hit> hits);
 void write_pair(std::ostream& out, const run_context& ctx, std::span<const hit> hits);
 void write_json(std::ostream& out, const run_context& ctx, std::span<const hit> hits);
 

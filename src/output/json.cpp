@@ -1,10 +1,25 @@
-// JSON writer: one array, one hit object per line; "[]" when there are no hits.
-// Coordinates are 1-based inclusive like blast6; identity is a percentage (3 decimals);
-// evalue and bitscore are null when the scheme has no published Karlin–Altschul parameters.
+// JSON writer: one object, the run's metadata on one line, then one hit object per line:
+//
+//   {
+//     "metadata": {"program": "swat-gpu", "version": ..., "command": ..., "engine": ...,
+//                  "device": ..., "scheme": {...}, "queries": {...}, "database": {...},
+//                  "evalue_parameters": {..., "source": "ncbi_table" | "estimated", "origin": ...}},
+//     "hits": [
+//       {"query": ..., "target": ..., "score": ..., ...},
+//       ...
+//     ]
+//   }
+//
+// Coordinates are 1-based inclusive as in BLAST tabular (minus-strand hits: target_start >
+// target_end, "strand": "minus"; DNA hits only carry "strand"); identity is a percentage (3
+// decimals); query_aligned/target_aligned are the aligned rows as BLAST's qseq/sseq; evalue is a
+// JSON number in exponent form computed in log space (1.00e-400 where a double would be 0).
 
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "output/detail.hpp"
 
@@ -18,24 +33,61 @@ std::string number(double v, const char* fmt) {
   return buf;
 }
 
-std::string optional_number(const std::optional<double>& v) {
-  return v ? number(*v, "%.6g") : "null";
+std::string field(const char* key, const std::string& value) { return std::string("\"") + key + "\": " + value; }
+
+//! "{k1: v1, k2: v2, ...}" from key/value pairs (values already JSON).
+std::string object(std::initializer_list<std::pair<const char*, std::string>> fields) {
+  std::string o = "{";
+  for (const auto& [key, value] : fields) {
+    if (o.size() > 1) o.append(", ");
+    o.append(field(key, value));
+  }
+  return o.append("}");
+}
+
+std::string metadata(const run_context& ctx, const scoring::karlin_params& p) {
+  const scoring_scheme& s = ctx.scheme;
+  return object({
+      {"program", "\"swat-gpu\""},
+      {"version", json_quote(ctx.program_version)},
+      {"command", json_quote(ctx.command_line)},
+      {"engine", json_quote(ctx.engine)},
+      {"device", json_quote(ctx.device)},
+      {"scheme", object({{"alphabet", json_quote(to_string(s.alphabet))},
+                         {"matrix", json_quote(s.matrix_name)},
+                         {"gap_open", std::to_string(s.gap_open)},
+                         {"gap_extend", std::to_string(s.gap_extend)}})},
+      {"queries", object({{"file", json_quote(ctx.queries.file)},
+                          {"sequences", std::to_string(ctx.queries.records.size())}})},
+      {"database", object({{"file", json_quote(ctx.targets.file)},
+                           {"sequences", std::to_string(ctx.targets.records.size())},
+                           {"residues", std::to_string(ctx.db_residues)}})},
+      {"evalue_parameters",
+       object({{"lambda", number(p.lambda, "%.6g")},
+               {"k", number(p.k, "%.6g")},
+               {"h", number(p.h, "%.6g")},
+               {"alpha", number(p.alpha, "%.6g")},
+               {"beta", number(p.beta, "%.6g")},
+               {"even_scores_only", p.even_scores_only ? "true" : "false"},
+               {"source", p.source == scoring::karlin_source::ncbi_table ? "\"ncbi_table\"" : "\"estimated\""},
+               {"origin", json_quote(p.origin)}})},
+  });
 }
 
 std::string hit_object(const run_context& ctx, const hit_view& v) {
   const alignment& a = v.aln;
-  const aligned_rows rows = layout(a, v.query.residues, v.target.residues, ctx.scheme);
-  const auto field = [](const char* key, const std::string& value) {
-    return std::string("\"") + key + "\": " + value;
-  };
+  const aligned_rows rows = blast_rows(v, ctx.scheme);
+  const blast_coordinates at = blast_coordinates_of(v);
   std::string s = "{";
   s += field("query", json_quote(v.query.name)) + ", ";
   s += field("target", json_quote(v.target.name)) + ", ";
   s += field("score", std::to_string(a.score)) + ", ";
-  s += field("query_start", std::to_string(a.query_begin + 1)) + ", ";
-  s += field("query_end", std::to_string(a.query_end)) + ", ";
-  s += field("target_start", std::to_string(a.target_begin + 1)) + ", ";
-  s += field("target_end", std::to_string(a.target_end)) + ", ";
+  s += field("query_start", std::to_string(at.qstart)) + ", ";
+  s += field("query_end", std::to_string(at.qend)) + ", ";
+  s += field("target_start", std::to_string(at.sstart)) + ", ";
+  s += field("target_end", std::to_string(at.send)) + ", ";
+  if (ctx.scheme.alphabet == alphabet_kind::dna)
+    s += field("strand", v.strand == dna_strand::minus ? "\"minus\"" : "\"plus\"") + ", ";
   s += field("query_length", std::to_string(v.query.residues.size())) + ", ";
   s += field("target_length", std::to_string(v.target.residues.size())) + ", ";
   s += field("length", std::to_string(v.stats.length)) + ", ";
@@ -45,27 +97,23 @@ std::string hit_object(const run_context& ctx, const hit_view& v) {
   s += field("positives", std::to_string(rows.positives)) + ", ";
   s += field("gap_opens", std::to_string(v.stats.gap_opens)) + ", ";
   s += field("gaps", std::to_string(v.stats.gaps)) + ", ";
-  s += field("cigar", json_quote(cigar_string(a, v.query.residues, v.target.residues,
-                                              ctx.scheme.alphabet, true))) + ", ";
-  s += field("evalue", optional_number(v.evalue)) + ", ";
-  s += field("bitscore", optional_number(v.bit_score));
+  s += field("cigar", json_quote(blast_cigar(v, ctx.scheme.alphabet))) + ", ";
+  s += field("evalue", format_evalue(v.ln_evalue)) + ", ";
+  s += field("bitscore", number(v.bit_score, "%.6g")) + ", ";
+  s += field("query_aligned", json_quote(rows.query)) + ", ";
+  s += field("target_aligned", json_quote(rows.target));
   return s + "}";
 }
 
 }  // namespace
 
 void write_json(std::ostream& out, const run_context& ctx, std::span<const hit> hits) {
-  if (hits.empty()) {
-    out << "[]\n";
-    return;
-  }
-  const std::optional<karlin_params> params = find_karlin_params(ctx.scheme);
-  out << "[\n";
-  for (std::size_t i = 0; i < hits.size(); ++i) {
-    out << "  " << hit_object(ctx, view_of(ctx, params, hits[i]));
-    out << (i + 1 < hits.size() ? ",\n" : "\n");
-  }
-  out << "]\n";
+  const hit_statistics stats(ctx);
+  out << "{\n  \"metadata\": " << metadata(ctx, stats.params()) << ",\n  \"hits\": [";
+  strand_cache strands;
+  for (std::size_t i = 0; i < hits.size(); ++i)
+    out << (i ? ",\n    " : "\n    ") << hit_object(ctx, view_of(ctx, stats, hits[i], strands));
+  out << (hits.empty() ? "]\n}\n" : "\n  ]\n}\n");
 }
 
 }  // namespace swat::output::detail

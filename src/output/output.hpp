@@ -1,6 +1,7 @@
 #pragma once
-// Result writers of swat-gpu: BLAST tabular (outfmt 6), SAM, EMBOSS-water-like pairwise text and
-// JSON. Plain C++: no SeqAn3, no CUDA. The pipeline sorts and filters hits; writers only format.
+// Result writers of swat-gpu: BLAST tabular (-outfmt 6, and 7 with comment lines), SAM and BAM
+// (through htslib), EMBOSS-water-like pairwise text and JSON. Plain C++: no SeqAn3, no CUDA.
+// The pipeline sorts and filters hits; writers only format.
 
 #include <cstddef>
 #include <cstdint>
@@ -13,59 +14,99 @@
 #include "common/alignment.hpp"
 #include "common/scoring_scheme.hpp"
 #include "common/sequence.hpp"
+#include "scoring/karlin.hpp"
 
 namespace swat::output {
 
+//! Which strand of a DNA query a hit aligns. Protein hits are always plus.
+enum class dna_strand : std::uint8_t { plus, minus };
+
 //! One reported alignment: indices into run_context::queries / ::targets records.
+//!
+//! Minus-strand convention: for strand == minus, aln is an alignment of the REVERSE COMPLEMENT
+//! of the query (query coordinates count along the reverse complement) against the forward
+//! target. Writers map it as the formats expect: BLAST tabular and JSON as BLAST reports it
+//! (query coordinates on the forward query, qstart < qend; target coordinates reversed,
+//! sstart > send; qseq is the forward query, sseq the reverse-complemented target); SAM with
+//! FLAG 16, POS on the forward target and SEQ reverse-complemented; pair shows the alignment as
+//! computed (reverse-complemented query, positions counted along it, forward target).
 struct hit {
   std::size_t query_index;
   std::size_t target_index;
   alignment aln;
-  //! DNA minus strand: aln is an alignment of the reverse-complemented query (its coordinates
-  //! count along the reverse complement) against the target as it is.
-  bool minus = false;
+  dna_strand strand = dna_strand::plus;
 };
 
-//! Output formats.
-enum class format { blast6, sam, pair, json };
+//! Output formats. blast6 is BLAST tabular, with comment lines (-outfmt 7) when
+//! output_spec::comments is set.
+enum class format { blast6, sam, bam, pair, json };
 
-//! A parsed --outfmt: the format and, for blast6, the column names in print order.
+//! A parsed --outfmt.
 struct output_spec {
   format fmt = format::blast6;
-  //! blast6 only: column names (the 12 standard ones, then the extras); empty otherwise.
+  //! Tabular only: column names in print order (BLAST's names, see known_blast6_columns()).
   std::vector<std::string> columns;
+  //! Tabular only: BLAST -outfmt 7 comment lines (program, query, database, fields, hit count).
+  bool comments = false;
+  //! SAM/BAM only: leave out the unmapped records of queries without hits (--sam-hit-only).
+  bool sam_hit_only = false;
 };
 
-//! The 12 standard BLAST outfmt-6 columns, in BLAST's order.
+//! The 12 standard BLAST outfmt-6 columns ("std"), in BLAST's order.
 const std::vector<std::string>& standard_blast6_columns();
 
-//! Every column name blast6 accepts (the standard ones first, then the extras).
+//! Every column name tabular output accepts (the standard ones first, then the extras).
 const std::vector<std::string>& known_blast6_columns();
 
-//! Parses --outfmt text: "blast6" (alias "6"), "blast6 score cigar" (the 12 standard columns
-//! followed by the named extras; separators are spaces, tabs or commas), "sam", "pair", "json".
-//! Format names are case-insensitive. Throws swat::usage_error naming the unknown format or
-//! column and listing the valid ones.
+//! Parses --outfmt text, case-insensitively, words separated by spaces, tabs or commas:
+//!   "6" / "7" [COLUMN ...]  BLAST tabular / commented tabular; the named columns REPLACE the
+//!                           standard 12, "std" stands for them ("6 std score")
+//!   "blast6" [COLUMN ...]   the older spelling: "6 std COLUMN ..." (the columns are appended)
+//!   "sam", "bam", "pair", "json"
+//! Throws swat::usage_error naming the unknown format or column and listing the valid ones.
 output_spec parse_outfmt(std::string_view text);
 
 //! Multi-line description of the formats and columns for --help.
 std::string outfmt_help();
 
 //! What writers need besides the hits: the sequences, the scores and the run description.
+//! Fields after db_residues have defaults, so older aggregate initialisers keep working.
 struct run_context {
   const sequence_set& queries;
   const sequence_set& targets;
   const scoring_scheme& scheme;
-  //! Written into SAM @PG VN and the pairwise header, e.g. "0.1.0".
+  //! Written into SAM @PG VN, pair and JSON, e.g. "0.1.0".
   std::string program_version;
-  //! Written into SAM @PG CL and the pairwise header (tabs and newlines become spaces).
+  //! The full command line: SAM @PG CL, pair header, JSON (tabs and newlines become spaces).
   std::string command_line;
   //! Total residues of the database (targets), N of the E-value (residues).
   std::uint64_t db_residues;
+  //! Engine that computed the alignments ("cpu", "gpu-fast", …): SAM @PG DS and JSON.
+  std::string engine = {};
+  //! Where it ran ("cpu", "gpu"): SAM @PG DS and JSON.
+  std::string device = {};
+  //! E-value parameters of the run; null: the writer resolves them (published, else estimated).
+  const scoring::karlin_params* evalue_params = nullptr;
 };
 
-//! Writes all hits in spec's format to out. Throws swat::runtime_failure when out fails.
+//! Checks, before anything is written, that the inputs fit the format: for SAM/BAM that every
+//! query name is a valid QNAME (1 to 254 printable ASCII characters other than '@') and every
+//! database name a valid RNAME (printable ASCII without \ , " ' ` ( ) [ ] { } < >, not starting
+//! with * or =) that no other database record has; an input_error names the file and the
+//! record(s). For BAM, that the search is DNA (usage_error: BAM stores 4-bit bases only).
+void check_inputs(const output_spec& spec, const sequence_set& queries, const sequence_set& targets);
+
+//! Writes all hits in spec's format to out (check_inputs first). Throws swat::runtime_failure
+//! when out fails.
 void write_hits(std::ostream& out, const output_spec& spec, const run_context& ctx,
                 std::span<const hit> hits);
+
+//! E-value text: "%.2e" (e.g. "3.97e-04"), computed from its natural logarithm so that values
+//! below the double range print exactly (e.g. "1.00e-400"); never "0".
+std::string format_evalue(double ln_evalue);
+
+//! Bit score text as BLAST prints it: one decimal up to 99.9, the integer part above, and
+//! "%.3e" above 99999 (BLAST's CAlignFormatUtil::GetScoreString thresholds).
+std::string format_bit_score(double bits);
 
 }  // namespace swat::output

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <future>
 #include <mutex>
@@ -16,6 +17,7 @@
 #include "output/atomic_file.hpp"
 #include "pipeline/gpu_engines.hpp"
 #include "pipeline/progress.hpp"
+#include "scoring/karlin.hpp"
 #include "scoring/scoring.hpp"
 
 namespace swat::pipeline {
@@ -124,10 +126,12 @@ void complement_queries(sequence_set& queries) {
 // restored before returning. With more targets than --max-hits (or an engine that scans first)
 // every query × target is scored first and only the reported hits are aligned; with fewer,
 // every pair is aligned and ranked by its alignment. Alignments of all queries go to the engine
-// in one batch per strand.
+// in one batch per strand. min_scores[q]: the smallest score query q reports (--min-score and
+// --evalue together).
 std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, const align_options& options,
                                     sequence_set& queries, const sequence_set& targets,
-                                    progress_line& progress, double& scan_s) {
+                                    const std::vector<std::int32_t>& min_scores, progress_line& progress,
+                                    double& scan_s) {
   using clock = std::chrono::steady_clock;
   const std::size_t nq = queries.records.size(), nt = targets.records.size();
   const progress_fn report = [&](std::uint64_t cells) { progress.add(cells); };
@@ -171,7 +175,7 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
           if (cells[k][q * nt + t].score > cells[strand_of[t]][q * nt + t].score) strand_of[t] = k;
         merged[t] = cells[strand_of[t]][q * nt + t];
       }
-      keep[q] = rank_targets(merged, options.min_score, options.max_hits);
+      keep[q] = rank_targets(merged, min_scores[q], options.max_hits);
       for (std::size_t t : keep[q]) keep_strand[q].push_back(strand_of[t]);
     }
     scan_s = std::chrono::duration<double>(clock::now() - t0).count();
@@ -234,11 +238,11 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
       }
     }
     // With every target traced, ranking happens after the alignments are known.
-    const std::vector<std::size_t> order = all_kept ? rank_targets(traced, options.min_score, options.max_hits) : keep[q];
+    const std::vector<std::size_t> order = all_kept ? rank_targets(traced, min_scores[q], options.max_hits) : keep[q];
     for (std::size_t t : order) {
       const std::size_t a_at = chosen[t];
       const std::size_t k = keep_strand[q][a_at - first[q]];
-      hits.push_back({q, t, std::move(alns[a_at]), minus_of[k]});
+      hits.push_back({q, t, std::move(alns[a_at]), minus_of[k] ? output::dna_strand::minus : output::dna_strand::plus});
     }
   }
   return hits;
@@ -253,6 +257,19 @@ void check_score_range(const sequence_set& queries, const sequence_set& targets,
   if (bound > std::uint64_t(1) << 30)
     throw usage_error("scores could reach " + std::to_string(bound) +
                       ", beyond the 32-bit range the engines use; lower the match/matrix scores");
+}
+
+// The smallest score each query reports: --min-score, raised to the score whose E-value is
+// --evalue in the query's search space.
+std::vector<std::int32_t> min_scores_of(const align_options& options, const scoring::karlin_params& params,
+                                        const sequence_set& queries, std::uint64_t db_residues, std::size_t db_sequences) {
+  std::vector<std::int32_t> min_scores;
+  for (const auto& q : queries.records) {
+    const double space = scoring::effective_search_space(params, q.residues.size(), db_residues, db_sequences);
+    const std::int64_t by_evalue = scoring::min_score_for_evalue(params, options.max_evalue, space);
+    min_scores.push_back(std::int32_t(std::clamp<std::int64_t>(by_evalue, options.min_score, INT32_MAX)));
+  }
+  return min_scores;
 }
 
 }  // namespace
@@ -309,6 +326,9 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
   } else {
     searching.strand = options.strand_option.value_or(strand_choice::both);
   }
+  output::check_inputs(options.outfmt, queries, targets);
+  // E-value parameters: NCBI's table for the scheme, else an estimate (while the engine starts).
+  const scoring::karlin_params evalue_params = scoring::karlin_params_for(scheme);
   std::unique_ptr<engine> eng = engine_ready.get();
   const double ready_s = since_start();
   {
@@ -316,6 +336,9 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
     hold_engine_notices = false;
   }
   for (const std::string& line : held_notices) notice_in(line);
+  if (evalue_params.source == scoring::karlin_source::estimated)
+    notice_in("notice: E-values: NCBI BLAST has no table for this scoring scheme; using " +
+              scoring::describe(evalue_params));
 
   std::uint64_t total_cells = 0, db_residues = 0;
   for (const auto& t : targets.records) db_residues += t.residues.size();
@@ -328,13 +351,15 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
     // A single pair on the GPU gets the engine's own fill progress line instead.
     const bool single_gpu_pair = eng->name() != "cpu" && queries.records.size() * targets.records.size() == 1;
     progress_line progress("aligning", total_cells, !options.quiet && !single_gpu_pair);
-    hits = search_all(*eng, scheme, searching, queries, targets, progress, scan_s);
+    const std::vector<std::int32_t> min_scores =
+        min_scores_of(options, evalue_params, queries, db_residues, targets.records.size());
+    hits = search_all(*eng, scheme, searching, queries, targets, min_scores, progress, scan_s);
   }
 
   const double aligned_s = since_start();
 
   const output::run_context ctx{queries, targets, scheme, SWAT_VERSION_STRING, options.command_line,
-                                db_residues};
+                                db_residues, eng->name(), eng->name() == "cpu" ? "cpu" : "gpu", &evalue_params};
   if (!out_file) {
     output::write_hits(stdout_stream, options.outfmt, ctx, hits);
     stdout_stream.flush();

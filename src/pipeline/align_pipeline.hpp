@@ -60,6 +60,7 @@ struct align_options {
   std::string out_path;                          //!< "" or "-" = stdout
   std::size_t max_hits = 10;                     //!< hits kept per query
   std::int32_t min_score = 1;                    //!< hits below are dropped
+  double max_evalue = 10;                        //!< hits with a larger E-value are dropped (> 0)
   bool quiet = false;                            //!< no notices, no progress line
   //! When set, receives one line with the wall time of each stage (--timing).
   std::function<void(const std::string&)> timing;

@@ -136,6 +136,13 @@ TEST_F(cli_bad_input, nonsensical_parameters) {
   expect_clean_failure(dir, base + " --match=-2", {"match"});
   expect_clean_failure(dir, base + " --outfmt blast7", {"blast7"});
   expect_clean_failure(dir, base + " --outfmt 'blast6 nonsense'", {"nonsense"});
+  expect_clean_failure(dir, base + " --outfmt '6 qseqid sseqid frames'", {"'frames'", "valid columns"});
+  expect_clean_failure(dir, base + " --outfmt '7 qseqid bogus'", {"'bogus'"});
+  expect_clean_failure(dir, base + " --outfmt 'sam qseqid'", {"takes no columns"});
+  expect_clean_failure(dir, base + " --evalue 0", {"--evalue", "'0'"});
+  expect_clean_failure(dir, base + " --evalue=-1", {"--evalue"});
+  expect_clean_failure(dir, base + " --evalue nan", {"--evalue", "'nan'"});
+  expect_clean_failure(dir, base + " --evalue 1e-3x", {"--evalue"});
   expect_clean_failure(dir, base + " --alphabet rna", {"rna"});
   expect_clean_failure(dir, base + " --device tpu", {"tpu"});
   expect_clean_failure(dir, base + " --sync bogus", {"bogus"});
@@ -145,6 +152,19 @@ TEST_F(cli_bad_input, nonsensical_parameters) {
   expect_clean_failure(dir, base + " --matrix BLOSUM62", {"matrix"});
   expect_clean_failure(dir, "align " + t(), {"QUERY"});
   expect_clean_failure(dir, "frobnicate", {"frobnicate"});
+}
+
+TEST_F(cli_bad_input, inputs_sam_cannot_carry) {
+  write_file(dir / "dup.fa", ">chr1\nACGTACGTTTGACAGT\n>chr2\nACGT\n>chr1\nTTGACAGT\n");
+  const std::string dup = (dir / "dup.fa").string();
+  expect_clean_failure(dir, "align " + t() + " " + dup + " --outfmt sam", {"dup.fa", "record 1 'chr1'", "record 3 'chr1'"});
+  expect_clean_failure(dir, "align " + t() + " " + dup + " --outfmt bam", {"record 3 'chr1'"});
+  write_file(dir / "paren.fa", ">chr(1)\nACGTACGTTTGACAGT\n");
+  expect_clean_failure(dir, "align " + t() + " " + (dir / "paren.fa").string() + " --outfmt sam", {"chr(1)"});
+  const std::string p = (dir / "p.fa").string();
+  expect_clean_failure(dir, "align " + p + " " + p + " --outfmt bam", {"--outfmt bam", "--outfmt sam"});
+  // Schemes without a logarithmic regime have no E-values: a usage error, not NA.
+  expect_clean_failure(dir, "align " + t() + " " + t() + " --match 1 --mismatch 0", {"E-values are undefined"});
 }
 
 TEST_F(cli_bad_input, mixed_alphabets_in_auto_mode) {

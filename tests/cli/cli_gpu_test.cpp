@@ -36,14 +36,15 @@ void expect_same_as_cpu(const std::string& inputs, const std::string& gpu_args, 
     ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
     ASSERT_EQ(gpu.exit_code, 0) << gpu_args << ": " << gpu.err;
     EXPECT_FALSE(cpu.out.empty());
-    // SAM's @PG line carries the command line; compare the records.
+    // SAM's @PG line and JSON's metadata line carry the command line and the engine; compare
+    // the rest.
     auto strip_pg = [](const std::string& s) {
       std::string out;
       std::size_t pos = 0;
       while (pos < s.size()) {
         const std::size_t end = s.find('\n', pos);
         const std::string line = s.substr(pos, end == std::string::npos ? std::string::npos : end - pos + 1);
-        if (line.rfind("@PG", 0) != 0) out += line;
+        if (line.rfind("@PG", 0) != 0 && line.rfind("  \"metadata\":", 0) != 0) out += line;
         if (end == std::string::npos) break;
         pos = end + 1;
       }
@@ -92,12 +93,14 @@ TEST(cli_gpu, fast_kernel_refuses_a_sync_mode) {
 
 namespace {
 
-// The text without the lines that carry the command line (SAM @PG, pair's "# Commandline:").
+// The text without the lines that carry the command line or the engine (SAM @PG, pair's
+// "# Commandline:", JSON's metadata line).
 std::string without_pg(const std::string& s) {
   std::istringstream in(s);
   std::string out, line;
   while (std::getline(in, line))
-    if (line.rfind("@PG", 0) != 0 && line.rfind("# Commandline:", 0) != 0) out += line + "\n";
+    if (line.rfind("@PG", 0) != 0 && line.rfind("# Commandline:", 0) != 0 && line.rfind("  \"metadata\":", 0) != 0)
+      out += line + "\n";
   return out;
 }
 
@@ -155,7 +158,9 @@ TEST(cli_gpu, database_search_matches_the_cpu_in_every_format) {
   copy_records(queries, short_q, 0, 6);
   copy_records(queries, titin, 6, 7);
   for (const char* fmt : {"blast6 score cigar", "sam", "json", "pair"}) {
-    const std::string common = "align " + short_q.string() + " " + db.string() + " --quiet --max-hits 1000 --outfmt '" + fmt + "'";
+    // --evalue 1e300: every one of the 6,000 hits, not only the ~150 with E <= 10.
+    const std::string common = "align " + short_q.string() + " " + db.string() +
+                               " --quiet --max-hits 1000 --evalue 1e300 --outfmt '" + fmt + "'";
     const auto cpu = run_shell(binary + " " + common + " --device cpu", dir);
     const auto gpu = run_shell(binary + " " + common + " --device gpu", dir);
     ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
@@ -163,7 +168,7 @@ TEST(cli_gpu, database_search_matches_the_cpu_in_every_format) {
     EXPECT_GT(cpu.out.size(), 100000u) << fmt;
     EXPECT_EQ(first_difference(without_pg(cpu.out), without_pg(gpu.out)), "") << fmt;
   }
-  expect_same_as_cpu(titin.string() + " " + db.string() + " --max-hits 30", "", dir);
+  expect_same_as_cpu(titin.string() + " " + db.string() + " --max-hits 30 --evalue 1e300", "", dir);
 }
 
 TEST(cli_gpu, dna_database_search_matches_the_cpu) {
@@ -178,9 +183,9 @@ TEST(cli_gpu, dna_database_search_matches_the_cpu) {
   const fs::path db = dir.path() / "fragments.fa";
   write_fragments(genomes, db);
   const std::string queries = (source_dir / "data/sarscov2_spike_gene.fa").string() + " " + db.string();
-  expect_same_as_cpu(queries + " --max-hits 100", "", dir);
+  expect_same_as_cpu(queries + " --max-hits 100 --evalue 1e300", "", dir);
   const fs::path mt = shared_data / "dna/mt_orang.fa";
-  expect_same_as_cpu(mt.string() + " " + db.string() + " --max-hits 5000", "", dir);
+  expect_same_as_cpu(mt.string() + " " + db.string() + " --max-hits 5000 --evalue 1e300", "", dir);
 }
 
 TEST(cli_gpu, gpus_workers_share_the_database_and_bad_ids_are_refused) {

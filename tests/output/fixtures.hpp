@@ -12,6 +12,7 @@
 
 #include "common/alignment.hpp"
 #include "output/output.hpp"
+#include "support/run_process.hpp"
 
 namespace swat::output::test {
 
@@ -48,8 +49,8 @@ inline scoring_scheme dna_scheme() {
   return s;
 }
 
-//! A toy protein matrix named "BLOSUM62" (for the λ/K lookup only): identical +5, the pairs
-//! I/V, I/L, L/V, K/R +2, everything else -2; gap 11 + k.
+//! A toy protein matrix named "BLOSUM62": identical +5, the pairs I/V, I/L, L/V, K/R +2,
+//! everything else -2; gap 11 + k. Not NCBI's BLOSUM62: give runs blosum62_params().
 inline scoring_scheme protein_scheme() {
   scoring_scheme s;
   s.alphabet = alphabet_kind::protein;
@@ -68,6 +69,14 @@ inline scoring_scheme protein_scheme() {
   s.gap_extend = 1;
   s.matrix_name = "BLOSUM62";
   return s;
+}
+
+//! NCBI's BLOSUM62 gap 11/1 parameters, given to runs of the toy protein_scheme() so that
+//! their E-values do not depend on an estimate.
+inline const scoring::karlin_params& blosum62_params() {
+  static const scoring::karlin_params p{0.267, 0.041, 0.14, 1.9, -30, false, scoring::karlin_source::ncbi_table,
+                                        "NCBI BLAST table: BLOSUM62, gap 11/1"};
+  return p;
 }
 
 //! An alignment starting at (query_begin, target_begin) with ops from CIGAR text ("4M2I4M");
@@ -101,6 +110,30 @@ inline std::string render(const output_spec& spec, const run_context& ctx,
   std::ostringstream out;
   write_hits(out, spec, ctx, hits);
   return out.str();
+}
+
+//! A python3 that can import `module`: the one on PATH, else Debian's /usr/bin/python3 (where
+//! python3-biopython and python3-pysam install); "" when neither can (tests then skip).
+inline std::string python_with(const std::string& module) {
+  for (const char* python : {"python3", "/usr/bin/python3"}) {
+    const std::string cmd = std::string(python) + " -c 'import " + module + "' >/dev/null 2>&1";
+    if (std::system(cmd.c_str()) == 0) return python;
+  }
+  return "";
+}
+
+//! True when `tool` is on PATH.
+inline bool have_tool(const std::string& tool) {
+  return std::system(("command -v " + tool + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+//! Runs `python -c script args` with text written to dir/name first; returns the result.
+inline swat::test::process_result run_python(const std::string& python, const std::string& script,
+                                             const std::string& text, const swat::test::temp_dir& dir,
+                                             const std::string& name = "out.txt") {
+  swat::test::write_file(dir / name, text);
+  swat::test::write_file(dir / "check.py", script);
+  return swat::test::run_shell(python + " " + (dir / "check.py").string() + " " + (dir / name).string(), dir);
 }
 
 //! The DNA fixture shared by the blast6, SAM and JSON tests.

@@ -1,4 +1,5 @@
-// JSON output: golden text, string escaping, null statistics, validity.
+// JSON output: golden text with the run's metadata, string escaping, estimated parameters,
+// E-values below the double range, validity.
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -13,34 +14,59 @@
 namespace swat::output::test {
 namespace {
 
+const char* const dna_metadata =
+    "{\n  \"metadata\": {\"program\": \"swat-gpu\", \"version\": \"0.1.0\", \"command\": \"swat-gpu -q q.fa -d db.fa\", "
+    "\"engine\": \"cpu\", \"device\": \"cpu\", \"scheme\": {\"alphabet\": \"dna\", \"matrix\": \"match 2 mismatch -3\", "
+    "\"gap_open\": 5, \"gap_extend\": 2}, \"queries\": {\"file\": \"test.fa\", \"sequences\": 2}, "
+    "\"database\": {\"file\": \"test.fa\", \"sequences\": 2, \"residues\": 26}, \"evalue_parameters\": "
+    "{\"lambda\": 0.625, \"k\": 0.41, \"h\": 0.78, \"alpha\": 0.8, \"beta\": -2, \"even_scores_only\": true, "
+    "\"source\": \"ncbi_table\", \"origin\": \"NCBI BLAST table: blastn reward 2 penalty -3, gap 5/2\"}},\n";
+
 TEST(json, golden) {
   dna_fixture f;
-  // evalue/bitscore: see the hand check in blast6_test.cpp (0.2058 and 10.30 for the first hit).
+  f.ctx.engine = f.ctx.device = "cpu";
+  // evalue/bitscore: see the hand check in blast6_test.cpp (0.1108 and 11.2 for the first hit).
   EXPECT_EQ(render(parse_outfmt("json"), f.ctx, {f.hits[0], f.hits[2]}),
-            "[\n"
-            "  {\"query\": \"q1\", \"target\": \"t1\", \"score\": 11, \"query_start\": 2, "
-            "\"query_end\": 9, \"target_start\": 4, \"target_end\": 11, \"query_length\": 10, "
-            "\"target_length\": 14, \"length\": 8, \"identity\": 87.500, \"matches\": 7, "
-            "\"mismatches\": 1, \"positives\": 7, \"gap_opens\": 0, \"gaps\": 0, "
-            "\"cigar\": \"3=1X4=\", \"evalue\": 0.205786, \"bitscore\": 10.3031},\n"
-            "  {\"query\": \"q2\", \"target\": \"t2\", \"score\": 7, \"query_start\": 4, "
-            "\"query_end\": 13, \"target_start\": 1, \"target_end\": 8, \"query_length\": 16, "
-            "\"target_length\": 12, \"length\": 10, \"identity\": 80.000, \"matches\": 8, "
-            "\"mismatches\": 0, \"positives\": 8, \"gap_opens\": 1, \"gaps\": 2, "
-            "\"cigar\": \"4=2I4=\", \"evalue\": 4.01119, \"bitscore\": 6.69641}\n"
-            "]\n");
+            std::string(dna_metadata) +
+                "  \"hits\": [\n"
+                "    {\"query\": \"q1\", \"target\": \"t1\", \"score\": 11, \"query_start\": 2, "
+                "\"query_end\": 9, \"target_start\": 4, \"target_end\": 11, \"strand\": \"plus\", \"query_length\": 10, "
+                "\"target_length\": 14, \"length\": 8, \"identity\": 87.500, \"matches\": 7, "
+                "\"mismatches\": 1, \"positives\": 7, \"gap_opens\": 0, \"gaps\": 0, "
+                "\"cigar\": \"3=1X4=\", \"evalue\": 1.11e-01, \"bitscore\": 11.2048, "
+                "\"query_aligned\": \"CGTACGTA\", \"target_aligned\": \"CGTTCGTA\"},\n"
+                "    {\"query\": \"q2\", \"target\": \"t2\", \"score\": 7, \"query_start\": 4, "
+                "\"query_end\": 13, \"target_start\": 1, \"target_end\": 8, \"strand\": \"plus\", \"query_length\": 16, "
+                "\"target_length\": 12, \"length\": 10, \"identity\": 80.000, \"matches\": 8, "
+                "\"mismatches\": 0, \"positives\": 8, \"gap_opens\": 1, \"gaps\": 2, "
+                "\"cigar\": \"4=2I4=\", \"evalue\": 2.51e+00, \"bitscore\": 7.59809, "
+                "\"query_aligned\": \"ACGTTTACGT\", \"target_aligned\": \"ACGT--ACGT\"}\n"
+                "  ]\n}\n");
 }
 
-TEST(json, empty_hit_list_is_an_empty_array) {
+TEST(json, no_hits_still_carries_the_metadata) {
   dna_fixture f;
-  EXPECT_EQ(render(parse_outfmt("json"), f.ctx, {}), "[]\n");
+  f.ctx.engine = f.ctx.device = "cpu";
+  EXPECT_EQ(render(parse_outfmt("json"), f.ctx, {}), std::string(dna_metadata) + "  \"hits\": []\n}\n");
 }
 
-TEST(json, null_statistics_without_published_parameters) {
+TEST(json, estimated_parameters_are_named_as_such) {
   dna_fixture f;
-  f.scheme.gap_extend = 1;
+  f.scheme.gap_extend = 1;  // 2/-3 with gap 5/1: not in blastn's table
   const std::string out = render(parse_outfmt("json"), f.ctx, {f.hits[1]});
-  EXPECT_NE(out.find("\"evalue\": null, \"bitscore\": null}"), std::string::npos) << out;
+  EXPECT_NE(out.find("\"source\": \"estimated\", \"origin\": \"an island-method estimate"), std::string::npos) << out;
+  EXPECT_EQ(out.find("null"), std::string::npos) << out;
+}
+
+TEST(json, tiny_evalues_keep_their_exponent) {
+  const std::string seq(2000, 'A');
+  const sequence_set q = make_set(alphabet_kind::dna, {{"q", seq}});
+  const scoring_scheme s = dna_scheme();
+  run_context ctx{q, q, s, "", "", 2000};
+  const std::string out = render(parse_outfmt("json"), ctx, {hit{0, 0, make_alignment(q, 0, q, 0, s, 0, 0, "2000M")}});
+  // E = 0.41 * (2000 - 16)^2 * e^(-0.625 * 4000) = 2.96e-1080 (length adjustment 16): far
+  // below the double range.
+  EXPECT_NE(out.find("\"evalue\": 2.96e-1080,"), std::string::npos) << out.substr(out.find("evalue\": "), 40);
 }
 
 TEST(json, string_escaping) {
@@ -63,7 +89,7 @@ TEST(json, names_are_escaped_in_hits) {
 }
 
 TEST(json, output_parses_with_python) {
-  if (std::system("command -v python3 >/dev/null 2>&1") != 0) GTEST_SKIP() << "no python3";
+  if (!have_tool("python3")) GTEST_SKIP() << "no python3";
   const sequence_set q = make_set(alphabet_kind::dna, {{"q\"1\\\x01", "ACGT"}});
   const sequence_set t = make_set(alphabet_kind::dna, {{"t", "ACGT"}});
   const scoring_scheme s = dna_scheme();
@@ -76,7 +102,8 @@ TEST(json, output_parses_with_python) {
   std::ofstream(path) << render(parse_outfmt("json"), ctx, hits);
   const std::string cmd =
       "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); "
-      "assert len(d)==2 and d[0][\"query\"]==\"q\\\"1\\\\\\x01\" and d[1][\"score\"]==4' " + path;
+      "h=d[\"hits\"]; assert len(h)==2 and h[0][\"query\"]==\"q\\\"1\\\\\\x01\" and h[1][\"score\"]==4 "
+      "and d[\"metadata\"][\"evalue_parameters\"][\"lambda\"]==0.625' " + path;
   EXPECT_EQ(std::system(cmd.c_str()), 0);
   std::filesystem::remove(path);
 }

@@ -11,7 +11,7 @@ TEST(pair, golden_protein_with_similarity_markup) {
   const sequence_set q = make_set(alphabet_kind::protein, {{"pq", "PQIKWLEA"}});
   const sequence_set t = make_set(alphabet_kind::protein, {{"pt", "PQVRWEC"}});
   const scoring_scheme s = protein_scheme();
-  run_context ctx{q, t, s, "0.1.0", "swat-gpu --outfmt pair", 1000000};
+  run_context ctx{q, t, s, "0.1.0", "swat-gpu --outfmt pair", 1000000, "", "", &blosum62_params()};
   const std::vector<hit> hits{{0, 0, make_alignment(q, 0, t, 0, s, 0, 0, "5M1I2M")}};
   EXPECT_EQ(render(parse_outfmt("pair"), ctx, hits),
             "########################################\n"
@@ -91,19 +91,62 @@ TEST(pair, line_of_only_gaps_repeats_the_previous_coordinate) {
   const scoring_scheme s = dna_scheme();
   run_context ctx{q, t, s, "", "", 125};
   const std::vector<hit> hits{{0, 0, make_alignment(q, 0, t, 0, s, 2, 0, "60M60D5M")}};
-  EXPECT_EQ(body(render(parse_outfmt("pair"), ctx, hits)),
-            "query_with_long_name      3 ACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGT     62\n"
-            "                            ||||||||||||||||||||||||||||||||||||||||||||||||||||||||||||\n"
-            "tl                        1 ACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGT     60\n"
+  // Rows carry the name cut to 13 characters as EMBOSS water does; the header has it whole.
+  const std::string out = render(parse_outfmt("pair"), ctx, hits);
+  EXPECT_NE(out.find("# 1: query_with_long_name\n"), std::string::npos) << out;
+  EXPECT_EQ(body(out),
+            "query_with_lo      3 ACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGT     62\n"
+            "                     ||||||||||||||||||||||||||||||||||||||||||||||||||||||||||||\n"
+            "tl                 1 ACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGT     60\n"
             "\n"
-            "query_with_long_name     62 ------------------------------------------------------------     62\n"
-            "                                                                                        \n"
-            "tl                       61 GGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGG    120\n"
+            "query_with_lo     62 ------------------------------------------------------------     62\n"
+            "                                                                                 \n"
+            "tl                61 GGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGG    120\n"
             "\n"
-            "query_with_long_name     63 TTTTT     67\n"
-            "                            |||||\n"
-            "tl                      121 TTTTT    125\n"
+            "query_with_lo     63 TTTTT     67\n"
+            "                     |||||\n"
+            "tl               121 TTTTT    125\n"
             "\n");
+}
+
+TEST(pair, coordinates_of_seven_digits_shorten_the_name_not_the_layout) {
+  const sequence_set q = make_set(alphabet_kind::dna, {{"a_long_query_name", "ACGTTGCA"}});
+  const sequence_set t = make_set(alphabet_kind::dna, {{"chromosome_1", std::string(12'345'677, 'G') + "ACGTTGCA"}});
+  const scoring_scheme s = dna_scheme();
+  run_context ctx{q, t, s, "", "", 12'345'685};
+  const std::vector<hit> hits{{0, 0, make_alignment(q, 0, t, 0, s, 0, 12'345'677, "8M")}};
+  EXPECT_EQ(body(render(parse_outfmt("pair"), ctx, hits)),
+            "a_long_quer        1 ACGTTGCA      8\n"
+            "                     ||||||||\n"
+            "chromosome_ 12345678 ACGTTGCA 12345685\n"
+            "\n");
+}
+
+//! Runs Bio.AlignIO over a pair report; the script checks what it is given.
+swat::test::process_result biopython_emboss(const std::string& python, const std::string& report,
+                                            const std::string& checks) {
+  swat::test::temp_dir dir;
+  const std::string script = "import sys\nfrom Bio import AlignIO\n"
+                             "alns = list(AlignIO.parse(sys.argv[1], 'emboss'))\n" + checks + "print('ok')\n";
+  return run_python(python, script, report, dir);
+}
+
+TEST(pair, biopython_reads_any_name_length_and_strand) {
+  const std::string python = python_with("Bio.AlignIO");
+  if (python.empty()) GTEST_SKIP() << "no python3 with Biopython (Debian: python3-biopython)";
+  const std::string name(300, 'n');
+  const sequence_set q = make_set(alphabet_kind::dna, {{name + "_query", "AAACGTAACGTTCC"}});
+  const sequence_set rc = make_set(alphabet_kind::dna, {{name + "_query", "GGAACGTTACGTTT"}});
+  const sequence_set t = make_set(alphabet_kind::dna, {{name + "_target", "GGGGAACGTTACCTGGG"}});
+  const scoring_scheme s = dna_scheme();
+  run_context ctx{q, t, s, "0.1.0", "swat-gpu", 17};
+  const std::vector<hit> hits{{0, 0, make_alignment(q, 0, t, 0, s, 3, 4, "3M")},
+                              {0, 0, make_alignment(rc, 0, t, 0, s, 2, 4, "10M"), dna_strand::minus}};
+  const auto r = biopython_emboss(python, render(parse_outfmt("pair"), ctx, hits),
+                                  "assert len(alns) == 2\n"
+                                  "assert alns[0][0].id == '" + name + "_query' and alns[0][1].id == '" + name + "_target'\n"
+                                  "assert str(alns[1][0].seq) == 'AACGTTACGT' and str(alns[1][1].seq) == 'AACGTTACCT'\n");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
 }
 
 TEST(pair, no_hits_prints_header_and_trailer_only) {
