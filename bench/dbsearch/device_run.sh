@@ -29,11 +29,15 @@ pack() {
   cp -r "$root/../shared/data/protein" "$root/../shared/data/dna" "$carry/data/"
   cp -r "$root/../shared/peers/cudasw4" "$carry/peers/"
   if [ -d /tmp/parasail-pkg ]; then cp -r /tmp/parasail-pkg "$carry/peers/parasail"; fi
+  # htslib and what it links that the GPU machine's image may lack.
+  mkdir -p "$carry/lib"
+  for l in libhts.so.3 libhtscodecs.so.2 libdeflate.so.0; do cp -L "/lib/x86_64-linux-gnu/$l" "$carry/lib/"; done
   du -sh "$carry"
 }
 
 setup() {
   mkdir -p "$out" /work
+  export LD_LIBRARY_PATH=$carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   # The binaries were built in /work/main (absolute paths baked in): recreate it here.
   [ "$root" = /work/main ] || [ -e /work/main ] || ln -s "$root" /work/main
   # Tests look for ../shared/data beside the source tree they were built in (/work/main).
@@ -62,7 +66,7 @@ for step in "$@"; do
         --groups "${LANES:-8,16,32}" --rows "${ROWS:-16}" --modes "${MODES:-queue,static}" --reps 3 ${PER_QUERY:+--per-query} \
         --commit "$commit" --csv "$out/scan.csv" 2>&1 | tee -a "$out/scan.log" ;;
     cudasw4) setup
-      export LD_LIBRARY_PATH=/usr/local/cuda/lib64
+      export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH
       for x in 1 50; do
         f=$(replicate $x); mkdir -p /tmp/cdb
         /usr/bin/time -f "makedb x$x %e s" "$carry/peers/cudasw4/makedb" "$f" /tmp/cdb/x$x > /dev/null 2>> "$out/cudasw4.log"

@@ -74,7 +74,7 @@ for x in ${SCALES:-1 10 50}; do
 
   # CUDASW++4.0: makedb once, then the scan (its own "Total time").
   if [ -x "$CUDASW4/align" ]; then
-    export LD_LIBRARY_PATH=/usr/local/cuda/lib64
+    export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     mkdir -p "$tmp/cdb"
     t0=$(now); "$CUDASW4/makedb" "$f" "$tmp/cdb/x$x" > /dev/null 2>&1; t1=$(now)
     row cudasw4 "$x" makedb "$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')" 0
