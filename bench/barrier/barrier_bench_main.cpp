@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "cuda/barrier/barrier_bench.hpp"
+#include "cuda/sync/barrier/barrier_bench.hpp"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "cuda/barrier/barrier_bench_kernel.cuh"
-#include "cuda/barrier/barrier_workspace.cuh"
+#include "cuda/sync/barrier/barrier_bench_kernel.cuh"
+#include "cuda/sync/barrier/barrier_workspace.cuh"
 #include "cuda/common/cuda_check.cuh"
 #include "cuda/common/launch.cuh"
 

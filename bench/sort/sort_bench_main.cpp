@@ -1,4 +1,4 @@
-// Stand-alone runner of `swat-gpu bench sort` (cuda/sort/sort_bench.hpp).
+// Stand-alone runner of `swat-gpu bench sort` (cuda/studies/sort/sort_bench.hpp).
 
 #include <exception>
 #include <iostream>
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "cuda/sort/sort_bench.hpp"
+#include "cuda/studies/sort/sort_bench.hpp"
 
 int main(int argc, char** argv) {
   try {

@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "cuda/sw/sw_bench.hpp"
+#include "cuda/engines/paper/sw_bench.hpp"
 
 int main(int argc, char** argv) {
   try {
-    return swat::sw::bench_main(std::vector<std::string>(argv + 1, argv + argc));
+    return swat::paper::bench_main(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const swat::usage_error& e) {
     std::cerr << "swat-bench-sw: " << e.what() << '\n';
     return 2;

@@ -1,14 +1,14 @@
-// Stand-alone driver of swat::sw_fast::bench_main until `swat-gpu bench fast` is wired.
+// Stand-alone driver of swat::fast::bench_main until `swat-gpu bench fast` is wired.
 #include <cstdio>
 #include <exception>
 #include <string>
 #include <vector>
 
-#include "cuda/sw_fast/fast_bench.hpp"
+#include "cuda/engines/fast/fast_bench.hpp"
 
 int main(int argc, char** argv) {
   try {
-    return swat::sw_fast::bench_main(std::vector<std::string>(argv + 1, argv + argc));
+    return swat::fast::bench_main(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "fast_bench_driver: %s\n", e.what());
     return 1;

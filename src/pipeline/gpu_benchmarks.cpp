@@ -13,19 +13,19 @@
 #include "pipeline/gpu_engines.hpp"
 
 #if SWAT_HAVE_CUDA_BARRIER
-#include "cuda/barrier/barrier_bench.hpp"
+#include "cuda/sync/barrier/barrier_bench.hpp"
 #endif
 #if SWAT_HAVE_SW
-#include "cuda/sw/sw_bench.hpp"
+#include "cuda/engines/paper/sw_bench.hpp"
 #endif
 #if SWAT_HAVE_SW_FAST
-#include "cuda/sw_fast/fast_bench.hpp"
+#include "cuda/engines/fast/fast_bench.hpp"
 #endif
 #if SWAT_HAVE_FFT
-#include "cuda/fft/fft_bench.hpp"
+#include "cuda/studies/fft/fft_bench.hpp"
 #endif
 #if SWAT_HAVE_SORT
-#include "cuda/sort/sort_bench.hpp"
+#include "cuda/studies/sort/sort_bench.hpp"
 #endif
 
 namespace swat::pipeline {
@@ -97,10 +97,10 @@ int run_gpu_benchmark(const std::string& what, const std::vector<std::string>& a
   if (what == "barrier") return bench_barrier(args);
 #endif
 #if SWAT_HAVE_SW
-  if (what == "sw") return sw::bench_main(args);
+  if (what == "sw") return paper::bench_main(args);
 #endif
 #if SWAT_HAVE_SW_FAST
-  if (what == "fast") return sw_fast::bench_main(args);
+  if (what == "fast") return fast::bench_main(args);
 #endif
 #if SWAT_HAVE_FFT
   if (what == "fft") return fft::bench_main(args);

@@ -6,11 +6,11 @@
 #include <cuda_runtime_api.h>
 
 #if SWAT_HAVE_SW
-#include "cuda/sw/gpu_engine.hpp"
+#include "cuda/engines/paper/gpu_engine.hpp"
 #endif
 #if SWAT_HAVE_SW_FAST
-#include "cuda/sw_fast/fast_engine.hpp"
-#include "cuda/sw_fast/fast_progress.hpp"
+#include "cuda/engines/fast/fast_engine.hpp"
+#include "cuda/engines/fast/fast_progress.hpp"
 #endif
 #endif
 
@@ -42,10 +42,10 @@ std::unique_ptr<engine> make_gpu_engine(const gpu_engine_options& options, std::
     throw usage_error("--kernel fast synchronises strips with ready flags; --sync applies to "
                       "--kernel diagonal|coalesced|tiled");
   if (options.kernel == "fast" || (options.kernel == "auto" && options.sync == "auto"))
-    return sw_fast::make_fast_engine(options, sw_fast::stderr_progress(options.quiet));
+    return fast::make_fast_engine(options, fast::stderr_progress(options.quiet));
 #endif
 #if SWAT_HAVE_SW
-  return sw::make_gpu_engine(options);
+  return paper::make_gpu_engine(options);
 #else
   (void)options;
   why = "this build has no GPU alignment engine";

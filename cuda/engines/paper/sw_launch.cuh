@@ -1,0 +1,37 @@
+#pragma once
+// Runs one fill of algo_t under a sync mode: the mode switch of the paper engines. Instantiated
+// once per algorithm in its own .cu file (sw_instantiate_*.cu) so the builds run in parallel.
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "cuda/sync/barrier/barrier_workspace.cuh"
+#include "cuda/sync/barrier/sync_mode.hpp"
+#include "cuda/sync/collective/collective_handle.hpp"
+#include "cuda/engines/paper/sw_problem.cuh"
+
+namespace swat::paper {
+
+//! Everything a launch needs besides the problem.
+struct launch_env {
+  cudaStream_t stream = nullptr;
+  barrier::barrier_workspace* barriers = nullptr;  //!< persistent modes
+  collective::collective_handle collective{};      //!< persistent modes (n_blocks set per run)
+  int blocks = 1;                                  //!< grid size
+  int threads = 32;                                //!< block size
+  int smem_bytes = 0;                              //!< dynamic shared memory per block
+  cudaEvent_t start = nullptr;                     //!< recorded before the first step
+  cudaEvent_t stop = nullptr;                      //!< recorded after the best cell is known
+};
+
+//! Fills p with algo_t under mode (every mode of sync_mode.hpp, none included); the best cell
+//! ends in *p.d_result. Throws usage_error for an unknown mode, cuda_error, barrier_timeout.
+template <typename algo_t>
+void run_fill(const sw_problem& p, sync_mode mode, const launch_env& env);
+
+//! Largest co-resident grid of algo_t's persistent kernel under mode (blocks).
+template <typename algo_t>
+int max_persistent_blocks(sync_mode mode, int threads, int smem_bytes);
+
+}  // namespace swat::paper
