@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda/sync/barrier/barrier_bench_kernel.cuh"
+#include "bench/barrier/barrier_bench_kernel.cuh"
 #include "cuda/sync/barrier/barrier_workspace.cuh"
 #include "cuda/common/cuda_check.cuh"
 #include "cuda/common/launch.cuh"
@@ -19,7 +19,7 @@ template <typename barrier_t>
 __global__ void explore_kernel(barrier_handle h, float* a, float* b, int rounds) {
   barrier_t bar(h);
   for (int r = 0; r < rounds && !bar.failed(); ++r) {
-    mean_round(a, b, r);
+    bench::mean_round(a, b, r);
     bar.arrive_and_wait();
   }
 }

@@ -4,15 +4,6 @@
 
 namespace swat::cuda {
 
-bool device_available() noexcept {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) {
-    (void)cudaGetLastError();  // clear the sticky "no driver" error
-    return false;
-  }
-  return count > 0;
-}
-
 int device_sm_count() {
   int device = 0;
   SWAT_CUDA_CHECK(cudaGetDevice(&device));

@@ -7,7 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "common/error.hpp"
-#include "cuda/sync/barrier/sync_mode.hpp"
+#include "engine/sync_mode.hpp"
 #include "io/fasta.hpp"
 #include "output/output.hpp"
 #include "pipeline/align_pipeline.hpp"

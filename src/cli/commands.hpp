@@ -7,9 +7,11 @@
 
 namespace swat::cli {
 
+class bench_registry;
+
 //! `swat-gpu align QUERY DB [options]`.
 int align_command(const std::vector<std::string>& args);
-//! `swat-gpu bench WHAT [options]`.
-int bench_command(const std::vector<std::string>& args);
+//! `swat-gpu bench WHAT [options]`: the benchmark called WHAT in registry.
+int bench_command(const bench_registry& registry, const std::vector<std::string>& args);
 
 }  // namespace swat::cli

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/bench_registry.hpp"
 #include "cli/commands.hpp"
 #include "common/error.hpp"
 
@@ -50,7 +51,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (command == "align") return swat::cli::align_command(args);
-    if (command == "bench") return swat::cli::bench_command(args);
+    if (command == "bench") return swat::cli::bench_command(swat::cli::built_benches(), args);
     return fail(2, "unknown command '" + command + "' (try: swat-gpu --help)");
   } catch (const swat::usage_error& e) {
     return fail(2, e.what());

@@ -4,7 +4,7 @@
 
 #include <cuda_runtime.h>
 
-#include "cuda/sync/barrier/sync_mode.hpp"
+#include "engine/sync_mode.hpp"
 #include "cuda/engines/fast/fast_fill.hpp"
 #include "cuda/engines/fast/fast_problem.cuh"
 

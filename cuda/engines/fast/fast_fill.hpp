@@ -16,7 +16,7 @@
 #include "common/scoring_scheme.hpp"
 #include "common/sequence.hpp"
 #include "common/traceback.hpp"
-#include "cuda/sync/barrier/sync_mode.hpp"
+#include "engine/sync_mode.hpp"
 
 namespace swat::fast {
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "common/error.hpp"
-#include "cuda/sync/barrier/sync_mode.hpp"
+#include "engine/sync_mode.hpp"
 #include "cuda/engines/paper/sw_fill.hpp"
 #include "engine/cpu_engine.hpp"
 

@@ -15,7 +15,7 @@
 #include "common/scoring_scheme.hpp"
 #include "common/sequence.hpp"
 #include "common/traceback.hpp"
-#include "cuda/sync/barrier/sync_mode.hpp"
+#include "engine/sync_mode.hpp"
 #include "cuda/engines/paper/code_layout.hpp"
 
 namespace swat::paper {

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "cuda/sync/barrier/barrier_workspace.cuh"
-#include "cuda/sync/barrier/sync_mode.hpp"
+#include "engine/sync_mode.hpp"
 #include "cuda/sync/collective/collective_handle.hpp"
 #include "cuda/engines/paper/sw_problem.cuh"
 

@@ -18,7 +18,7 @@
 #include <memory>
 #include <vector>
 
-#include "cuda/sync/barrier/sync_mode.hpp"
+#include "engine/sync_mode.hpp"
 
 namespace swat::fft {
 

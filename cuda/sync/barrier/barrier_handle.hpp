@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "cuda/sync/barrier/sync_mode.hpp"
+#include "cuda/sync/barrier/barrier_layout.hpp"
 
 namespace swat::barrier {
 

@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "cuda/common/cuda_check.cuh"
+#include "cuda/sync/barrier/barrier_workspace.cuh"
 
 namespace swat::barrier {
 
@@ -63,6 +64,57 @@ step_graph::~step_graph() {
 
 void step_graph::replay(cudaStream_t stream) const {
   SWAT_CUDA_CHECK(cudaGraphLaunch(exec_, stream));
+}
+
+namespace {
+void mark(const stream_hook& hook, cudaStream_t stream) {
+  if (hook) hook(stream);
+}
+}  // namespace
+
+void run_synchronised(const step_run& run, const persistent_launcher& persistent, const step_launcher& step,
+                      const run_marks& marks) {
+  if (is_persistent(run.mode)) {
+    if (!persistent)
+      throw usage_error("sync mode '" + std::string(to_string(run.mode)) + "': this algorithm has no persistent kernel");
+    barrier_handle handle{};
+    handle.n_blocks = run.blocks;
+    const bool barrier = run.mode != sync_mode::none;
+    if (barrier) {
+      if (run.workspace == nullptr) throw usage_error("run_synchronised: a persistent mode needs a barrier workspace");
+      handle = run.workspace->prepare(run.mode, run.blocks, run.stream);
+    }
+    mark(marks.start, run.stream);
+    persistent(handle);
+    mark(marks.stop, run.stream);
+    if (barrier && run.check) run.workspace->check(run.stream);
+    return;
+  }
+  if (!step)
+    throw usage_error("sync mode '" + std::string(to_string(run.mode)) + "': this algorithm has no step kernel");
+  if (run.mode != sync_mode::graph || run.steps <= 0) {
+    mark(marks.start, run.stream);
+    run_steps(run.mode, run.steps, run.stream, step);
+    mark(marks.stop, run.stream);
+    return;
+  }
+  std::unique_ptr<step_graph> own;
+  const step_graph* graph = nullptr;
+  if (run.graphs != nullptr) {
+    if (!run.graphs->graph || run.graphs->key != run.graph_key) {
+      run.graphs->graph.reset();
+      run.graphs->graph = std::make_unique<step_graph>(run.steps, step);
+      run.graphs->key = run.graph_key;
+    }
+    graph = run.graphs->graph.get();
+  } else {
+    own = std::make_unique<step_graph>(run.steps, step);
+    graph = own.get();
+  }
+  mark(marks.start, run.stream);
+  graph->replay(run.stream);
+  mark(marks.stop, run.stream);
+  if (own) SWAT_CUDA_CHECK(cudaStreamSynchronize(run.stream));  // the graph is dropped on return
 }
 
 }  // namespace swat::barrier

@@ -12,7 +12,7 @@
 
 #include "common/alphabet.hpp"
 #include "common/scoring_scheme.hpp"
-#include "cuda/sync/barrier/sync_mode.hpp"
+#include "engine/sync_mode.hpp"
 #include "cuda/common/cuda_check.hpp"
 #include "support/gpu_test.hpp"
 #include "cuda/engines/paper/code_layout.hpp"
