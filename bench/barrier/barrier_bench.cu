@@ -99,7 +99,7 @@ std::vector<barrier_bench_row> run_barrier_bench(const cuda::device_context& dev
     counts.erase(std::remove_if(counts.begin(), counts.end(),
                                 [&](int n) { return n < 1 || n > max_blocks; }),
                  counts.end());
-    barrier::barrier_workspace ws(max_blocks);
+    barrier::barrier_workspace ws(dev, max_blocks);
     const std::size_t elems = static_cast<std::size_t>(max_blocks) * threads;
     std::vector<float> h_init(elems);
     std::mt19937 rng(20100419u);

@@ -26,7 +26,7 @@ float time_mean_run(sync_mode mode, const bench_point& p) {
   run.workspace = p.ws;
   const barrier::persistent_launcher persistent = [&p, mode](const barrier::barrier_handle& h) {
     barrier::with_sync_mode(mode, [&](auto m) {
-      cuda::launch_cooperative(mean_persistent_kernel<decltype(m)::value>, dim3(p.blocks), dim3(p.threads),
+      cuda::launch_cooperative(*p.dev, mean_persistent_kernel<decltype(m)::value>, dim3(p.blocks), dim3(p.threads),
                                p.smem_bytes, p.stream, h, p.d_a, p.d_b, p.rounds);
     });
   };
@@ -57,10 +57,9 @@ float time_mean_run(sync_mode mode, const bench_point& p) {
 }
 
 int mean_kernel_max_blocks(const cuda::device_context& dev, int threads, std::size_t smem_bytes) {
-  (void)dev;
   int cap = 1 << 30;
   barrier::for_each_persistent_mode([&](auto m) {
-    cap = std::min(cap, cuda::max_coresident_blocks(mean_persistent_kernel<decltype(m)::value>, threads, smem_bytes));
+    cap = std::min(cap, cuda::max_coresident_blocks(dev, mean_persistent_kernel<decltype(m)::value>, threads, smem_bytes));
   });
   return cap;
 }

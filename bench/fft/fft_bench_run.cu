@@ -33,13 +33,14 @@ double timed_mean(int repeats, int warmup, work_t work) {
 }  // namespace
 
 struct fft_runner::impl {
+  explicit impl(const cuda::device_context& dev) : engine(dev) {}
   void* d_in = nullptr;
   void* d_out = nullptr;
   std::size_t bytes = 0;
   fft_engine engine;
 };
 
-fft_runner::fft_runner(const cuda::device_context& dev, std::size_t max_bytes) : impl_(std::make_unique<impl>()) {
+fft_runner::fft_runner(const cuda::device_context& dev, std::size_t max_bytes) : impl_(std::make_unique<impl>(dev)) {
   dev.make_current();
   impl_->bytes = max_bytes;
   SWAT_CUDA_CHECK(cudaMalloc(&impl_->d_in, max_bytes));

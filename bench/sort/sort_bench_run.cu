@@ -40,9 +40,10 @@ struct sort_runner::impl {
   std::size_t temp_bytes = 0;
   std::size_t max_n = 0;
   sorter s;
+  explicit impl(const cuda::device_context& dev) : s(dev) {}
 };
 
-sort_runner::sort_runner(const cuda::device_context& dev, std::size_t max_n) : impl_(std::make_unique<impl>()) {
+sort_runner::sort_runner(const cuda::device_context& dev, std::size_t max_n) : impl_(std::make_unique<impl>(dev)) {
   dev.make_current();
   impl_->max_n = max_n;
   for (auto** p : {&impl_->d_keys0, &impl_->d_vals0, &impl_->d_keys, &impl_->d_vals})

@@ -108,7 +108,7 @@ int sw_main(const std::vector<std::string>& args) {
   const scoring_scheme scheme = scoring::make_dna_scheme(2, -3, 5, 2);
   const auto sars = read_dna("dna/sarscov2_MN908947.3.fa");
   const auto ratg = read_dna("dna/ratg13_MN996532.2.fa");
-  paper::fill_context ctx;
+  paper::wavefront_fill ctx(dev);
   std::cout << std::left << std::setw(7) << "length" << std::setw(11) << "kernel" << std::setw(13)
             << "mode" << std::right << std::setw(7) << "blocks" << std::setw(11) << "fill_ms"
             << std::setw(9) << "GCUPS" << std::setw(11) << "compute" << std::setw(10) << "sync%"

@@ -113,7 +113,7 @@ int fast_main(const std::vector<std::string>& args) {
       variants.push_back({vname + "/" + std::to_string(c), o});
     }
   }
-  fast::fill_context ctx;
+  fast::fill_context ctx(dev);
   std::printf("%-18s %9s %9s %10s %9s %9s %6s %s\n", "variant", "m", "n", "seconds", "GCUPS", "score", "wait%",
               "ran");
   for (long long len : lengths) {

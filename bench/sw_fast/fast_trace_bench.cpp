@@ -47,7 +47,7 @@ int fast_trace_bench(const cuda::device_context& dev, const std::string& command
     std::vector<std::pair<double, trace_stats>> runs;
     alignment a;
     for (int k = 0; k < n_reps; ++k) {
-      auto backend = make_gpu_trace_backend(scheme, 20.0, trace_progress{});
+      auto backend = make_gpu_trace_backend(dev, scheme, 20.0, trace_progress{});
       trace_options o;
       o.budget_bytes = std::int64_t(double(dev.free_bytes()) * 0.9);
       trace_stats st;

@@ -35,6 +35,9 @@ struct device_choice {
 //! option and the valid values.
 device_choice parse_device_choice(std::string_view text);
 
+//! Default CPU traceback budget (bytes): 1 GiB.
+inline constexpr std::uint64_t default_cpu_memory_bytes = std::uint64_t(1) << 30;
+
 //! Options every engine receives (each takes what applies to it).
 struct engine_options {
   std::optional<sync_mode> sync;                //!< --sync; empty: the engine's default
@@ -42,7 +45,7 @@ struct engine_options {
   int gpu_id = 0;                               //!< CUDA device the engine binds to
   std::uint64_t max_gpu_mem_bytes = 0;          //!< --max-gpu-mem (bytes); 0: free device memory
   unsigned cpu_threads = 0;                     //!< --threads of the CPU engine; 0: all cores
-  std::uint64_t cpu_memory_bytes = 1ull << 30;  //!< --cpu-mem: CPU traceback budget (bytes)
+  std::uint64_t cpu_memory_bytes = default_cpu_memory_bytes;  //!< --cpu-mem: CPU traceback budget (bytes)
   notice_fn notice;                             //!< notices (fallbacks); may be empty
   fill_progress_fn fill_progress;               //!< progress of long single fills; may be empty
 };

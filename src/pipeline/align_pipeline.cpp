@@ -1,6 +1,11 @@
+// `swat-gpu align` (align_pipeline.hpp): read → plan → engine → output. The engine comes from
+// the registry through the plan the CLI resolved (engine/registry.hpp); the pipeline never
+// names an engine.
+
 #include "pipeline/align_pipeline.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <future>
@@ -10,20 +15,12 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "engine/cpu_engine.hpp"
+#include "common/score_range.hpp"
 #include "output/atomic_file.hpp"
-#include "pipeline/gpu_engines.hpp"
 #include "pipeline/progress.hpp"
 #include "scoring/scoring.hpp"
 
 namespace swat::pipeline {
-
-device_choice parse_device_choice(std::string_view text) {
-  if (text == "cpu") return device_choice::cpu;
-  if (text == "gpu") return device_choice::gpu;
-  if (text == "auto") return device_choice::auto_select;
-  throw usage_error("unknown --device '" + std::string(text) + "' (valid: cpu, gpu, auto)");
-}
 
 scoring_scheme build_scheme(alphabet_kind alphabet, const scoring_options& o) {
   if (alphabet == alphabet_kind::dna) {
@@ -46,28 +43,7 @@ scoring_scheme build_scheme(alphabet_kind alphabet, const scoring_options& o) {
 }
 
 std::unique_ptr<engine> make_engine(const align_options& options, const notice_fn& notice) {
-  auto cpu = [&] { return std::make_unique<cpu_engine>(options.threads, options.cpu_memory_bytes); };
-  gpu_engine_options gpu_options = options.gpu;
-  gpu_options.cpu_threads = options.threads;
-  gpu_options.cpu_memory_bytes = options.cpu_memory_bytes;
-  gpu_options.quiet = options.quiet;
-  gpu_options.notice = [&notice](const std::string& line) { notice("notice: " + line); };
-  switch (options.device) {
-    case device_choice::cpu:
-      return cpu();
-    case device_choice::gpu: {
-      std::string why;
-      if (auto gpu = make_gpu_engine(gpu_options, why)) return gpu;
-      throw usage_error("--device gpu: " + why + " (use --device cpu)");
-    }
-    case device_choice::auto_select: {
-      std::string why;
-      if (auto gpu = make_gpu_engine(gpu_options, why)) return gpu;
-      notice("notice: " + why + "; aligning on the CPU");
-      return cpu();
-    }
-  }
-  throw std::logic_error("make_engine: unhandled device choice");
+  return build_engine(options.engine, [&notice](const std::string& line) { notice("notice: " + line); });
 }
 
 std::vector<std::size_t> rank_targets(const std::vector<best_cell>& cells, std::int32_t min_score,
@@ -145,9 +121,8 @@ void check_score_range(const sequence_set& queries, const sequence_set& targets,
   std::uint64_t longest_query = 0, longest_target = 0;
   for (const auto& q : queries.records) longest_query = std::max<std::uint64_t>(longest_query, q.residues.size());
   for (const auto& t : targets.records) longest_target = std::max<std::uint64_t>(longest_target, t.residues.size());
-  const std::uint64_t bound = std::min(longest_query, longest_target) * std::uint64_t(std::max(scheme.max_score(), 0));
-  if (bound > std::uint64_t(1) << 30)
-    throw usage_error("scores could reach " + std::to_string(bound) +
+  if (!within_score_range(longest_query, longest_target, scheme))
+    throw usage_error("scores could reach " + std::to_string(best_score_bound(longest_query, longest_target, scheme)) +
                       ", beyond the 32-bit range the engines use; lower the match/matrix scores");
 }
 
@@ -174,9 +149,15 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
     }
     notice_in(line);
   };
+  // The fill progress of a single long pair (engines that report one) shows on the progress line.
+  std::atomic<progress_line*> fill_line{nullptr};
+  align_options engine_options = options;
+  engine_options.engine.options.fill_progress = [&fill_line](double fraction, double elapsed) {
+    if (progress_line* line = fill_line.load()) line->fill(fraction, elapsed);
+  };
   double engine_s = 0;
   auto engine_ready = std::async(std::launch::async, [&] {
-    std::unique_ptr<engine> e = make_engine(options, engine_notice);
+    std::unique_ptr<engine> e = make_engine(engine_options, engine_notice);
     engine_s = since_start();
     return e;
   });
@@ -198,11 +179,11 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
 
   std::vector<output::hit> hits;
   {
-    // A single pair on the GPU gets the engine's own fill progress line instead.
-    const bool single_gpu_pair = eng->name() != "cpu" && queries.records.size() * targets.records.size() == 1;
-    progress_line progress("aligning", total_cells, !options.quiet && !single_gpu_pair);
+    progress_line progress("aligning", total_cells, !options.quiet);
+    if (queries.records.size() * targets.records.size() == 1) fill_line.store(&progress);
     for (std::size_t q = 0; q < queries.records.size(); ++q)
       search_query(*eng, scheme, options, queries, q, targets, progress, hits);
+    fill_line.store(nullptr);
   }
 
   const double aligned_s = since_start();

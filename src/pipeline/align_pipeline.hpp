@@ -12,16 +12,11 @@
 
 #include "common/scoring_scheme.hpp"
 #include "engine/engine.hpp"
-#include "engine/gpu_options.hpp"
+#include "engine/registry.hpp"
 #include "io/fasta.hpp"
 #include "output/output.hpp"
 
 namespace swat::pipeline {
-
-//! Where the DP fill runs.
-enum class device_choice { cpu, gpu, auto_select };
-//! "cpu" | "gpu" | "auto"; throws usage_error otherwise.
-device_choice parse_device_choice(std::string_view text);
 
 //! Scoring options as given on the command line (unset = alphabet default).
 struct scoring_options {
@@ -43,10 +38,7 @@ struct align_options {
   std::string db_path;
   io::alphabet_request alphabet = io::alphabet_request::auto_detect;
   scoring_options scoring;
-  device_choice device = device_choice::auto_select;
-  unsigned threads = 0;                          //!< CPU threads, 0 = all cores
-  gpu_engine_options gpu;                        //!< --kernel, --sync, --tile, --max-gpu-mem
-  std::uint64_t cpu_memory_bytes = 1ull << 30;   //!< traceback memory budget of the CPU engine
+  engine_plan engine;                            //!< --device, --kernel, --sync, budgets (registry.hpp)
   output::output_spec outfmt;
   std::string out_path;                          //!< "" or "-" = stdout
   std::size_t max_hits = 10;                     //!< hits kept per query
@@ -58,12 +50,13 @@ struct align_options {
 };
 
 //! One line for the user on stderr (notices and warnings); suppressed by --quiet.
-using notice_fn = std::function<void(const std::string&)>;
+using notice_fn = swat::notice_fn;
 
 //! Runs the whole alignment; output goes to out_path or, when empty/"-", to stdout.
 void run_align(const align_options& options, std::ostream& stdout_stream, const notice_fn& notice);
 
-//! The engine for a device choice (auto: GPU when present and built, else CPU with a notice).
+//! The engine of options.engine (build_engine: auto = GPU when one is usable, else CPU with a
+//! notice); its notices reach notice as "notice: …".
 std::unique_ptr<engine> make_engine(const align_options& options, const notice_fn& notice);
 
 //! Best hits of one query: sorted by score (descending) then target order, ≥ min_score,

@@ -5,12 +5,15 @@
 #include <string>
 #include <vector>
 
-#include "cuda/sync/barrier/barrier_workspace.cuh"
+#include "common/score_range.hpp"
 #include "cuda/common/cuda_check.cuh"
-#include "cuda/common/launch.cuh"
+#include "cuda/common/device_buffer.hpp"
 #include "cuda/engines/fast/fast_dispatch.cuh"
 #include "cuda/engines/fast/fast_host_buffers.cuh"
 #include "cuda/engines/fast/fast_policy.cuh"
+#include "cuda/sync/barrier/barrier_workspace.cuh"
+#include "cuda/sync/barrier/step_driver.cuh"
+#include "cuda/sync/barrier/with_sync_mode.cuh"
 
 namespace swat::fast {
 
@@ -33,35 +36,47 @@ bool scheme_fits16(const scoring_scheme& scheme) {
   return scheme_fits(scheme) && scheme.gap_open + scheme.gap_extend <= 8192;
 }
 
-//! Launches the packed 16-bit fill with grid barrier `mode` (persistent modes only).
-int launch_fill_barrier16(sync_mode mode, const fast_problem& pb, int chunk, int max_blocks,
-                          barrier::barrier_workspace& ws, cudaStream_t st) {
+//! Launches the packed 16-bit fill with grid barrier `mode` (persistent modes only, not none)
+//! through the barrier layer's launch body; returns the blocks.
+int launch_fill_barrier16(const cuda::device_context& dev, sync_mode mode, const fast_problem& pb, int chunk,
+                          int max_blocks, barrier::barrier_workspace& ws, cudaStream_t st) {
   using p = score16_policy;
-  switch (mode) {
-    case sync_mode::simple: return launch_fill_barrier<p, sync_mode::simple>(pb, chunk, max_blocks, ws, st);
-    case sync_mode::tree: return launch_fill_barrier<p, sync_mode::tree>(pb, chunk, max_blocks, ws, st);
-    case sync_mode::tree3: return launch_fill_barrier<p, sync_mode::tree3>(pb, chunk, max_blocks, ws, st);
-    case sync_mode::lockfree: return launch_fill_barrier<p, sync_mode::lockfree>(pb, chunk, max_blocks, ws, st);
-    case sync_mode::cg: return launch_fill_barrier<p, sync_mode::cg>(pb, chunk, max_blocks, ws, st);
-    case sync_mode::flag: return launch_fill_barrier<p, sync_mode::flag>(pb, chunk, max_blocks, ws, st);
-    case sync_mode::stripe: return launch_fill_barrier<p, sync_mode::stripe>(pb, chunk, max_blocks, ws, st);
-    case sync_mode::lastin: return launch_fill_barrier<p, sync_mode::lastin>(pb, chunk, max_blocks, ws, st);
-    default:
-      throw std::invalid_argument("sw_fast: the grid-barrier fill takes a persistent sync mode, not '" +
-                                  std::string(to_string(mode)) + "'");
-  }
+  if (!is_persistent(mode) || mode == sync_mode::none)
+    throw std::invalid_argument("sw_fast: the grid-barrier fill takes a persistent sync mode, not '" +
+                                std::string(to_string(mode)) + "'");
+  const int blocks = barrier::with_sync_mode(mode, [&](auto m) {
+    constexpr sync_mode M = decltype(m)::value;
+    if constexpr (M == sync_mode::none) return 0;
+    else return fill_barrier_blocks<p, M>(dev, pb, max_blocks, ws.max_blocks());
+  });
+  barrier::step_run run;
+  run.mode = mode;
+  run.blocks = blocks;
+  run.stream = st;
+  run.workspace = &ws;
+  run.check = false;  // checked after the fill's results are copied back
+  const barrier::persistent_launcher launch = [&](const barrier::barrier_handle& h) {
+    barrier::with_sync_mode(mode, [&](auto m) {
+      constexpr sync_mode M = decltype(m)::value;
+      if constexpr (M != sync_mode::none) launch_fill_barrier<p, M>(dev, pb, chunk, blocks, h, st);
+    });
+  };
+  barrier::run_synchronised(run, launch, {});
+  return blocks;
 }
 
 struct fill_context::impl {
-  device_buffer buffer;
+  cuda::device_context dev;
+  cuda::device_buffer buffer;
   std::unique_ptr<barrier::barrier_workspace> barriers;  // created by the first barrier fill
   barrier::barrier_workspace& workspace() {
-    if (!barriers) barriers = std::make_unique<barrier::barrier_workspace>(cuda::device_sm_count() * 32);
+    if (!barriers) barriers = std::make_unique<barrier::barrier_workspace>(dev, dev.sm_count() * 32);
     return *barriers;
   }
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
-  impl() {
+  explicit impl(const cuda::device_context& device) : dev(device) {
+    dev.make_current();
     SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     SWAT_CUDA_CHECK(cudaEventCreate(&start));
     SWAT_CUDA_CHECK(cudaEventCreate(&stop));
@@ -73,10 +88,10 @@ struct fill_context::impl {
   }
 };
 
-fill_context::fill_context() : impl_(std::make_unique<impl>()) {}
+fill_context::fill_context(const cuda::device_context& dev) : impl_(std::make_unique<impl>(dev)) {}
 fill_context::~fill_context() = default;
 
-std::int64_t fill_context::held_bytes() const { return std::int64_t(impl_->buffer.bytes); }
+std::int64_t fill_context::held_bytes() const { return std::int64_t(impl_->buffer.bytes()); }
 
 fill_result fill_context::fill(residue_span query, residue_span target, const scoring_scheme& scheme,
                                const fill_options& options) {
@@ -85,8 +100,9 @@ fill_result fill_context::fill(residue_span query, residue_span target, const sc
     throw std::invalid_argument("sw_fast: sequence lengths must be in [1, 2^31 - 1024)");
   if (!scheme_fits(scheme))
     throw std::invalid_argument("sw_fast: scores must lie in [-127, 127] (int8 profile)");
-  if (double(std::min(m, n)) * double(std::max(scheme.max_score(), 1)) > double(1 << 30))
+  if (!within_score_range(std::uint64_t(m), std::uint64_t(n), scheme))
     throw std::invalid_argument("sw_fast: the best score could exceed 2^30");
+  impl_->dev.make_current();
   if (options.grid_barrier) {
     if (options.variant != fill_variant::score16)
       throw std::invalid_argument("sw_fast: only the score16 fill has a grid-barrier variant");
@@ -123,34 +139,25 @@ fill_result fill_context::run_once(residue_span query, residue_span target, cons
 
   // One allocation: query, target, table, flags, bests, two border rows.
   const std::size_t border_cell = origins ? 24 : packed16 ? 4 : 8;
-  std::size_t off = 0;
-  const std::size_t off_query = off;
-  off = align_up(off + std::size_t(padded));
-  const std::size_t off_target = off;
-  off = align_up(off + std::size_t(n));
-  const std::size_t off_table = off;
-  off = align_up(off + fast_table_stride * fast_table_stride);
-  const std::size_t off_ready = off;
-  off = align_up(off + std::size_t(strips) * 4);
-  const std::size_t off_best = off;
-  off = align_up(off + std::size_t(strips) * sizeof(strip_best));
-  const std::size_t off_error = off;  // error word, then the 8-byte flag-wait counter at +8
-  off = align_up(off + 16);
-  const std::size_t off_border = off;
-  off = align_up(off + 2 * std::size_t(n) * border_cell);
-  impl_->buffer.reserve(off);
-  device_buffer& b = impl_->buffer;
+  const packed_scheme packed(scheme);
+  cuda::buffer_layout layout;
+  const std::size_t off_query = layout.add(std::size_t(padded));
+  const std::size_t off_target = layout.add(std::size_t(n));
+  const std::size_t off_table = layout.add(packed.table.size());
+  const std::size_t off_ready = layout.add(std::size_t(strips) * 4);
+  const std::size_t off_best = layout.add(std::size_t(strips) * sizeof(strip_best));
+  const std::size_t off_error = layout.add(16);  // error word, then the 8-byte flag-wait counter at +8
+  const std::size_t off_border = layout.add(2 * std::size_t(n) * border_cell);
+  impl_->buffer.reserve(layout.bytes());
+  cuda::device_buffer& b = impl_->buffer;
   cudaStream_t st = impl_->stream;
 
   std::vector<std::uint8_t> q(static_cast<std::size_t>(padded), static_cast<std::uint8_t>(pad_rank));
   std::copy(query.begin(), query.end(), q.begin());
-  std::vector<std::int8_t> table(fast_table_stride * fast_table_stride, std::int8_t(-1));
-  for (int a = 0; a < scheme.size(); ++a)
-    for (int c = 0; c < scheme.size(); ++c)
-      table[std::size_t(a * fast_table_stride + c)] = std::int8_t(scheme.score(std::uint8_t(a), std::uint8_t(c)));
   SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(off_query), q.data(), q.size(), cudaMemcpyHostToDevice, st));
   SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(off_target), target.data(), std::size_t(n), cudaMemcpyHostToDevice, st));
-  SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(off_table), table.data(), table.size(), cudaMemcpyHostToDevice, st));
+  SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(off_table), packed.table.data(), packed.table.size(),
+                                  cudaMemcpyHostToDevice, st));
   SWAT_CUDA_CHECK(cudaMemsetAsync(b.as<void>(off_ready), 0, off_border - off_ready, st));
 
   fast_problem pb{};
@@ -160,9 +167,7 @@ fill_result fill_context::run_once(residue_span query, residue_span target, cons
   pb.m = std::int32_t(m);
   pb.n = std::int32_t(n);
   pb.strips = std::int32_t(strips);
-  pb.ranks = scheme.size();
-  pb.gap_open_extend = scheme.gap_open + scheme.gap_extend;
-  pb.gap_extend = scheme.gap_extend;
+  packed.apply(pb);
   for (int k = 0; k < 2; ++k) {
     const std::size_t row = off_border + std::size_t(k) * std::size_t(n) * border_cell;
     pb.border[k].h = b.as<std::int32_t>(row);
@@ -183,14 +188,15 @@ fill_result fill_context::run_once(residue_span query, residue_span target, cons
   res.ran = variant;
   SWAT_CUDA_CHECK(cudaEventRecord(impl_->start, st));
   switch (variant) {
-    case fill_variant::score32: res.blocks = launch_fill<score_policy>(pb, options.max_blocks, st); break;
-    case fill_variant::origins32: res.blocks = launch_fill<origin_policy>(pb, options.max_blocks, st); break;
+    case fill_variant::score32: res.blocks = launch_fill<score_policy>(impl_->dev, pb, options.max_blocks, st); break;
+    case fill_variant::origins32: res.blocks = launch_fill<origin_policy>(impl_->dev, pb, options.max_blocks, st); break;
     case fill_variant::score16:
       if (options.grid_barrier) {
         const int chunk = options.barrier_columns > 0 ? options.barrier_columns : default_barrier_columns;
-        res.blocks = launch_fill_barrier16(*options.grid_barrier, pb, chunk, options.max_blocks, impl_->workspace(), st);
+        res.blocks = launch_fill_barrier16(impl_->dev, *options.grid_barrier, pb, chunk, options.max_blocks,
+                                           impl_->workspace(), st);
       } else {
-        res.blocks = launch_fill<score16_policy>(pb, options.max_blocks, st);
+        res.blocks = launch_fill<score16_policy>(impl_->dev, pb, options.max_blocks, st);
       }
       break;
     default: throw std::invalid_argument("sw_fast: unknown fill variant");
@@ -209,10 +215,7 @@ fill_result fill_context::run_once(residue_span query, residue_span target, cons
   SWAT_CUDA_CHECK(cudaEventElapsedTime(&ms, impl_->start, impl_->stop));
   res.kernel_seconds = double(ms) / 1e3;
   {
-    int khz = 0;
-    int device = 0;
-    SWAT_CUDA_CHECK(cudaGetDevice(&device));
-    SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
+    const int khz = impl_->dev.clock_khz();
     const double warp_seconds = double(res.blocks) * score_policy::warps_per_block * res.kernel_seconds;
     if (khz > 0 && warp_seconds > 0) res.flag_wait_share = double(wait_cycles) / (double(khz) * 1e3) / warp_seconds;
   }

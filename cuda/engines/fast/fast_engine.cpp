@@ -1,13 +1,16 @@
-// The fast engine: GPU fill with origins, CPU bounded-memory traceback of the rectangle.
+// The fast engine: GPU fill with origins, CPU bounded-memory traceback of the rectangle (or the
+// GPU traceback of long pairs), its fits-check and its registration as --kernel fast.
 
 #include "cuda/engines/fast/fast_engine.hpp"
 
 #include <algorithm>
 
+#include "common/score_range.hpp"
+#include "cuda/common/device_context.hpp"
 #include "cuda/engines/fast/fast_fill.hpp"
 #include "cuda/engines/fast/fast_trace.hpp"
-#include "engine/cpu_engine.hpp"
 #include "engine/cpu_traceback.hpp"
+#include "engine/registry.hpp"
 
 namespace swat::fast {
 
@@ -15,19 +18,26 @@ namespace {
 
 class fast_engine final : public engine {
  public:
-  fast_engine(const gpu_engine_options& o, fill_progress_fn progress)
+  explicit fast_engine(const engine_options& o)
       : options_(o),
-        progress_fn_(std::move(progress)),
-        budget_bytes_(o.cpu_memory_bytes ? std::size_t(o.cpu_memory_bytes) : cpu_engine::default_budget_bytes),
-        fallback_(o.cpu_threads, budget_bytes_) {
+        progress_fn_(o.fill_progress),
+        budget_bytes_(std::size_t(o.cpu_memory_bytes ? o.cpu_memory_bytes : default_cpu_memory_bytes)),
+        dev_(o.gpu_id),
+        ctx_(dev_) {
     if (progress_fn_) progress_ = trace_progress{&call_progress, &progress_fn_};
   }
 
   std::string name() const override { return "gpu-fast"; }
 
+  //! The fits-check: the int8 profile and the score-range bound.
+  std::string unfit_reason(residue_span query, residue_span target, const scoring_scheme& scheme) override {
+    if (scheme_fits(scheme) && within_score_range(query.size(), target.size(), scheme)) return {};
+    return "scores outside [-127, 127] or a score bound above 2^30";
+  }
+
   alignment align(residue_span query, residue_span target, const scoring_scheme& scheme) override {
     if (query.empty() || target.empty()) return {};
-    if (!usable(scheme, query, target)) return fallback_.align(query, target, scheme);
+    dev_.make_current();
     if (double(query.size()) * double(target.size()) >= gpu_trace_min_cells &&
         std::int64_t(target.size()) <= trace_max_columns)
       return gpu_trace(query, target, scheme);
@@ -49,7 +59,6 @@ class fast_engine final : public engine {
 
   best_cell score_only(residue_span query, residue_span target, const scoring_scheme& scheme) override {
     if (query.empty() || target.empty()) return {};
-    if (!usable(scheme, query, target)) return fallback_.score_only(query, target, scheme);
     fill_options fo;
     fo.variant = std::min(query.size(), target.size()) >= score16_min_length ? fill_variant::score16
                                                                                : fill_variant::score32;
@@ -74,37 +83,35 @@ class fast_engine final : public engine {
 
   alignment gpu_trace(residue_span query, residue_span target, const scoring_scheme& scheme) {
     trace_options to;
-    to.budget_bytes = std::int64_t(double(device_free_bytes()) * 0.9);
+    to.budget_bytes = std::int64_t(double(dev_.free_bytes()) * 0.9);
     if (options_.max_gpu_mem_bytes > 0)
       to.budget_bytes = std::min<std::int64_t>(to.budget_bytes, std::int64_t(options_.max_gpu_mem_bytes) - ctx_.held_bytes());
-    auto backend = make_gpu_trace_backend(scheme, fill_options{}.watchdog_seconds, progress_);
+    auto backend = make_gpu_trace_backend(dev_, scheme, fill_options{}.watchdog_seconds, progress_);
     return trace_alignment(query, target, *backend, to, nullptr);
   }
 
-  bool usable(const scoring_scheme& scheme, residue_span query, residue_span target) {
-    const double bound = double(std::min(query.size(), target.size())) * double(std::max(scheme.max_score(), 1));
-    if (scheme_fits(scheme) && bound <= double(1 << 30)) return true;
-    if (options_.notice)
-      options_.notice("gpu-fast: scores outside [-127, 127] or a score bound above 2^30; using the CPU engine");
-    return false;
-  }
-
-  gpu_engine_options options_;
+  engine_options options_;
   fill_progress_fn progress_fn_;
   std::size_t budget_bytes_;
-  cpu_engine fallback_;
+  cuda::device_context dev_;
   fill_context ctx_;
   trace_progress progress_;
 };
 
 }  // namespace
 
-std::unique_ptr<swat::engine> make_fast_engine(const swat::gpu_engine_options& options) {
-  return std::make_unique<fast_engine>(options, fill_progress_fn{});
+std::unique_ptr<swat::engine> make_fast_engine(const engine_options& options) {
+  return std::make_unique<fast_engine>(options);
 }
 
-std::unique_ptr<swat::engine> make_fast_engine(const swat::gpu_engine_options& options, fill_progress_fn progress) {
-  return std::make_unique<fast_engine>(options, std::move(progress));
+void register_engines(engine_registry& registry) {
+  engine_entry e;
+  e.name = "fast";
+  e.target = engine_target::gpu;
+  e.summary = "GPU, register-tiled wavefront with ready flags, int32/packed int16 DPX (the default)";
+  e.auto_rank = 3;
+  e.make = [](const engine_options& o) { return make_fast_engine(o); };
+  registry.add(std::move(e));
 }
 
 }  // namespace swat::fast

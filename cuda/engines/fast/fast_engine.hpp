@@ -1,5 +1,6 @@
 #pragma once
-// The fast GPU engine behind swat::engine (plain C++ header).
+// The fast GPU engine behind swat::engine (plain C++ header), registered as --kernel fast (the
+// default of --kernel auto).
 //
 // score_only(): one fill of the whole matrix → best score and end cell: score16 (packed 16-bit,
 //               32-bit rerun on overflow) when the shorter sequence has ≥ 2^17 residues, else score32.
@@ -10,23 +11,25 @@
 //               path as the whole matrix: proof in engine/cpu_traceback.hpp) by the CPU's
 //               bounded-memory tracer (codes when R·W ≤ budget, else checkpoint rows every K
 //               rows: peak ≤ budget + 8(W+1)(⌈log2 R⌉+1) + 16(W+1) bytes for an R × W rectangle).
-// Schemes whose scores do not fit the int8 profile go to the CPU engine with a notice.
+// Schemes whose scores do not fit the int8 profile, or whose best score could pass 2^30, are
+// refused (unfit_reason): the fallback decorator (engine/fallback.hpp) gives them to the CPU.
 
 #include <memory>
 
-#include "common/scoring_scheme.hpp"
-#include "common/sequence.hpp"
-#include "common/traceback.hpp"
 #include "engine/engine.hpp"
-#include "cuda/engines/fast/fast_progress.hpp"
-#include "engine/gpu_options.hpp"
+#include "engine/options.hpp"
+
+namespace swat {
+class engine_registry;
+}
 
 namespace swat::fast {
 
-//! The fast engine ("gpu-fast") for --kernel fast.
-std::unique_ptr<swat::engine> make_fast_engine(const swat::gpu_engine_options& options);
-//! The same with a progress hook for fills longer than ~2 s (fast_progress.hpp says how the CLI
-//! connects stderr_progress and --quiet).
-std::unique_ptr<swat::engine> make_fast_engine(const swat::gpu_engine_options& options, fill_progress_fn progress);
+//! The fast engine ("gpu-fast") on device options.gpu_id; options.fill_progress (may be empty)
+//! hears the fraction done of GPU traceback fills that run ≥ 2 s.
+std::unique_ptr<swat::engine> make_fast_engine(const engine_options& options);
+
+//! Registers --kernel fast, the highest rank of --kernel auto.
+void register_engines(engine_registry& registry);
 
 }  // namespace swat::fast

@@ -16,6 +16,7 @@
 #include "common/scoring_scheme.hpp"
 #include "common/sequence.hpp"
 #include "common/traceback.hpp"
+#include "cuda/common/device_context.hpp"
 #include "engine/sync_mode.hpp"
 
 namespace swat::fast {
@@ -66,17 +67,18 @@ bool scheme_fits(const scoring_scheme& scheme);
 //! True when the packed 16-bit fill can run the scheme (scheme_fits and o + e ≤ 8192).
 bool scheme_fits16(const scoring_scheme& scheme);
 
-//! Reusable device buffers for fills (one pair at a time; not thread-safe).
+//! Reusable device buffers for fills on one device (one pair at a time; not thread-safe).
 class fill_context {
  public:
-  fill_context();
+  //! Binds to dev (made current): every fill runs there.
+  explicit fill_context(const cuda::device_context& dev);
   ~fill_context();
   fill_context(const fill_context&) = delete;
   fill_context& operator=(const fill_context&) = delete;
 
   //! Fills query × target (both non-empty, each < 2^31 − 1024 residues). Throws
   //! swat::cuda_error on CUDA failures and when the watchdog fired, std::invalid_argument when
-  //! the scheme does not fit (scheme_fits) or the best score could exceed 2^30.
+  //! the scheme does not fit (scheme_fits) or the best score could exceed 2^30 (score_range.hpp).
   fill_result fill(residue_span query, residue_span target, const scoring_scheme& scheme,
                    const fill_options& options);
 

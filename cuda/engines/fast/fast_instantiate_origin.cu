@@ -2,5 +2,5 @@
 #include "cuda/engines/fast/fast_launch.inl"
 
 namespace swat::fast {
-template int launch_fill<origin_policy>(const fast_problem&, int, cudaStream_t);
+template int launch_fill<origin_policy>(const cuda::device_context&, const fast_problem&, int, cudaStream_t);
 }  // namespace swat::fast

@@ -10,16 +10,16 @@
 namespace swat::fast {
 
 template <typename policy_t>
-int launch_fill(const fast_problem& pb, int max_blocks, cudaStream_t stream) {
+int launch_fill(const cuda::device_context& dev, const fast_problem& pb, int max_blocks, cudaStream_t stream) {
   const std::size_t smem = profile_smem_bytes<policy_t>(pb.ranks);
   static_assert(profile_smem_bytes<policy_t>(fast_table_stride - 1) <= 227 * 1024,
                 "profile exceeds the shared memory of a Hopper SM");
-  const int cap = cuda::max_coresident_blocks(fast_fill_kernel<policy_t>, policy_t::block_threads, smem);
+  const int cap = cuda::max_coresident_blocks(dev, fast_fill_kernel<policy_t>, policy_t::block_threads, smem);
   const int wanted = (pb.strips + policy_t::warps_per_block - 1) / policy_t::warps_per_block;
   int blocks = std::min(cap, wanted);
   if (max_blocks > 0) blocks = std::min(blocks, max_blocks);
   blocks = std::max(blocks, 1);
-  cuda::launch_cooperative(fast_fill_kernel<policy_t>, dim3(unsigned(blocks)),
+  cuda::launch_cooperative(dev, fast_fill_kernel<policy_t>, dim3(unsigned(blocks)),
                            dim3(policy_t::block_threads), smem, stream, pb);
   return blocks;
 }

@@ -33,6 +33,7 @@
 #include "common/scoring_scheme.hpp"
 #include "common/sequence.hpp"
 #include "common/traceback.hpp"
+#include "cuda/common/device_context.hpp"
 #include "cuda/engines/fast/fast_trace_types.hpp"
 
 namespace swat::fast {
@@ -107,17 +108,14 @@ alignment trace_alignment(residue_span query, residue_span target, trace_backend
 //! Scalar CPU model of both fills (same pointers, checkpoints and codes as the kernels).
 std::unique_ptr<trace_backend> make_cpu_trace_backend(const scoring_scheme& scheme);
 
-//! GPU backend on the current device (scheme must pass scheme_fits of fast_fill.hpp).
+//! GPU backend on dev (scheme must pass scheme_fits of fast_fill.hpp).
 //! progress (may be null) is called from the polling host thread with the fraction of strips
 //! done of a crossing fill that has run ≥ progress_after_seconds.
 struct trace_progress {
   void (*fn)(void* user, double fraction, double elapsed_seconds) = nullptr;  //!< callback
   void* user = nullptr;                                                       //!< its argument
 };
-std::unique_ptr<trace_backend> make_gpu_trace_backend(const scoring_scheme& scheme, double watchdog_seconds,
-                                                      trace_progress progress);
-
-//! Free memory of the current device (bytes, cudaMemGetInfo).
-std::int64_t device_free_bytes();
+std::unique_ptr<trace_backend> make_gpu_trace_backend(const cuda::device_context& dev, const scoring_scheme& scheme,
+                                                      double watchdog_seconds, trace_progress progress);
 
 }  // namespace swat::fast

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cuda/common/cuda_check.cuh"
+#include "cuda/common/device_buffer.hpp"
 #include "cuda/common/launch.cuh"
 #include "cuda/engines/fast/fast_fill.hpp"
 #include "cuda/engines/fast/fast_host_buffers.cuh"
@@ -23,39 +24,34 @@ constexpr double poll_seconds = 0.05;                //!< progress polling perio
 constexpr double progress_after_seconds = 2.0;       //!< first progress call after (s)
 
 template <bool codes_v>
-int launch_trace(const trace_problem& tp, cudaStream_t stream) {
+int launch_trace(const cuda::device_context& dev, const trace_problem& tp, cudaStream_t stream) {
   const std::size_t smem = std::size_t(trace_policy::warps_per_block) * std::size_t(tp.base.ranks) * 32 *
                            sizeof(profile_entry<trace_policy::profile_words>);
   static_assert(std::size_t(trace_policy::warps_per_block) * fast_table_stride * 32 *
                         sizeof(profile_entry<trace_policy::profile_words>) <= 227 * 1024,
                 "trace profile exceeds the shared memory of a Hopper SM");
-  const int cap = cuda::max_coresident_blocks(trace_fill_kernel<codes_v>, trace_policy::block_threads, smem);
+  const int cap = cuda::max_coresident_blocks(dev, trace_fill_kernel<codes_v>, trace_policy::block_threads, smem);
   const int wanted = (tp.base.strips + trace_policy::warps_per_block - 1) / trace_policy::warps_per_block;
   const int blocks = std::max(1, std::min(cap, wanted));
-  cuda::launch_cooperative(trace_fill_kernel<codes_v>, dim3(unsigned(blocks)), dim3(trace_policy::block_threads),
+  cuda::launch_cooperative(dev, trace_fill_kernel<codes_v>, dim3(unsigned(blocks)), dim3(trace_policy::block_threads),
                            smem, stream, tp);
   return blocks;
 }
 
 class gpu_trace_backend final : public trace_backend {
  public:
-  gpu_trace_backend(const scoring_scheme& s, double watchdog, trace_progress progress)
-      : scheme_(s), watchdog_(watchdog), progress_(progress) {
+  gpu_trace_backend(const cuda::device_context& dev, const scoring_scheme& s, double watchdog,
+                    trace_progress progress)
+      : dev_(dev), packed_(s), watchdog_(watchdog), progress_(progress) {
     if (!scheme_fits(s)) throw std::invalid_argument("sw_fast trace: scores must lie in [-127, 127]");
+    dev_.make_current();
     SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     SWAT_CUDA_CHECK(cudaEventCreate(&launched_));
     SWAT_CUDA_CHECK(cudaEventCreate(&done_));
     SWAT_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&h_progress_), sizeof(unsigned long long),
                                   cudaHostAllocMapped));
     SWAT_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&d_progress_), h_progress_, 0));
-    int device = 0, khz = 0;
-    SWAT_CUDA_CHECK(cudaGetDevice(&device));
-    SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
-    sm_clock_hz_ = double(khz) * 1e3;
-    table_.assign(fast_table_stride * fast_table_stride, std::int8_t(-1));
-    for (int a = 0; a < s.size(); ++a)
-      for (int c = 0; c < s.size(); ++c)
-        table_[std::size_t(a * fast_table_stride + c)] = std::int8_t(s.score(std::uint8_t(a), std::uint8_t(c)));
+    sm_clock_hz_ = double(dev_.clock_khz()) * 1e3;
   }
   ~gpu_trace_backend() override {
     if (h_codes_) cudaFreeHost(h_codes_);
@@ -71,7 +67,7 @@ class gpu_trace_backend final : public trace_backend {
     const std::int64_t strips = tp.base.strips;
     *static_cast<volatile unsigned long long*>(h_progress_) = 0;
     SWAT_CUDA_CHECK(cudaEventRecord(launched_, stream_));
-    const int blocks = launch_trace<false>(tp, stream_);
+    const int blocks = launch_trace<false>(dev_, tp, stream_);
     SWAT_CUDA_CHECK(cudaEventRecord(done_, stream_));
     wait_with_progress(strips, tp.base.n);
     float kernel_ms = 0;
@@ -114,7 +110,7 @@ class gpu_trace_backend final : public trace_backend {
 
   void codes_fill(const trace_sub& sub) override {
     trace_problem tp = setup(sub, trace_strip_rows, true);
-    launch_trace<true>(tp, stream_);
+    launch_trace<true>(dev_, tp, stream_);
     const std::size_t words = std::size_t(tp.base.strips) * std::size_t(tp.base.n + 31) * 32;
     if (words * 4 > h_codes_bytes_) {
       if (h_codes_) SWAT_CUDA_CHECK(cudaFreeHost(h_codes_));
@@ -138,7 +134,7 @@ class gpu_trace_backend final : public trace_backend {
     return std::uint8_t((word >> (4 * r)) & 15u);
   }
 
-  std::int64_t held_bytes() const override { return std::int64_t(buffer_.bytes); }
+  std::int64_t held_bytes() const override { return std::int64_t(buffer_.bytes()); }
 
  private:
   void check_error(std::int32_t error) const {
@@ -174,30 +170,23 @@ class gpu_trace_backend final : public trace_backend {
     const std::int64_t padded = strips * trace_strip_rows;
     const std::int64_t bands = (m + band_rows - 1) / band_rows;
     const std::size_t un = std::size_t(n);
-    std::size_t off = 0;
-    const std::size_t o_query = off;
-    off = align_up(off + std::size_t(padded));
-    const std::size_t o_target = off;
-    off = align_up(off + un);
-    const std::size_t o_table = off;
-    off = align_up(off + table_.size());
-    const std::size_t o_ready = off;
-    off = align_up(off + std::size_t(strips) * 4);
-    const std::size_t o_best = off;
-    off = align_up(off + std::size_t(strips) * sizeof(strip_best));
-    const std::size_t o_error = off;  // error word; +8: end pointers (2 × 4 B); +16: flag-wait cycles
-    off = align_up(off + 24);
-    const std::size_t o_border = off;
-    off = align_up(off + 2 * un * (codes ? 8 : 16));
-    const std::size_t o_extra = off;
-    off = align_up(off + (codes ? std::size_t(strips) * (un + 31) * 128
-                                : std::size_t(bands - 1) * un * sizeof(checkpoint_entry)));
-    buffer_.reserve(off);
+    cuda::buffer_layout layout;
+    const std::size_t o_query = layout.add(std::size_t(padded));
+    const std::size_t o_target = layout.add(un);
+    const std::size_t o_table = layout.add(packed_.table.size());
+    const std::size_t o_ready = layout.add(std::size_t(strips) * 4);
+    const std::size_t o_best = layout.add(std::size_t(strips) * sizeof(strip_best));
+    const std::size_t o_error = layout.add(24);  // error word; +8: end pointers (2 × 4 B); +16: flag-wait cycles
+    const std::size_t o_border = layout.add(2 * un * (codes ? 8 : 16));
+    const std::size_t o_extra = layout.add(codes ? std::size_t(strips) * (un + 31) * 128
+                                                 : std::size_t(bands - 1) * un * sizeof(checkpoint_entry));
+    buffer_.reserve(layout.bytes());
     std::vector<std::uint8_t> q(static_cast<std::size_t>(padded), static_cast<std::uint8_t>(pad_rank));
     std::copy(sub.query.begin(), sub.query.end(), q.begin());
     SWAT_CUDA_CHECK(cudaMemcpyAsync(buffer_.as<void>(o_query), q.data(), q.size(), cudaMemcpyHostToDevice, stream_));
     SWAT_CUDA_CHECK(cudaMemcpyAsync(buffer_.as<void>(o_target), sub.target.data(), un, cudaMemcpyHostToDevice, stream_));
-    SWAT_CUDA_CHECK(cudaMemcpyAsync(buffer_.as<void>(o_table), table_.data(), table_.size(), cudaMemcpyHostToDevice, stream_));
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(buffer_.as<void>(o_table), packed_.table.data(), packed_.table.size(),
+                                    cudaMemcpyHostToDevice, stream_));
     SWAT_CUDA_CHECK(cudaMemsetAsync(buffer_.as<void>(o_ready), 0, o_border - o_ready, stream_));
     trace_problem tp{};
     fast_problem& pb = tp.base;
@@ -207,9 +196,7 @@ class gpu_trace_backend final : public trace_backend {
     pb.m = std::int32_t(m);
     pb.n = std::int32_t(n);
     pb.strips = std::int32_t(strips);
-    pb.ranks = scheme_.size();
-    pb.gap_open_extend = scheme_.gap_open + scheme_.gap_extend;
-    pb.gap_extend = scheme_.gap_extend;
+    packed_.apply(pb);
     const std::size_t cell = codes ? 8 : 16;
     for (int k = 0; k < 2; ++k) {
       const std::size_t row = o_border + std::size_t(k) * un * cell;
@@ -237,17 +224,17 @@ class gpu_trace_backend final : public trace_backend {
     return tp;
   }
 
-  scoring_scheme scheme_;
+  cuda::device_context dev_;
+  packed_scheme packed_;
   double watchdog_;
   double sm_clock_hz_ = 0;  // nominal SM clock (clock64 cycles per second)
   trace_progress progress_;
-  std::vector<std::int8_t> table_;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t launched_ = nullptr;  // recorded before a crossing fill's kernel
   cudaEvent_t done_ = nullptr;      // after it (polled, and timed against launched_)
   unsigned long long* h_progress_ = nullptr;
   unsigned long long* d_progress_ = nullptr;
-  device_buffer buffer_;
+  cuda::device_buffer buffer_;
   std::uint32_t* h_codes_ = nullptr;
   std::size_t h_codes_bytes_ = 0;
   checkpoint_entry* ck_ = nullptr;
@@ -256,15 +243,9 @@ class gpu_trace_backend final : public trace_backend {
 
 }  // namespace
 
-std::unique_ptr<trace_backend> make_gpu_trace_backend(const scoring_scheme& scheme, double watchdog_seconds,
-                                                      trace_progress progress) {
-  return std::make_unique<gpu_trace_backend>(scheme, watchdog_seconds, progress);
-}
-
-std::int64_t device_free_bytes() {
-  std::size_t free_b = 0, total_b = 0;
-  SWAT_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-  return std::int64_t(free_b);
+std::unique_ptr<trace_backend> make_gpu_trace_backend(const cuda::device_context& dev, const scoring_scheme& scheme,
+                                                      double watchdog_seconds, trace_progress progress) {
+  return std::make_unique<gpu_trace_backend>(dev, scheme, watchdog_seconds, progress);
 }
 
 }  // namespace swat::fast

@@ -1,4 +1,4 @@
-// fill_context: device buffers, plan and the kernel switch of the paper engines (sw_fill.hpp).
+// wavefront_fill: device buffers, plan and the kernel switch of the paper engines (sw_fill.hpp).
 
 #include <cuda_runtime.h>
 
@@ -11,6 +11,7 @@
 #include "cuda/sync/collective/collective_workspace.cuh"
 #include "cuda/sync/collective/grid_collective.cuh"
 #include "cuda/common/cuda_check.cuh"
+#include "cuda/common/device_buffer.hpp"
 #include "cuda/engines/paper/diagonal_tile.cuh"
 #include "cuda/engines/paper/sw_fill.hpp"
 #include "cuda/engines/paper/sw_kernel.cuh"
@@ -40,43 +41,24 @@ constexpr std::int64_t fixed_plan_bytes = 64ll << 20;
 //! Poison byte of H/E/F, borders and codes in tests (0xA5A5A5A5 is a huge negative score).
 constexpr int poison_byte = 0xA5;
 
-//! A device allocation that only grows.
-class dev_buffer {
- public:
-  ~dev_buffer() {
-    if (p_ != nullptr) (void)cudaFree(p_);
-  }
-  void ensure(std::size_t bytes) {
-    if (bytes <= bytes_) return;
-    if (p_ != nullptr) SWAT_CUDA_CHECK(cudaFree(p_));
-    p_ = nullptr;
-    bytes_ = 0;
-    SWAT_CUDA_CHECK(cudaMalloc(&p_, bytes));
-    bytes_ = bytes;
-  }
-  template <typename T>
-  T* as() const { return static_cast<T*>(p_); }
-  std::size_t bytes() const { return bytes_; }
-
- private:
-  void* p_ = nullptr;
-  std::size_t bytes_ = 0;
-};
-
 std::int64_t slot_words_for(std::int64_t m) { return (m + 1 + 2 * line_words) / line_words * line_words; }
 
 }  // namespace
 
-struct fill_context::state {
+struct wavefront_fill::state {
+  cuda::device_context dev;
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
   int max_blocks = 0;
   barrier::barrier_workspace barriers;
   collective::collective_workspace collectives;
-  dev_buffer query, target, matrix, result, thread_best, starts, h, e, f, rows, cols, codes;
+  cuda::device_buffer query, target, matrix, result, thread_best, starts, h, e, f, rows, cols, codes;
 
-  explicit state(int max_blocks_)
-      : max_blocks(max_blocks_), barriers(max_blocks_), collectives(max_blocks_) {
+  explicit state(const cuda::device_context& device)
+      : dev(device),
+        max_blocks(device.sm_count() * 32),
+        barriers(device, max_blocks),
+        collectives(max_blocks) {
     SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     SWAT_CUDA_CHECK(cudaEventCreate(&start));
     SWAT_CUDA_CHECK(cudaEventCreate(&stop));
@@ -101,16 +83,13 @@ fill_plan plan_fill(kernel_kind kernel, std::int64_t m, std::int64_t n, int tile
   return plan;
 }
 
-std::int64_t free_device_bytes() {
-  std::size_t free_bytes = 0, total_bytes = 0;
-  SWAT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  return static_cast<std::int64_t>(free_bytes);
-}
+wavefront_fill::wavefront_fill(const cuda::device_context& dev)
+    : s_((dev.make_current(), std::make_unique<state>(dev))) {}  // current before the workspaces allocate
+wavefront_fill::~wavefront_fill() = default;
 
-fill_context::fill_context() : s_(std::make_unique<state>(cuda::device_sm_count() * 32)) {}
-fill_context::~fill_context() = default;
+const cuda::device_context& wavefront_fill::device() const { return s_->dev; }
 
-int fill_context::block_threads(kernel_kind kernel, int tile) {
+int wavefront_fill::block_threads(kernel_kind kernel, int tile) {
   if (kernel == kernel_kind::tiled) return tiled_policy::threads_for(tile == 0 ? default_tile : tile);
   return diagonal_policy::block_threads;
 }
@@ -121,37 +100,39 @@ int smem_for(kernel_kind kernel, int tile) {
   return kernel == kernel_kind::tiled ? tiled_policy::smem_bytes(tile == 0 ? default_tile : tile) : 0;
 }
 
-int cap_for(kernel_kind kernel, int tile) {
-  const int threads = fill_context::block_threads(kernel, tile);
+int cap_for(const cuda::device_context& dev, kernel_kind kernel, int tile) {
+  const int threads = wavefront_fill::block_threads(kernel, tile);
   const int smem = smem_for(kernel, tile);
   switch (kernel) {
     case kernel_kind::diagonal:
-      return max_persistent_blocks<diagonal_algo<simple_layout>>(sync_mode::flag, threads, smem);
+      return max_persistent_blocks<diagonal_algo<simple_layout>>(dev, threads, smem);
     case kernel_kind::coalesced:
-      return max_persistent_blocks<diagonal_algo<coalesced_layout>>(sync_mode::flag, threads, smem);
+      return max_persistent_blocks<diagonal_algo<coalesced_layout>>(dev, threads, smem);
     case kernel_kind::tiled:
-      return max_persistent_blocks<tiled_algo>(sync_mode::flag, threads, smem);
+      return max_persistent_blocks<tiled_algo>(dev, threads, smem);
     default: throw usage_error("sw: unknown kernel");
   }
 }
 
 }  // namespace
 
-std::int64_t fill_context::held_bytes() const {
+std::int64_t wavefront_fill::held_bytes() const {
   std::int64_t total = 0;
-  for (const dev_buffer* b : {&s_->query, &s_->target, &s_->matrix, &s_->result, &s_->thread_best,
+  for (const cuda::device_buffer* b : {&s_->query, &s_->target, &s_->matrix, &s_->result, &s_->thread_best,
                               &s_->starts, &s_->h, &s_->e, &s_->f, &s_->rows, &s_->cols, &s_->codes})
     total += static_cast<std::int64_t>(b->bytes());
   return total;
 }
 
-int fill_context::max_blocks(kernel_kind kernel, int tile) const {
-  return std::min(cap_for(kernel, tile), s_->max_blocks);
+int wavefront_fill::max_blocks(kernel_kind kernel, int tile) const {
+  s_->dev.make_current();
+  return std::min(cap_for(s_->dev, kernel, tile), s_->max_blocks);
 }
 
-fill_result fill_context::fill(residue_span query, residue_span target, const scoring_scheme& scheme,
-                               const fill_config& config) {
+fill_result wavefront_fill::fill(residue_span query, residue_span target, const scoring_scheme& scheme,
+                                 const fill_config& config) {
   state& st = *s_;
+  st.dev.make_current();
   const std::int64_t m = static_cast<std::int64_t>(query.size());
   const std::int64_t n = static_cast<std::int64_t>(target.size());
   auto layout = std::make_shared<const code_layout>(config.kernel, m, n, config.tile);
@@ -173,12 +154,12 @@ fill_result fill_context::fill(residue_span query, residue_span target, const sc
   p.n = n;
   p.gap_oe = scheme.gap_open + scheme.gap_extend;
   p.gap_e = scheme.gap_extend;
-  st.query.ensure(query.size());
-  st.target.ensure(target.size());
-  st.matrix.ensure(sizeof(scheme.matrix));
-  st.result.ensure(sizeof(best_cell));
-  st.thread_best.ensure(sizeof(best_cell) * std::size_t(blocks) * threads);
-  st.codes.ensure(static_cast<std::size_t>(std::max<std::int64_t>(layout->code_bytes(), 1)));
+  st.query.reserve(query.size());
+  st.target.reserve(target.size());
+  st.matrix.reserve(sizeof(scheme.matrix));
+  st.result.reserve(sizeof(best_cell));
+  st.thread_best.reserve(sizeof(best_cell) * std::size_t(blocks) * threads);
+  st.codes.reserve(static_cast<std::size_t>(std::max<std::int64_t>(layout->code_bytes(), 1)));
   SWAT_CUDA_CHECK(cudaMemcpyAsync(st.query.as<void>(), query.data(), query.size(), cudaMemcpyHostToDevice, st.stream));
   SWAT_CUDA_CHECK(cudaMemcpyAsync(st.target.as<void>(), target.data(), target.size(), cudaMemcpyHostToDevice, st.stream));
   SWAT_CUDA_CHECK(cudaMemcpyAsync(st.matrix.as<void>(), scheme.matrix.data(), sizeof(scheme.matrix), cudaMemcpyHostToDevice, st.stream));
@@ -188,7 +169,7 @@ fill_result fill_context::fill(residue_span query, residue_span target, const sc
   p.d_result = st.result.as<best_cell>();
   p.d_thread_best = st.thread_best.as<best_cell>();
   p.d_codes = st.codes.as<std::uint8_t>();
-  std::vector<std::pair<dev_buffer*, std::size_t>> poisoned{{&st.codes, layout->code_bytes()},
+  std::vector<std::pair<cuda::device_buffer*, std::size_t>> poisoned{{&st.codes, layout->code_bytes()},
                                                             {&st.result, sizeof(best_cell)}};
   if (config.kernel == kernel_kind::tiled) {
     p.tile = tile;
@@ -197,8 +178,8 @@ fill_result fill_context::fill(residue_span query, residue_span target, const sc
     p.chunk_cells = layout->chunk_cells();
     const std::size_t row_bytes = 4 * std::size_t(p.tiles_n) * (tile + 1);
     const std::size_t col_bytes = 4 * std::size_t(p.tiles_m) * (tile + 1);
-    st.rows.ensure(2 * row_bytes);
-    st.cols.ensure(2 * col_bytes);
+    st.rows.reserve(2 * row_bytes);
+    st.cols.reserve(2 * col_bytes);
     p.d_row_h = st.rows.as<std::int32_t>();
     p.d_row_f = p.d_row_h + p.tiles_n * (tile + 1);
     p.d_col_h = st.cols.as<std::int32_t>();
@@ -207,25 +188,26 @@ fill_result fill_context::fill(residue_span query, residue_span target, const sc
     poisoned.push_back({&st.cols, 2 * col_bytes});
   } else {
     const auto starts = layout->diagonal_starts();
-    st.starts.ensure(starts.size_bytes());
+    st.starts.reserve(starts.size_bytes());
     SWAT_CUDA_CHECK(cudaMemcpyAsync(st.starts.as<void>(), starts.data(), starts.size_bytes(),
                                     cudaMemcpyHostToDevice, st.stream));
     p.d_starts = st.starts.as<std::int64_t>();
     p.slot_words = slot_words_for(m);
     const std::size_t slot_bytes = 4 * std::size_t(rolling_slots) * p.slot_words;
-    st.h.ensure(slot_bytes);
-    st.e.ensure(slot_bytes);
-    st.f.ensure(slot_bytes);
+    st.h.reserve(slot_bytes);
+    st.e.reserve(slot_bytes);
+    st.f.reserve(slot_bytes);
     p.d_h = st.h.as<std::int32_t>();
     p.d_e = st.e.as<std::int32_t>();
     p.d_f = st.f.as<std::int32_t>();
-    for (dev_buffer* b : {&st.h, &st.e, &st.f}) poisoned.push_back({b, slot_bytes});
+    for (cuda::device_buffer* b : {&st.h, &st.e, &st.f}) poisoned.push_back({b, slot_bytes});
   }
   if (config.poison)
     for (auto [b, bytes] : poisoned)
       SWAT_CUDA_CHECK(cudaMemsetAsync(b->as<void>(), poison_byte, bytes, st.stream));
 
   launch_env env;
+  env.dev = &st.dev;
   env.stream = st.stream;
   env.barriers = &st.barriers;
   env.collective = st.collectives.handle(blocks);

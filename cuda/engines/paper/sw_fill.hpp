@@ -1,7 +1,7 @@
 #pragma once
 // Device fill of the paper engines (plain C++ view; CUDA lives in the *.cu files).
 //
-//   fill_context ctx;                                  // owns device buffers, reused per pair
+//   wavefront_fill ctx(device_context(0));             // owns device buffers, reused per pair
 //   fill_result r = ctx.fill(query, target, scheme, {kernel_kind::coalesced, sync_mode::flag});
 //   alignment a = traceback(r);                        // CPU walk over r.codes
 //
@@ -16,6 +16,7 @@
 #include "common/sequence.hpp"
 #include "common/traceback.hpp"
 #include "engine/sync_mode.hpp"
+#include "cuda/common/device_context.hpp"
 #include "cuda/engines/paper/code_layout.hpp"
 
 namespace swat::paper {
@@ -51,17 +52,18 @@ struct fill_plan {
 //! Memory plan of one m × n fill (m, n ≥ 1) with kernel and tile.
 fill_plan plan_fill(kernel_kind kernel, std::int64_t m, std::int64_t n, int tile);
 
-//! Free device memory right now (bytes, cudaMemGetInfo); throws swat::cuda_error.
-std::int64_t free_device_bytes();
-
 //! Owner of the device buffers, barrier and collective workspaces and the stream of the
-//! fills; buffers grow as needed and are reused. Not thread-safe.
-class fill_context {
+//! fills on one device; buffers grow as needed and are reused. Not thread-safe.
+class wavefront_fill {
  public:
-  fill_context();
-  ~fill_context();
-  fill_context(const fill_context&) = delete;
-  fill_context& operator=(const fill_context&) = delete;
+  //! Binds to dev (made current): every fill runs there.
+  explicit wavefront_fill(const cuda::device_context& dev);
+  ~wavefront_fill();
+  wavefront_fill(const wavefront_fill&) = delete;
+  wavefront_fill& operator=(const wavefront_fill&) = delete;
+
+  //! The device the fills run on.
+  const cuda::device_context& device() const;
 
   //! Fills the m × n matrix of query (rows) against target (columns), both non-empty. Throws
   //! usage_error (bad tile, mode none with copy_codes), swat::cuda_error, barrier_timeout.

@@ -1,11 +1,13 @@
 #pragma once
-// Runs one fill of algo_t under a sync mode: the mode switch of the paper engines. Instantiated
-// once per algorithm in its own .cu file (sw_instantiate_*.cu) so the builds run in parallel.
+// Runs one fill of algo_t under a sync mode through the barrier layer's launch body
+// (run_synchronised) and its one mode → template switch (with_sync_mode). Instantiated once per
+// algorithm in its own .cu file (sw_instantiate_*.cu) so the builds run in parallel.
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
+#include "cuda/common/device_context.hpp"
 #include "cuda/sync/barrier/barrier_workspace.cuh"
 #include "engine/sync_mode.hpp"
 #include "cuda/sync/collective/collective_handle.hpp"
@@ -15,6 +17,7 @@ namespace swat::paper {
 
 //! Everything a launch needs besides the problem.
 struct launch_env {
+  const cuda::device_context* dev = nullptr;       //!< the device (current)
   cudaStream_t stream = nullptr;
   barrier::barrier_workspace* barriers = nullptr;  //!< persistent modes
   collective::collective_handle collective{};      //!< persistent modes (n_blocks set per run)
@@ -30,8 +33,9 @@ struct launch_env {
 template <typename algo_t>
 void run_fill(const sw_problem& p, sync_mode mode, const launch_env& env);
 
-//! Largest co-resident grid of algo_t's persistent kernel under mode (blocks).
+//! Largest co-resident grid on dev of algo_t's persistent kernel under every mode (blocks): one
+//! grid size that fits all of them.
 template <typename algo_t>
-int max_persistent_blocks(sync_mode mode, int threads, int smem_bytes);
+int max_persistent_blocks(const cuda::device_context& dev, int threads, int smem_bytes);
 
 }  // namespace swat::paper

@@ -3,7 +3,7 @@
 // transforms of 2^k points, fp32 or fp64, forward or inverse, batched, on the barrier layer.
 //
 //   auto plan = swat::fft::make_fft_plan(20, 1, precision::fp32, direction::forward);
-//   swat::fft::fft_engine fft;                                  // owns scratch + barrier state
+//   swat::fft::fft_engine fft(swat::cuda::device_context(0));   // owns scratch + barrier state
 //   fft.execute(plan, d_in, d_out, {.mode = swat::sync_mode::flag});
 //
 // Algorithm: Stockham autosort (Govindaraju et al., SC 2008, "FftIteration"), split into
@@ -19,6 +19,10 @@
 #include <vector>
 
 #include "engine/sync_mode.hpp"
+
+namespace swat::cuda {
+class device_context;
+}
 
 namespace swat::fft {
 
@@ -88,7 +92,8 @@ struct fft_options {
 //! Device scratch, barrier workspace and cached graphs for running plans; not thread-safe.
 class fft_engine {
  public:
-  fft_engine();
+  //! Binds to dev (device_context.hpp): every call runs there.
+  explicit fft_engine(const cuda::device_context& dev);
   ~fft_engine();
   fft_engine(const fft_engine&) = delete;
   fft_engine& operator=(const fft_engine&) = delete;

@@ -6,15 +6,16 @@
 
 #include <cstddef>
 
+#include "cuda/common/device_context.hpp"
 #include "cuda/sync/barrier/barrier_handle.hpp"
 #include "cuda/studies/fft/fft_kernel.cuh"
 
 namespace swat::fft::detail {
 
-//! Cooperative launch of passes [first, first + count) of a persistent mode (or none) on
+//! Cooperative launch on dev of passes [first, first + count) of a persistent mode (or none) on
 //! blocks blocks. Throws usage_error for a launch-based mode, swat::cuda_error otherwise.
 template <typename real_t>
-void launch_persistent(sync_mode mode, const barrier::barrier_handle& h, const fft_args<real_t>& args,
+void launch_persistent(const cuda::device_context& dev, sync_mode mode, const barrier::barrier_handle& h, const fft_args<real_t>& args,
                        int first, int count, int blocks, std::size_t smem_bytes, cudaStream_t stream);
 
 //! Plain launch of one pass (launch-based modes: the kernel boundary is the barrier).
@@ -22,8 +23,8 @@ template <typename real_t>
 void launch_pass(const fft_args<real_t>& args, int pass, int blocks, std::size_t smem_bytes,
                  cudaStream_t stream);
 
-//! Co-resident cap (blocks) of the persistent kernel of mode for this shared memory.
+//! Co-resident cap (blocks) on dev of the persistent kernel of mode for this shared memory.
 template <typename real_t>
-int persistent_max_blocks(sync_mode mode, std::size_t smem_bytes);
+int persistent_max_blocks(const cuda::device_context& dev, sync_mode mode, std::size_t smem_bytes);
 
 }  // namespace swat::fft::detail

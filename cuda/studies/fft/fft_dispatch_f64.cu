@@ -4,9 +4,9 @@
 
 namespace swat::fft::detail {
 
-template void launch_persistent<double>(sync_mode, const barrier::barrier_handle&, const fft_args<double>&, int,
+template void launch_persistent<double>(const cuda::device_context&, sync_mode, const barrier::barrier_handle&, const fft_args<double>&, int,
                                     int, int, std::size_t, cudaStream_t);
 template void launch_pass<double>(const fft_args<double>&, int, int, std::size_t, cudaStream_t);
-template int persistent_max_blocks<double>(sync_mode, std::size_t);
+template int persistent_max_blocks<double>(const cuda::device_context&, sync_mode, std::size_t);
 
 }  // namespace swat::fft::detail

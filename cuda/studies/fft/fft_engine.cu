@@ -1,20 +1,22 @@
-// fft_engine: buffers per pass, grid size, persistent vs per-pass launches (fft.hpp).
+// fft_engine: buffers per pass, grid size, and the passes run through the barrier layer's one
+// launch body (step_runtime::run): one persistent kernel, or a launch (or graph node) per pass.
 
 #include <algorithm>
 #include <string>
 
 #include "common/error.hpp"
-#include "cuda/sync/barrier/step_runtime.cuh"
 #include "cuda/common/cuda_check.cuh"
 #include "cuda/studies/fft/fft.hpp"
 #include "cuda/studies/fft/fft_dispatch.cuh"
+#include "cuda/sync/barrier/step_runtime.cuh"
 
 namespace swat::fft {
 
 struct fft_engine::impl : barrier::step_runtime {
+  using step_runtime::step_runtime;
+
   template <typename real_t>
-  void run(const fft_plan& plan, const void* d_in, void* d_out, const fft_options& opt,
-           cudaStream_t stream) {
+  void run(const fft_plan& plan, const void* d_in, void* d_out, const fft_options& opt, cudaStream_t stream) {
     using c_t = detail::cplx<real_t>;
     const int passes = static_cast<int>(plan.passes.size());
     if (passes > detail::max_passes) throw usage_error("fft: plan has too many passes");
@@ -42,56 +44,39 @@ struct fft_engine::impl : barrier::step_runtime {
       src = a.dst;
     }
     const std::size_t smem = tile_smem_bytes(plan);
+    int blocks = 1, cap = 0;
     if (is_persistent(opt.mode)) {
-      const int cap = cached_cap<real_t>(opt.mode, smem, detail::persistent_max_blocks<real_t>);
+      cap = cached_cap<real_t>(opt.mode, smem, detail::persistent_max_blocks<real_t>);
       const long long want = opt.blocks > 0 ? opt.blocks : default_blocks(plan, cap);
-      const int blocks = static_cast<int>(std::max<long long>(1, want));
-      barrier::barrier_handle h{};
-      h.n_blocks = blocks;
-      ws_used = opt.mode != sync_mode::none;
-      if (ws_used) {
-        if (!ws || ws->max_blocks() < blocks) {
-          ws.reset();
-          ws = std::make_unique<barrier::barrier_workspace>(std::max(blocks, cap));
-        }
-        h = ws->prepare(opt.mode, blocks, stream);
-      }
+      blocks = static_cast<int>(std::max<long long>(1, want));
       last_blocks = blocks;
-      detail::launch_persistent<real_t>(opt.mode, h, args, 0, passes, blocks, smem, stream);
-      if (opt.check && ws_used) ws->check(stream);
-      return;
+    } else {
+      last_blocks = static_cast<int>(std::min<long long>(plan.max_tiles(), 1LL << 30));
     }
-    ws_used = false;
-    last_blocks = static_cast<int>(std::min<long long>(plan.max_tiles(), 1LL << 30));
-    const barrier::step_launcher launch = [args, smem, &plan](cudaStream_t s, int step) {
-      const long long tiles = plan.passes[step].tiles;
-      detail::launch_pass<real_t>(args, step, static_cast<int>(std::min<long long>(tiles, 1LL << 30)), smem, s);
+    const barrier::persistent_launcher persistent = [&](const barrier::barrier_handle& h) {
+      detail::launch_persistent<real_t>(dev, opt.mode, h, args, 0, passes, blocks, smem, stream);
     };
-    if (opt.mode != sync_mode::graph) {
-      barrier::run_steps(opt.mode, passes, stream, launch);
-      return;
-    }
-    const std::string key = std::to_string(reinterpret_cast<std::uintptr_t>(d_in)) + "/" +
-                            std::to_string(reinterpret_cast<std::uintptr_t>(d_out)) + "/" +
-                            std::to_string(plan.log2_n) + "/" + std::to_string(plan.batch) + "/" +
-                            std::to_string(static_cast<int>(plan.prec)) + "/" +
-                            std::to_string(static_cast<int>(plan.dir)) + "/" +
-                            std::to_string(plan.normalize_inverse);
-    if (!graph || key != graph_key) {
-      graph.reset();
-      graph = std::make_unique<barrier::step_graph>(passes, launch);
-      graph_key = key;
-    }
-    graph->replay(stream);
+    const barrier::step_launcher step = [args, smem, &plan](cudaStream_t s, int pass) {
+      const long long tiles = plan.passes[pass].tiles;
+      detail::launch_pass<real_t>(args, pass, static_cast<int>(std::min<long long>(tiles, 1LL << 30)), smem, s);
+    };
+    std::string key;
+    if (opt.mode == sync_mode::graph)
+      key = std::to_string(reinterpret_cast<std::uintptr_t>(d_in)) + "/" +
+            std::to_string(reinterpret_cast<std::uintptr_t>(d_out)) + "/" + std::to_string(plan.log2_n) + "/" +
+            std::to_string(plan.batch) + "/" + std::to_string(static_cast<int>(plan.prec)) + "/" +
+            std::to_string(static_cast<int>(plan.dir)) + "/" + std::to_string(plan.normalize_inverse);
+    step_runtime::run(opt.mode, passes, blocks, cap, opt.check, persistent, step, key, stream);
   }
 };
 
-fft_engine::fft_engine() : impl_(std::make_unique<impl>()) {}
+fft_engine::fft_engine(const cuda::device_context& dev) : impl_(std::make_unique<impl>(dev)) {}
 fft_engine::~fft_engine() = default;
 
-void fft_engine::execute(const fft_plan& plan, const void* d_in, void* d_out,
-                         const fft_options& options, void* stream) {
+void fft_engine::execute(const fft_plan& plan, const void* d_in, void* d_out, const fft_options& options,
+                         void* stream) {
   if (plan.passes.empty()) throw usage_error("fft: empty plan (use make_fft_plan)");
+  impl_->dev.make_current();
   const auto s = static_cast<cudaStream_t>(stream);
   if (plan.prec == precision::fp32) {
     impl_->run<float>(plan, d_in, d_out, options, s);
@@ -101,20 +86,17 @@ void fft_engine::execute(const fft_plan& plan, const void* d_in, void* d_out,
 }
 
 int fft_engine::max_blocks(const fft_plan& plan, sync_mode mode) {
+  impl_->dev.make_current();
   const std::size_t smem = tile_smem_bytes(plan);
-  return plan.prec == precision::fp32 ? detail::persistent_max_blocks<float>(mode, smem)
-                                      : detail::persistent_max_blocks<double>(mode, smem);
+  return plan.prec == precision::fp32 ? detail::persistent_max_blocks<float>(impl_->dev, mode, smem)
+                                      : detail::persistent_max_blocks<double>(impl_->dev, mode, smem);
 }
 
 int fft_engine::last_blocks() const { return impl_->last_blocks; }
 
 void fft_engine::check(void* stream) {
-  const auto s = static_cast<cudaStream_t>(stream);
-  if (impl_->ws_used && impl_->ws) {
-    impl_->ws->check(s);
-  } else {
-    SWAT_CUDA_CHECK(cudaStreamSynchronize(s));
-  }
+  impl_->dev.make_current();
+  impl_->check(static_cast<cudaStream_t>(stream));
 }
 
 }  // namespace swat::fft

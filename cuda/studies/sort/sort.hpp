@@ -2,7 +2,7 @@
 // Public interface of the bundled bitonic sort (plain C++, no CUDA types): keys u32, i32, f32
 // and (u32 key, u32 value) pairs, any n, ascending or descending, on the barrier layer.
 //
-//   swat::sort::sorter s;                                        // owns scratch + barrier state
+//   swat::sort::sorter s(swat::cuda::device_context(0));         // owns scratch + barrier state
 //   s.sort_keys(d_keys, n, {.mode = swat::sync_mode::flag});     // in place, device pointer
 //
 // n is padded to P = 2^ceil(log2 n) with sentinel words (all ones after the order-preserving
@@ -22,6 +22,10 @@
 #include <vector>
 
 #include "engine/sync_mode.hpp"
+
+namespace swat::cuda {
+class device_context;
+}
 
 namespace swat::sort {
 
@@ -69,7 +73,8 @@ void reference_sort(const sort_plan& plan, std::vector<std::uint32_t>& keys,
 //! Scratch and barrier state for sorting on the device; not thread-safe.
 class sorter {
  public:
-  sorter();
+  //! Binds to dev (device_context.hpp): every call runs there.
+  explicit sorter(const cuda::device_context& dev);
   ~sorter();
   sorter(const sorter&) = delete;
   sorter& operator=(const sorter&) = delete;

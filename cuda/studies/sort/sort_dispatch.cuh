@@ -6,15 +6,16 @@
 
 #include <cstddef>
 
+#include "cuda/common/device_context.hpp"
 #include "cuda/sync/barrier/barrier_handle.hpp"
 #include "cuda/studies/sort/sort_kernel.cuh"
 
 namespace swat::sort::detail {
 
-//! Cooperative launch of steps [first, first + count) of a persistent mode (or none) on
+//! Cooperative launch on dev of steps [first, first + count) of a persistent mode (or none) on
 //! blocks blocks. Throws usage_error for a launch-based mode, swat::cuda_error otherwise.
 template <typename word_t>
-void launch_persistent(sync_mode mode, const barrier::barrier_handle& h, const sort_args<word_t>& args,
+void launch_persistent(const cuda::device_context& dev, sync_mode mode, const barrier::barrier_handle& h, const sort_args<word_t>& args,
                        int first, int count, int blocks, std::size_t smem_bytes, cudaStream_t stream);
 
 //! Plain launch of one step (launch-based modes: the kernel boundary is the barrier).
@@ -22,8 +23,8 @@ template <typename word_t>
 void launch_step(const sort_args<word_t>& args, int step, int blocks, std::size_t smem_bytes,
                  cudaStream_t stream);
 
-//! Co-resident cap (blocks) of the persistent kernel of mode for this shared memory.
+//! Co-resident cap (blocks) on dev of the persistent kernel of mode for this shared memory.
 template <typename word_t>
-int persistent_max_blocks(sync_mode mode, std::size_t smem_bytes);
+int persistent_max_blocks(const cuda::device_context& dev, sync_mode mode, std::size_t smem_bytes);
 
 }  // namespace swat::sort::detail

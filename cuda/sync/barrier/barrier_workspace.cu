@@ -9,6 +9,7 @@
 
 #include "common/error.hpp"
 #include "cuda/common/cuda_check.cuh"
+#include "cuda/common/device_buffer.hpp"
 
 namespace swat::barrier {
 namespace {
@@ -16,7 +17,8 @@ namespace {
 constexpr int header_lines = 8 + max_stripes;
 constexpr int stripe_line = 8;
 
-std::size_t align_up(std::size_t n) { return (n + line_bytes - 1) / line_bytes * line_bytes; }
+//! n rounded up to whole 128-byte lines.
+std::size_t line_align(std::size_t n) { return cuda::align_up(n, line_bytes); }
 
 const char* site_name(std::uint32_t site) {
   switch (site) {
@@ -39,7 +41,8 @@ const char* site_name(std::uint32_t site) {
 
 }  // namespace
 
-barrier_workspace::barrier_workspace(int max_blocks, double watchdog_s) : max_blocks_(max_blocks) {
+barrier_workspace::barrier_workspace(const cuda::device_context& dev, int max_blocks, double watchdog_s)
+    : max_blocks_(max_blocks) {
   if (max_blocks < 1)
     throw usage_error("barrier_workspace: max_blocks must be >= 1, got " +
                       std::to_string(max_blocks));
@@ -49,15 +52,11 @@ barrier_workspace::barrier_workspace(int max_blocks, double watchdog_s) : max_bl
   for (int n = 1; n <= max_blocks; ++n) {
     tree_lines_ = std::max({tree_lines_, tree_node_count(n, 2), tree_node_count(n, 3)});
   }
-  bytes_ = align_up(static_cast<std::size_t>(header_lines + tree_lines_) * line_bytes) +
-           2 * align_up(sizeof(std::uint32_t) * max_blocks) +
-           align_up(sizeof(tree_path) * max_blocks);
+  bytes_ = line_align(static_cast<std::size_t>(header_lines + tree_lines_) * line_bytes) +
+           2 * line_align(sizeof(std::uint32_t) * max_blocks) +
+           line_align(sizeof(tree_path) * max_blocks);
   SWAT_CUDA_CHECK(cudaMalloc(&d_base_, bytes_));
-  int device = 0;
-  int khz = 0;
-  SWAT_CUDA_CHECK(cudaGetDevice(&device));
-  SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
-  clock_khz_ = khz;
+  clock_khz_ = dev.clock_khz();
   reset(nullptr);
   SWAT_CUDA_CHECK(cudaStreamSynchronize(nullptr));
 }
@@ -107,8 +106,8 @@ void barrier_workspace::set_stripe_override(int stripes) {
 void barrier_workspace::reset(cudaStream_t stream) {
   // Counters, flags, error, stripes, tree nodes and both lockfree arrays; routes stay.
   const std::size_t counters =
-      align_up(static_cast<std::size_t>(header_lines + tree_lines_) * line_bytes) +
-      2 * align_up(sizeof(std::uint32_t) * max_blocks_);
+      line_align(static_cast<std::size_t>(header_lines + tree_lines_) * line_bytes) +
+      2 * line_align(sizeof(std::uint32_t) * max_blocks_);
   SWAT_CUDA_CHECK(cudaMemsetAsync(d_base_, 0, counters, stream));
 }
 
@@ -120,8 +119,8 @@ barrier_handle barrier_workspace::prepare(sync_mode mode, int n_blocks, cudaStre
     return reinterpret_cast<std::uint32_t*>(d_base_ + static_cast<std::size_t>(line) * line_bytes);
   };
   const std::size_t tree_end =
-      align_up(static_cast<std::size_t>(header_lines + tree_lines_) * line_bytes);
-  const std::size_t arr_bytes = align_up(sizeof(std::uint32_t) * max_blocks_);
+      line_align(static_cast<std::size_t>(header_lines + tree_lines_) * line_bytes);
+  const std::size_t arr_bytes = line_align(sizeof(std::uint32_t) * max_blocks_);
   barrier_handle h;
   h.d_counter = word(0);
   h.d_release = word(1);

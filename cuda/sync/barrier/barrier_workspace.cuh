@@ -3,9 +3,9 @@
 // error record) for grids of up to max_blocks blocks. A .cuh because prepare() and check() take
 // a cudaStream_t; include it from *_dispatch.cu files, never from plain C++.
 //
-//   swat::barrier::barrier_workspace ws(max_blocks);          // once
+//   swat::barrier::barrier_workspace ws(dev, max_blocks);     // once, on device dev
 //   auto h = ws.prepare(sync_mode::flag, blocks, stream);      // per launch: async reset
-//   swat::cuda::launch_cooperative(kernel<sync_mode::flag>, blocks, threads, smem, stream, h, …);
+//   swat::cuda::launch_cooperative(dev, kernel<sync_mode::flag>, blocks, threads, smem, stream, h, …);
 //   ws.check(stream);                                          // sync + throw barrier_timeout
 
 #include <cuda_runtime.h>
@@ -16,6 +16,7 @@
 
 #include "cuda/sync/barrier/barrier_handle.hpp"
 #include "cuda/common/cuda_check.hpp"
+#include "cuda/common/device_context.hpp"
 
 namespace swat::barrier {
 
@@ -45,8 +46,9 @@ inline constexpr double default_watchdog_s = 10.0;
 //! Not thread-safe; one launch at a time per workspace (prepare resets the state).
 class barrier_workspace {
  public:
-  //! Allocates the state for grids of 1..max_blocks blocks; watchdog_s > 0 seconds.
-  explicit barrier_workspace(int max_blocks, double watchdog_s = default_watchdog_s);
+  //! Allocates the state on dev (current for the calling thread) for grids of 1..max_blocks
+  //! blocks; watchdog_s > 0 seconds of dev's SM clock.
+  barrier_workspace(const cuda::device_context& dev, int max_blocks, double watchdog_s = default_watchdog_s);
   ~barrier_workspace();
   barrier_workspace(const barrier_workspace&) = delete;
   barrier_workspace& operator=(const barrier_workspace&) = delete;

@@ -11,6 +11,8 @@
 
 #include "cuda/engines/fast/fast_engine.hpp"
 #include "cuda/engines/fast/fast_fill.hpp"
+#include "engine/cpu_engine.hpp"
+#include "engine/fallback.hpp"
 #include "reference/reference.hpp"
 #include "cuda/engines/fast/fast_test_util.hpp"
 
@@ -26,8 +28,8 @@ std::int64_t pick_length(std::mt19937& rng) {
 
 TEST(FastRandom, AlignEqualsReferenceOn2100Pairs) {
   SWAT_REQUIRE_DEVICE();
-  auto eng = make_fast_engine(gpu_engine_options{});
-  fill_context ctx;
+  auto eng = make_fast_engine(engine_options{});
+  fill_context ctx(swat::test::test_device());
   const auto schemes = test::schemes();
   std::mt19937 rng(20240611);
   const int pairs = test::short_run() ? 200 : 2100;
@@ -67,7 +69,7 @@ TEST(FastRandom, OneBlockTakesManyStrips) {
   SWAT_REQUIRE_DEVICE();
   const auto schemes = test::schemes();
   std::mt19937 rng(7);
-  fill_context ctx;
+  fill_context ctx(swat::test::test_device());
   for (int k = 0; k < (test::short_run() ? 8 : 40); ++k) {
     const scoring_scheme& s = schemes[std::size_t(k) % 2];
     const std::int64_t m = std::uniform_int_distribution<std::int64_t>(1500, 6000)(rng);
@@ -94,7 +96,7 @@ TEST(FastRandom, OneBlockTakesManyStrips) {
 
 TEST(FastRandom, EmptyAndUnfitSchemes) {
   SWAT_REQUIRE_DEVICE();
-  auto eng = make_fast_engine(gpu_engine_options{});
+  auto eng = make_fast_engine(engine_options{});
   const scoring_scheme s = test::schemes()[0];
   const std::vector<std::uint8_t> q{0, 1, 2, 3}, empty;
   EXPECT_EQ(eng->align(empty, q, s), alignment{});
@@ -102,9 +104,11 @@ TEST(FastRandom, EmptyAndUnfitSchemes) {
   scoring_scheme big = scoring::make_dna_scheme(2, -3, 5, 2);
   for (auto& v : big.matrix) v *= 100;  // 200 / -300: outside the int8 profile → CPU engine
   std::vector<std::string> notices;
-  gpu_engine_options o;
-  o.notice = [&](const std::string& n) { notices.push_back(n); };
-  auto eng2 = make_fast_engine(o);
+  auto unwrapped = make_fast_engine(engine_options{});
+  EXPECT_FALSE(unwrapped->unfit_reason(q, q, big).empty());
+  EXPECT_TRUE(unwrapped->unfit_reason(q, q, s).empty());
+  auto eng2 = with_cpu_fallback(std::move(unwrapped), std::make_unique<cpu_engine>(),
+                                [&](const std::string& n) { notices.push_back(n); });
   std::mt19937 rng(3);
   const auto a = test::random_residues(rng, 300, big), b = test::related_or_random(rng, a, 280, big);
   EXPECT_EQ(eng2->align(a, b, big), reference::align(a, b, big));

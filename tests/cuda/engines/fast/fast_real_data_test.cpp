@@ -32,8 +32,8 @@ TEST(FastRealData, EveryExpectedPair) {
   if (!std::filesystem::exists(data_dir / "expected.tsv")) GTEST_SKIP() << "no shared data";
   const auto cases = read_cases();
   ASSERT_GE(cases.size(), 8u);
-  auto eng = make_fast_engine(gpu_engine_options{});
-  fill_context ctx;
+  auto eng = make_fast_engine(engine_options{});
+  fill_context ctx(swat::test::test_device());
   int aligned = 0, scored = 0;
   for (const real_case& c : cases) {
     const double cells = double(c.query.size()) * double(c.target.size());

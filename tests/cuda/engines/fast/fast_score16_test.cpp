@@ -34,7 +34,7 @@ TEST(FastScore16, EqualsReferenceOnSeededPairs) {
   SWAT_REQUIRE_DEVICE();
   const auto schemes = test::schemes();
   std::mt19937 rng(1606);
-  fill_context ctx;
+  fill_context ctx(swat::test::test_device());
   const auto borders = test::border_lengths();
   const int pairs = test::short_run() ? 150 : 600;
   for (int k = 0; k < pairs; ++k) {
@@ -58,7 +58,7 @@ TEST(FastScore16, ScoresPast32767RerunAt32Bits) {
   SWAT_REQUIRE_DEVICE();
   const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
   std::mt19937 rng(42);
-  fill_context ctx;
+  fill_context ctx(swat::test::test_device());
   // 16,382 identical residues score 32,764 ≤ 32,765 = 32767 − 2: stays in 16 bits, exact.
   const auto a = acgt(rng, 16382);
   fill_result r = ctx.fill(a, a, s, score16());
@@ -89,7 +89,7 @@ TEST(FastScore16, LoweredLimitForcesTheRerun) {
   SWAT_REQUIRE_DEVICE();
   const auto schemes = test::schemes();
   std::mt19937 rng(77);
-  fill_context ctx;
+  fill_context ctx(swat::test::test_device());
   int forced = 0;
   for (int k = 0; k < (test::short_run() ? 40 : 200); ++k) {
     const scoring_scheme& s = schemes[std::size_t(k) % schemes.size()];
@@ -122,7 +122,7 @@ TEST(FastScore16, LongGapsGoStraightTo32Bits) {
   std::mt19937 rng(5);
   const auto q = test::random_residues(rng, 700, s);
   const auto t = test::related_or_random(rng, q, 650, s);
-  fill_context ctx;
+  fill_context ctx(swat::test::test_device());
   const fill_result r = ctx.fill(q, t, s, score16());
   EXPECT_EQ(r.ran, fill_variant::score32);
   EXPECT_FALSE(r.overflowed);
@@ -142,7 +142,7 @@ TEST(FastScore16Barrier, EveryModeEqualsReference) {
   SWAT_REQUIRE_DEVICE();
   const auto schemes = test::schemes();
   std::mt19937 rng(2010);
-  fill_context ctx;
+  fill_context ctx(swat::test::test_device());
   const int columns[] = {32, 64, 256};
   const int grids[] = {1, 3, 0};
   int k = 0;
@@ -178,7 +178,7 @@ TEST(FastScore16Barrier, RejectsLaunchModesAndOtherVariants) {
   SWAT_REQUIRE_DEVICE();
   const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
   const std::vector<std::uint8_t> q{0, 1, 2, 3};
-  fill_context ctx;
+  fill_context ctx(swat::test::test_device());
   fill_options o = score16();
   o.grid_barrier = sync_mode::cpu;
   EXPECT_THROW(ctx.fill(q, q, s, o), std::invalid_argument);

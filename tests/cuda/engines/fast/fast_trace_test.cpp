@@ -10,7 +10,6 @@
 #include <random>
 
 #include "cuda/engines/fast/fast_engine.hpp"
-#include "cuda/engines/fast/fast_progress.hpp"
 #include "cuda/engines/fast/fast_trace.hpp"
 #include "engine/cpu_engine.hpp"
 #include "io/fasta.hpp"
@@ -61,7 +60,7 @@ trace_backend& cpu_backend(const scoring_scheme& s) {
 
 trace_backend& gpu_backend(const scoring_scheme& s) {
   static std::unique_ptr<trace_backend> be;
-  be = make_gpu_trace_backend(s, 20.0, {});
+  be = make_gpu_trace_backend(swat::test::test_device(), s, 20.0, {});
   return *be;
 }
 
@@ -93,26 +92,10 @@ TEST(FastTrace, GpuMidSizeEqualsCpuEngine) {
       EXPECT_LE(st.peak_bytes, o.budget_bytes);
     }
   }
-  auto eng = make_fast_engine(gpu_engine_options{});  // engine path (GPU trace above 2^24 cells)
+  auto eng = make_fast_engine(engine_options{});  // engine path (GPU trace above 2^24 cells)
   const auto q = test::random_residues(rng, 9000, schemes[0]);
   const auto t = test::related_or_random(rng, q, 8000, schemes[0]);
   EXPECT_EQ(eng->align(q, t, schemes[0]), cpu.align(q, t, schemes[0]));
-}
-
-TEST(FastTrace, ProgressLine) {
-  EXPECT_EQ(progress_line(0.5, 3.0), "gpu-fast: fill  50% (3.0 s, eta 3.0 s)");
-  EXPECT_EQ(progress_line(1.0, 7.25), "gpu-fast: fill 100% (7.2 s)");
-  EXPECT_FALSE(stderr_progress(true));  // --quiet
-  std::FILE* f = std::tmpfile();
-  EXPECT_FALSE(stderr_progress(false, f));  // not a TTY
-  const fill_progress_fn p = stderr_progress(false, f, true);
-  ASSERT_TRUE(p);
-  p(1.0, 2.5);
-  std::rewind(f);
-  char buf[64] = {};
-  EXPECT_GT(std::fread(buf, 1, sizeof buf - 1, f), 0u);
-  EXPECT_EQ(std::string(buf), "\rgpu-fast: fill 100% (2.5 s)\n");
-  std::fclose(f);
 }
 
 TEST(FastTrace, Spiroplasma) {
@@ -127,13 +110,14 @@ TEST(FastTrace, Spiroplasma) {
   const auto t = read("spiroplasma_kunkelii_CP010899.1_mutated_seed42.fa");
   const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
   for (std::int64_t pref : {std::int64_t(2048), std::int64_t(4096)}) {
-    fill_progress_fn bar = stderr_progress(false, stderr, pref == 2048);  // forced: no TTY there
-    trace_progress hook;
-    if (bar) hook = {[](void* u, double f, double e) { (*static_cast<fill_progress_fn*>(u))(f, e); }, &bar};
-    auto be = make_gpu_trace_backend(s, 20.0, hook);
+    trace_progress hook;  // K = 2048 prints the progress hook's calls (a TTY is not there)
+    if (pref == 2048)
+      hook = {[](void*, double f, double e) { std::fprintf(stderr, "\rfill %3d%% (%.1f s)%s", int(f * 100), e, f >= 1 ? "\n" : ""); },
+              nullptr};
+    auto be = make_gpu_trace_backend(swat::test::test_device(), s, 20.0, hook);
     trace_options o;
     o.preferred_band_rows = pref;
-    o.budget_bytes = std::int64_t(double(device_free_bytes()) * 0.85);
+    o.budget_bytes = std::int64_t(double(swat::test::test_device().free_bytes()) * 0.85);
     trace_stats st;
     const auto t0 = std::chrono::steady_clock::now();
     const alignment a = trace_alignment(q, t, *be, o, &st);

@@ -50,8 +50,8 @@ const std::vector<case_t>& cases(std::size_t scheme_index) {
 
 class SwKernelMode : public testing::TestWithParam<std::tuple<kernel_kind, sync_mode>> {
  protected:
-  static fill_context& ctx() {
-    static fill_context c;
+  static wavefront_fill& ctx() {
+    static wavefront_fill c(swat::test::test_device());
     return c;
   }
   fill_config config(int tile) const {

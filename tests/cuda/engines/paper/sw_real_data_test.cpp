@@ -28,7 +28,7 @@ class SwRealData : public testing::TestWithParam<std::tuple<kernel_kind, sync_mo
 TEST_P(SwRealData, ExpectedPairsUpTo65kb) {
   SWAT_REQUIRE_DEVICE();
   if (!std::filesystem::exists(data_dir / "expected.tsv")) GTEST_SKIP() << "no shared data";
-  static fill_context ctx;
+  static wavefront_fill ctx(swat::test::test_device());
   const auto& cases = real_cases();
   ASSERT_GE(cases.size(), 5u);
   for (std::size_t k = 0; k < cases.size(); ++k) {

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <complex>
+#include <memory>
 #include <cstring>
 #include <random>
 #include <stdexcept>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "cuda/common/cuda_check.hpp"
+#include "support/gpu_test.hpp"
 #include "cuda/studies/fft/fft.hpp"
 
 namespace swat::fft {
@@ -103,6 +105,7 @@ class FftGpu : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!cuda::device_available()) GTEST_SKIP() << "no CUDA device";
+    engine_ = std::make_unique<fft_engine>(swat::test::test_device());
   }
   //! Runs plan on fresh input with mode; returns (input, output).
   std::pair<std::vector<cd>, std::vector<cd>> run(const fft_plan& plan, sync_mode mode, void* d_in,
@@ -111,11 +114,11 @@ class FftGpu : public ::testing::Test {
     std::vector<cd> x = random_points(n);
     const std::size_t bytes = upload(x, plan.prec, d_in);
     ok(cudaMemset(d_out, 0xff, bytes));
-    engine_.execute(plan, d_in, d_out, {.mode = mode});
+    engine_->execute(plan, d_in, d_out, {.mode = mode});
     ok(cudaDeviceSynchronize());
     return {x, download(d_out, n, plan.prec)};
   }
-  fft_engine engine_;
+  std::unique_ptr<fft_engine> engine_;  //!< on device 0, built once a device is known
 };
 
 const char* name(precision p) { return p == precision::fp32 ? "fp32" : "fp64"; }
@@ -164,7 +167,7 @@ TEST_F(FftGpu, InverseOfForwardIsIdentity) {
         dev_buf a(16u << k), b(16u << k);
         const auto [x, y] = run(fwd, m, a.p, b.p);
         ok(cudaMemset(a.p, 0xff, 16u << k));
-        engine_.execute(inv, b.p, a.p, {.mode = m});
+        engine_->execute(inv, b.p, a.p, {.mode = m});
         ok(cudaDeviceSynchronize());
         EXPECT_LT(rel_l2(download(a.p, x.size(), p), x), tolerance(p)) << name(p) << " 2^" << k << " " << to_string(m);
       }
@@ -179,7 +182,7 @@ TEST_F(FftGpu, InPlaceAndLargest) {
     std::vector<cd> x = random_points(std::size_t{1} << k);
     upload(x, precision::fp32, a.p);
     const std::vector<cd> ref = cufft_reference(a.p, k, 1, precision::fp32, direction::forward);
-    engine_.execute(plan, a.p, a.p, {.mode = sync_mode::stripe});
+    engine_->execute(plan, a.p, a.p, {.mode = sync_mode::stripe});
     ok(cudaDeviceSynchronize());
     EXPECT_LT(rel_l2(download(a.p, x.size(), precision::fp32), ref), 1e-5) << "2^" << k;
   }

@@ -7,9 +7,11 @@
 #include <bit>
 #include <stdexcept>
 #include <string>
+#include <memory>
 #include <vector>
 
 #include "cuda/common/cuda_check.hpp"
+#include "support/gpu_test.hpp"
 #include "sort_test_util.hpp"
 
 namespace swat::sort {
@@ -30,6 +32,7 @@ class SortGpu : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!cuda::device_available()) GTEST_SKIP() << "no CUDA device";
+    s_ = std::make_unique<sorter>(swat::test::test_device());
   }
   //! Uploads keys, sorts them as kind with options, returns the result.
   std::vector<std::uint32_t> run_keys(const std::vector<std::uint32_t>& keys, int kind, const sort_options& o) {
@@ -37,9 +40,9 @@ class SortGpu : public ::testing::Test {
     dev_words d(n + 1);
     ok(cudaMemset(d.p, 0xa5, (n + 1) * 4));
     ok(cudaMemcpy(d.p, keys.data(), n * 4, cudaMemcpyHostToDevice));
-    if (kind == 0) s_.sort_keys(d.p, n, o);
-    if (kind == 1) s_.sort_keys(reinterpret_cast<std::int32_t*>(d.p), n, o);
-    if (kind == 2) s_.sort_keys(reinterpret_cast<float*>(d.p), n, o);
+    if (kind == 0) s_->sort_keys(d.p, n, o);
+    if (kind == 1) s_->sort_keys(reinterpret_cast<std::int32_t*>(d.p), n, o);
+    if (kind == 2) s_->sort_keys(reinterpret_cast<float*>(d.p), n, o);
     ok(cudaDeviceSynchronize());
     std::vector<std::uint32_t> out(n + 1);
     ok(cudaMemcpy(out.data(), d.p, (n + 1) * 4, cudaMemcpyDeviceToHost));
@@ -47,7 +50,7 @@ class SortGpu : public ::testing::Test {
     out.resize(n);
     return out;
   }
-  sorter s_;
+  std::unique_ptr<sorter> s_;  //!< on device 0, built once a device is known
 };
 
 const char* kind_name(int kind) { return kind == 0 ? "u32" : kind == 1 ? "i32" : "f32"; }
@@ -85,7 +88,7 @@ TEST_F(SortGpu, PairsAllSurvive) {
         dev_words dk(n), dv(n);
         ok(cudaMemcpy(dk.p, k.data(), n * 4, cudaMemcpyHostToDevice));
         ok(cudaMemcpy(dv.p, v.data(), n * 4, cudaMemcpyHostToDevice));
-        s_.sort_pairs(dk.p, dv.p, n, {.mode = m, .order = order});
+        s_->sort_pairs(dk.p, dv.p, n, {.mode = m, .order = order});
         ok(cudaDeviceSynchronize());
         std::vector<std::uint32_t> gk(n), gv(n);
         ok(cudaMemcpy(gk.data(), dk.p, n * 4, cudaMemcpyDeviceToHost));

@@ -20,12 +20,12 @@ namespace {
 TEST(GpuBarrierLimits, RefusesGridThatCannotBeCoResident) {
   SWAT_REQUIRE_GPU();
   const int threads = 256;
-  const int cap = cuda::max_coresident_blocks(missing_block_kernel<sync_mode::simple>, threads, 0);
+  const int cap = cuda::max_coresident_blocks(::swat::test::test_device(), missing_block_kernel<sync_mode::simple>, threads, 0);
   ASSERT_GT(cap, 0);
-  barrier_workspace ws(cap + 1);
+  barrier_workspace ws(::swat::test::test_device(), cap + 1);
   const barrier_handle h = ws.prepare(sync_mode::simple, cap + 1);
   try {
-    cuda::launch_cooperative(missing_block_kernel<sync_mode::simple>, dim3(cap + 1), dim3(threads),
+    cuda::launch_cooperative(::swat::test::test_device(), missing_block_kernel<sync_mode::simple>, dim3(cap + 1), dim3(threads),
                              0, nullptr, h, 1, 0xffffffffu);
     FAIL() << "a grid of cap + 1 blocks was launched";
   } catch (const cuda_error& e) {
@@ -36,11 +36,11 @@ TEST(GpuBarrierLimits, RefusesGridThatCannotBeCoResident) {
     EXPECT_NE(what.find(std::to_string(cap)), std::string::npos);
   }
   // Dynamic shared memory counts too: 200 KB per block leaves one block per SM.
-  const int sms = cuda::device_sm_count();
-  EXPECT_THROW(cuda::launch_cooperative(missing_block_kernel<sync_mode::simple>, dim3(sms + 1),
+  const int sms = ::swat::test::test_device().sm_count();
+  EXPECT_THROW(cuda::launch_cooperative(::swat::test::test_device(), missing_block_kernel<sync_mode::simple>, dim3(sms + 1),
                                         dim3(threads), 200 * 1024, nullptr, h, 1, 0xffffffffu),
                cuda_error);
-  EXPECT_THROW(cuda::launch_cooperative(missing_block_kernel<sync_mode::simple>, dim3(0),
+  EXPECT_THROW(cuda::launch_cooperative(::swat::test::test_device(), missing_block_kernel<sync_mode::simple>, dim3(0),
                                         dim3(threads), 0, nullptr, h, 1, 0xffffffffu),
                cuda_error);
 }
@@ -48,10 +48,10 @@ TEST(GpuBarrierLimits, RefusesGridThatCannotBeCoResident) {
 template <sync_mode M>
 void expect_timeout(int blocks, unsigned missing) {
   constexpr double watchdog_s = 0.2;
-  barrier_workspace ws(blocks, watchdog_s);
+  barrier_workspace ws(::swat::test::test_device(), blocks, watchdog_s);
   const barrier_handle h = ws.prepare(M, blocks);
   const auto t0 = std::chrono::steady_clock::now();
-  cuda::launch_cooperative(missing_block_kernel<M>, dim3(blocks), dim3(128), 0, nullptr, h, 1000,
+  cuda::launch_cooperative(::swat::test::test_device(), missing_block_kernel<M>, dim3(blocks), dim3(128), 0, nullptr, h, 1000,
                            missing);
   try {
     ws.check();
@@ -69,14 +69,14 @@ void expect_timeout(int blocks, unsigned missing) {
   }
   // The workspace is reusable after a timeout: a full grid passes.
   const barrier_handle h2 = ws.prepare(M, blocks);
-  cuda::launch_cooperative(missing_block_kernel<M>, dim3(blocks), dim3(128), 0, nullptr, h2, 100,
+  cuda::launch_cooperative(::swat::test::test_device(), missing_block_kernel<M>, dim3(blocks), dim3(128), 0, nullptr, h2, 100,
                            0xffffffffu);
   EXPECT_NO_THROW(ws.check());
 }
 
 TEST(GpuBarrierLimits, WatchdogFiresWhenABlockNeverArrives) {
   SWAT_REQUIRE_GPU();
-  const int sms = cuda::device_sm_count();
+  const int sms = ::swat::test::test_device().sm_count();
   for (int blocks : {2, sms}) {
     const unsigned last = static_cast<unsigned>(blocks - 1);
     expect_timeout<sync_mode::simple>(blocks, last);
@@ -93,9 +93,9 @@ TEST(GpuBarrierLimits, WatchdogFiresWhenABlockNeverArrives) {
 
 TEST(GpuBarrierLimits, MismatchedGridIsReported) {
   SWAT_REQUIRE_GPU();
-  barrier_workspace ws(64);
+  barrier_workspace ws(::swat::test::test_device(), 64);
   const barrier_handle h = ws.prepare(sync_mode::flag, 8);
-  cuda::launch_cooperative(missing_block_kernel<sync_mode::flag>, dim3(16), dim3(64), 0, nullptr, h,
+  cuda::launch_cooperative(::swat::test::test_device(), missing_block_kernel<sync_mode::flag>, dim3(16), dim3(64), 0, nullptr, h,
                            10, 0xffffffffu);
   EXPECT_THROW(ws.check(), barrier_timeout);
 }

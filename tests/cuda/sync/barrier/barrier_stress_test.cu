@@ -65,11 +65,11 @@ constexpr std::uint32_t stress_delay_cycles = 2048;
 template <typename barrier_t>
 unsigned long long run_persistent(sync_mode mode, int blocks, int threads, int phases,
                                   std::uint32_t max_delay, std::uint32_t seed) {
-  barrier_workspace ws(blocks);
+  barrier_workspace ws(::swat::test::test_device(), blocks);
   stress_buffers buf(static_cast<std::size_t>(blocks) * threads);
   const stress_args a = buf.args(phases, seed, max_delay);
   const barrier_handle h = ws.prepare(mode, blocks);
-  cuda::launch_cooperative(stress_kernel<barrier_t>, dim3(blocks), dim3(threads), 0, nullptr, h, a);
+  cuda::launch_cooperative(::swat::test::test_device(), stress_kernel<barrier_t>, dim3(blocks), dim3(threads), 0, nullptr, h, a);
   ws.check();
   std::uint32_t first[4];
   const unsigned long long v = buf.violations(first);
@@ -83,9 +83,9 @@ unsigned long long run_persistent(sync_mode mode, int blocks, int threads, int p
 template <sync_mode M>
 void stress_mode() {
   const int phases = stress_phases();
-  const int sms = cuda::device_sm_count();
+  const int sms = ::swat::test::test_device().sm_count();
   for (int threads : stress_thread_sizes()) {
-    const int cap = std::min(stress_block_cap(), cuda::max_coresident_blocks(
+    const int cap = std::min(stress_block_cap(), cuda::max_coresident_blocks(::swat::test::test_device(), 
                                                      stress_kernel<grid_barrier<M>>, threads, 0));
     for (int blocks : stress_grid_sizes(sms, cap)) {
       const auto t0 = std::chrono::steady_clock::now();
@@ -135,10 +135,10 @@ TEST(GpuBarrierStress, Lastin) {
 //! Launch-based modes: one phase per launch; the check runs in the next launch.
 TEST(GpuBarrierStress, LaunchModes) {
   SWAT_REQUIRE_GPU();
-  const int sms = cuda::device_sm_count();
+  const int sms = ::swat::test::test_device().sm_count();
   const int threads = 256;
   const int max_blocks =
-      std::min(stress_block_cap(), cuda::max_coresident_blocks(stress_step_kernel, threads, 0));
+      std::min(stress_block_cap(), cuda::max_coresident_blocks(::swat::test::test_device(), stress_step_kernel, threads, 0));
   const int phases = std::min(stress_phases(), 100000);
   for (sync_mode mode : {sync_mode::cpu, sync_mode::cpu_explicit, sync_mode::graph}) {
     for (int blocks : {2, sms, max_blocks}) {
@@ -174,13 +174,13 @@ TEST(GpuBarrierStress, LaunchModes) {
 //! The checker must catch barriers that break the rules (else it proves nothing).
 TEST(GpuBarrierStress, WeakenedVariantsAreCaught) {
   SWAT_REQUIRE_GPU();
-  const int sms = cuda::device_sm_count();
+  const int sms = ::swat::test::test_device().sm_count();
   const int phases = std::min(stress_phases(), 100000);
   unsigned long long caught_no_sync = 0;
   unsigned long long caught_relaxed = 0;
   for (int threads : {256, 1024}) {
     for (int blocks : {sms, 2 * sms}) {
-      const int cap = cuda::max_coresident_blocks(stress_kernel<relaxed_barrier>, threads, 0);
+      const int cap = cuda::max_coresident_blocks(::swat::test::test_device(), stress_kernel<relaxed_barrier>, threads, 0);
       if (blocks > std::min(cap, stress_block_cap())) continue;
       const unsigned long long a = run_persistent<no_entry_sync_barrier>(
           sync_mode::simple, blocks, threads, phases, 8192, 11u * blocks);

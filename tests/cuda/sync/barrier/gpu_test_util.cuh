@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cuda/common/cuda_check.hpp"
+#include "support/gpu_test.hpp"
 
 namespace swat::barrier::test {
 

@@ -89,7 +89,7 @@ void check_mode(int blocks, int threads, int rounds) {
       if (r % 5 == 2) x.pred = 0;
     }
   }
-  barrier::barrier_workspace ws(blocks);
+  barrier::barrier_workspace ws(::swat::test::test_device(), blocks);
   collective_workspace cws(blocks);
   thread_input* d_in = nullptr;
   round_result* d_out = nullptr;
@@ -102,7 +102,7 @@ void check_mode(int blocks, int threads, int rounds) {
       cudaMemcpy(d_in, in.data(), in.size() * sizeof(thread_input), cudaMemcpyHostToDevice));
   SWAT_CUDA_CHECK(cudaMemcpy(d_roots, roots.data(), rounds * sizeof(int), cudaMemcpyHostToDevice));
   const barrier::barrier_handle h = ws.prepare(M, blocks);
-  cuda::launch_cooperative(collective_kernel<M>, dim3(blocks), dim3(threads), 0, nullptr, h,
+  cuda::launch_cooperative(::swat::test::test_device(), collective_kernel<M>, dim3(blocks), dim3(threads), 0, nullptr, h,
                            cws.handle(blocks), d_in, d_out, rounds, d_roots);
   ws.check();
   std::vector<round_result> out(static_cast<std::size_t>(rounds) * blocks);
@@ -156,10 +156,10 @@ void check_mode(int blocks, int threads, int rounds) {
 
 template <sync_mode M>
 void check_all_grids() {
-  const int sms = cuda::device_sm_count();
+  const int sms = ::swat::test::test_device().sm_count();
   for (int threads : {96, 256, 1024}) {
     const int cap = std::min(barrier::test::stress_block_cap(),
-                             cuda::max_coresident_blocks(collective_kernel<M>, threads, 0));
+                             cuda::max_coresident_blocks(::swat::test::test_device(), collective_kernel<M>, threads, 0));
     for (int blocks : {1, 7, sms, cap}) {
       if (blocks <= cap) check_mode<M>(blocks, threads, 20);
     }
