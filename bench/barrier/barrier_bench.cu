@@ -14,6 +14,7 @@
 #include "bench/common/bench_record.hpp"
 #include "common/error.hpp"
 #include "cuda/common/cuda_check.cuh"
+#include "cuda/common/device_buffer.hpp"
 #include "cuda/sync/barrier/barrier_layout.hpp"
 
 namespace swat::bench {
@@ -105,66 +106,59 @@ std::vector<barrier_bench_row> run_barrier_bench(const cuda::device_context& dev
     std::mt19937 rng(20100419u);
     std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
     for (float& x : h_init) x = dist(rng);
-    float* d_a = nullptr;
-    float* d_b = nullptr;
-    SWAT_CUDA_CHECK(cudaMalloc(&d_a, elems * sizeof(float)));
-    SWAT_CUDA_CHECK(cudaMalloc(&d_b, elems * sizeof(float)));
-    try {
-      for (int blocks : counts) {
-        detail::bench_point p{&dev, blocks, threads, smem, options.rounds, d_a, d_b, &ws, nullptr};
-        const std::size_t n = static_cast<std::size_t>(blocks) * threads;
-        float* d_result = options.rounds % 2 == 1 ? d_b : d_a;
-        auto measure = [&](sync_mode mode, std::vector<float>* out) {
-          double sum = 0;
-          for (int r = 0; r < options.warmup + options.repeats; ++r) {
-            SWAT_CUDA_CHECK(
-                cudaMemcpy(d_a, h_init.data(), n * sizeof(float), cudaMemcpyHostToDevice));
-            SWAT_CUDA_CHECK(cudaMemset(d_b, 0, n * sizeof(float)));
-            const float ms = detail::time_mean_run(mode, p);
-            if (r >= options.warmup) sum += ms;
-          }
-          if (out != nullptr) {
-            out->resize(n);
-            SWAT_CUDA_CHECK(
-                cudaMemcpy(out->data(), d_result, n * sizeof(float), cudaMemcpyDeviceToHost));
-          }
-          return sum / options.repeats;
-        };
-        const double compute_ms = measure(sync_mode::none, nullptr);
-        std::vector<float> reference;
-        std::vector<float> result;
-        for (sync_mode mode : modes) {
-          barrier_bench_row row;
-          row.mode = mode;
-          row.blocks_per_sm = bpsm;
-          row.blocks = blocks;
-          row.threads = threads;
-          row.total_ms = measure(mode, &result);
-          row.compute_ms = compute_ms;
-          row.per_barrier_us = (row.total_ms - compute_ms) * 1e3 / options.rounds;
-          if (mode == sync_mode::cpu && reference.empty()) reference = result;
-          row.result_ok = std::memcmp(result.data(), reference.data(), n * sizeof(float)) == 0;
-          rows.push_back(row);
-          table << std::left << std::setw(5) << bpsm << std::setw(7) << blocks << std::setw(14)
-                << to_string(mode) << std::right << std::fixed << std::setprecision(3)
-                << std::setw(11) << row.total_ms << std::setw(12) << compute_ms << std::setw(12)
-                << row.per_barrier_us << "  " << (row.result_ok ? "ok" : "MISMATCH") << "\n";
-          if (csv != nullptr) {
-            *csv << device << "," << to_string(mode) << "," << bpsm << "," << blocks << ","
-                 << threads << "," << options.rounds << "," << std::setprecision(4) << row.total_ms
-                 << "," << compute_ms << "," << row.per_barrier_us << "," << (row.result_ok ? 1 : 0)
-                 << "\n";
-          }
+    cuda::device_buffer buffer_a, buffer_b;
+    buffer_a.reserve(elems * sizeof(float));
+    buffer_b.reserve(elems * sizeof(float));
+    float* d_a = buffer_a.as<float>();
+    float* d_b = buffer_b.as<float>();
+    for (int blocks : counts) {
+      detail::bench_point p{&dev, blocks, threads, smem, options.rounds, d_a, d_b, &ws, nullptr};
+      const std::size_t n = static_cast<std::size_t>(blocks) * threads;
+      float* d_result = options.rounds % 2 == 1 ? d_b : d_a;
+      auto measure = [&](sync_mode mode, std::vector<float>* out) {
+        double sum = 0;
+        for (int r = 0; r < options.warmup + options.repeats; ++r) {
+          SWAT_CUDA_CHECK(
+              cudaMemcpy(d_a, h_init.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+          SWAT_CUDA_CHECK(cudaMemset(d_b, 0, n * sizeof(float)));
+          const float ms = detail::time_mean_run(mode, p);
+          if (r >= options.warmup) sum += ms;
         }
-        table.flush();
+        if (out != nullptr) {
+          out->resize(n);
+          SWAT_CUDA_CHECK(
+              cudaMemcpy(out->data(), d_result, n * sizeof(float), cudaMemcpyDeviceToHost));
+        }
+        return sum / options.repeats;
+      };
+      const double compute_ms = measure(sync_mode::none, nullptr);
+      std::vector<float> reference;
+      std::vector<float> result;
+      for (sync_mode mode : modes) {
+        barrier_bench_row row;
+        row.mode = mode;
+        row.blocks_per_sm = bpsm;
+        row.blocks = blocks;
+        row.threads = threads;
+        row.total_ms = measure(mode, &result);
+        row.compute_ms = compute_ms;
+        row.per_barrier_us = (row.total_ms - compute_ms) * 1e3 / options.rounds;
+        if (mode == sync_mode::cpu && reference.empty()) reference = result;
+        row.result_ok = std::memcmp(result.data(), reference.data(), n * sizeof(float)) == 0;
+        rows.push_back(row);
+        table << std::left << std::setw(5) << bpsm << std::setw(7) << blocks << std::setw(14)
+              << to_string(mode) << std::right << std::fixed << std::setprecision(3)
+              << std::setw(11) << row.total_ms << std::setw(12) << compute_ms << std::setw(12)
+              << row.per_barrier_us << "  " << (row.result_ok ? "ok" : "MISMATCH") << "\n";
+        if (csv != nullptr) {
+          *csv << device << "," << to_string(mode) << "," << bpsm << "," << blocks << ","
+               << threads << "," << options.rounds << "," << std::setprecision(4) << row.total_ms
+               << "," << compute_ms << "," << row.per_barrier_us << "," << (row.result_ok ? 1 : 0)
+               << "\n";
+        }
       }
-    } catch (...) {
-      (void)cudaFree(d_a);
-      (void)cudaFree(d_b);
-      throw;
+      table.flush();
     }
-    SWAT_CUDA_CHECK(cudaFree(d_a));
-    SWAT_CUDA_CHECK(cudaFree(d_b));
   }
   return rows;
 }

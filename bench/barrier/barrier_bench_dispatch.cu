@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "bench/barrier/barrier_bench_kernel.cuh"
+#include "bench/common/event_timer.cuh"
 #include "cuda/common/launch.cuh"
 #include "cuda/sync/barrier/step_driver.cuh"
 #include "cuda/sync/barrier/with_sync_mode.cuh"
@@ -35,25 +36,10 @@ float time_mean_run(sync_mode mode, const bench_point& p) {
     SWAT_CUDA_CHECK_LAUNCH();
   };
   // Events around the launches only: workspace reset and graph capture happen before start.
-  cudaEvent_t start = nullptr;
-  cudaEvent_t stop = nullptr;
-  SWAT_CUDA_CHECK(cudaEventCreate(&start));
-  SWAT_CUDA_CHECK(cudaEventCreate(&stop));
-  float ms = 0;
-  try {
-    barrier::run_synchronised(run, persistent, step,
-                              {[&](cudaStream_t s) { SWAT_CUDA_CHECK(cudaEventRecord(start, s)); },
-                               [&](cudaStream_t s) { SWAT_CUDA_CHECK(cudaEventRecord(stop, s)); }});
-    SWAT_CUDA_CHECK(cudaEventSynchronize(stop));
-    SWAT_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-  } catch (...) {
-    (void)cudaEventDestroy(start);
-    (void)cudaEventDestroy(stop);
-    throw;
-  }
-  SWAT_CUDA_CHECK(cudaEventDestroy(start));
-  SWAT_CUDA_CHECK(cudaEventDestroy(stop));
-  return ms;
+  event_pair events;
+  barrier::run_synchronised(run, persistent, step,
+                            {[&](cudaStream_t s) { events.start(s); }, [&](cudaStream_t s) { events.stop(s); }});
+  return events.elapsed_ms();
 }
 
 int mean_kernel_max_blocks(const cuda::device_context& dev, int threads, std::size_t smem_bytes) {

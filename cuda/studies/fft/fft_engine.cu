@@ -44,15 +44,10 @@ struct fft_engine::impl : barrier::step_runtime {
       src = a.dst;
     }
     const std::size_t smem = tile_smem_bytes(plan);
-    int blocks = 1, cap = 0;
-    if (is_persistent(opt.mode)) {
-      cap = cached_cap<real_t>(opt.mode, smem, detail::persistent_max_blocks<real_t>);
-      const long long want = opt.blocks > 0 ? opt.blocks : default_blocks(plan, cap);
-      blocks = static_cast<int>(std::max<long long>(1, want));
-      last_blocks = blocks;
-    } else {
-      last_blocks = static_cast<int>(std::min<long long>(plan.max_tiles(), 1LL << 30));
-    }
+    const std::pair<int, int> g = grid<real_t>(opt.mode, smem, opt.blocks, plan.max_tiles(),
+                                               detail::persistent_max_blocks<real_t>,
+                                               [&plan](int cap) { return default_blocks(plan, cap); });
+    const int blocks = g.first, cap = g.second;
     const barrier::persistent_launcher persistent = [&](const barrier::barrier_handle& h) {
       detail::launch_persistent<real_t>(dev, opt.mode, h, args, 0, passes, blocks, smem, stream);
     };

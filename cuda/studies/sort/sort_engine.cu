@@ -34,21 +34,16 @@ struct sorter::impl : barrier::step_runtime {
     args.kind = kind;
     args.descending = opt.order == sort_order::descending;
     const std::size_t smem = plan.smem_bytes();
-    const int grid = static_cast<int>(std::min<long long>(plan.tiles, 1LL << 30));
-    int blocks = 1, cap = 0;
-    if (is_persistent(opt.mode)) {
-      cap = cached_cap<word_t>(opt.mode, smem, detail::persistent_max_blocks<word_t>);
-      const long long want = opt.blocks > 0 ? opt.blocks : default_blocks(plan, cap);
-      blocks = static_cast<int>(std::max<long long>(1, want));
-      last_blocks = blocks;
-    } else {
-      last_blocks = grid;
-    }
+    const int tiles = static_cast<int>(std::min<long long>(plan.tiles, 1LL << 30));
+    const std::pair<int, int> g = grid<word_t>(opt.mode, smem, opt.blocks, plan.tiles,
+                                               detail::persistent_max_blocks<word_t>,
+                                               [&plan](int cap) { return default_blocks(plan, cap); });
+    const int blocks = g.first, cap = g.second;
     const barrier::persistent_launcher persistent = [&](const barrier::barrier_handle& h) {
       detail::launch_persistent<word_t>(dev, opt.mode, h, args, 0, plan.steps, blocks, smem, stream);
     };
-    const barrier::step_launcher step = [args, smem, grid](cudaStream_t s, int k) {
-      detail::launch_step<word_t>(args, k, grid, smem, s);
+    const barrier::step_launcher step = [args, smem, tiles](cudaStream_t s, int k) {
+      detail::launch_step<word_t>(args, k, tiles, smem, s);
     };
     std::string key;
     if (opt.mode == sync_mode::graph)

@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "cuda/common/device_buffer.hpp"
 #include "cuda/common/cuda_check.cuh"
@@ -42,6 +43,23 @@ struct step_runtime {
     const auto it = caps.find(key);
     if (it != caps.end()) return it->second;
     return caps[key] = query(dev, mode, smem);
+  }
+
+  //! The grid of a run and the co-resident cap of its persistent kernel: a persistent mode
+  //! takes requested blocks (> 0) or default_for(cap), at least 1, the cap coming from
+  //! cached_cap<word_t>(mode, smem, query); a launch-based mode reports launch_grid (≤ 2^30) and
+  //! returns {1, 0}. Sets last_blocks.
+  template <typename word_t, typename query_t, typename default_t>
+  std::pair<int, int> grid(sync_mode mode, std::size_t smem, int requested, long long launch_grid, query_t&& query,
+                           default_t&& default_for) {
+    if (!is_persistent(mode)) {
+      last_blocks = static_cast<int>(std::min<long long>(launch_grid, 1LL << 30));
+      return {1, 0};
+    }
+    const int cap = cached_cap<word_t>(mode, smem, query);
+    const long long want = requested > 0 ? requested : default_for(cap);
+    last_blocks = static_cast<int>(std::max<long long>(1, want));
+    return {last_blocks, cap};
   }
 
   //! At least bytes of device scratch; growing it drops the captured graph (it holds pointers).
