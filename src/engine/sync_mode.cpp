@@ -2,7 +2,6 @@
 
 #include "engine/sync_mode.hpp"
 
-#include <algorithm>
 #include <array>
 
 #include "common/error.hpp"

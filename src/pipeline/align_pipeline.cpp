@@ -151,13 +151,13 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
   };
   // The fill progress of a single long pair (engines that report one) shows on the progress line.
   std::atomic<progress_line*> fill_line{nullptr};
-  align_options engine_options = options;
-  engine_options.engine.options.fill_progress = [&fill_line](double fraction, double elapsed) {
+  align_options with_progress = options;
+  with_progress.engine.options.fill_progress = [&fill_line](double fraction, double elapsed) {
     if (progress_line* line = fill_line.load()) line->fill(fraction, elapsed);
   };
   double engine_s = 0;
   auto engine_ready = std::async(std::launch::async, [&] {
-    std::unique_ptr<engine> e = make_engine(engine_options, engine_notice);
+    std::unique_ptr<engine> e = make_engine(with_progress, engine_notice);
     engine_s = since_start();
     return e;
   });
@@ -180,10 +180,13 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
   std::vector<output::hit> hits;
   {
     progress_line progress("aligning", total_cells, !options.quiet);
+    struct detach {  // the engine stops reaching the line before it goes, exceptions included
+      std::atomic<progress_line*>& line;
+      ~detach() { line.store(nullptr); }
+    } detach_fill{fill_line};
     if (queries.records.size() * targets.records.size() == 1) fill_line.store(&progress);
     for (std::size_t q = 0; q < queries.records.size(); ++q)
       search_query(*eng, scheme, options, queries, q, targets, progress, hits);
-    fill_line.store(nullptr);
   }
 
   const double aligned_s = since_start();
