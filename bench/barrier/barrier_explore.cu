@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "cuda/barrier/barrier_bench_kernel.cuh"
-#include "cuda/barrier/barrier_workspace.cuh"
+#include "bench/barrier/barrier_bench_kernel.cuh"
+#include "cuda/sync/barrier/barrier_workspace.cuh"
 #include "cuda/common/cuda_check.cuh"
 #include "cuda/common/launch.cuh"
 
@@ -19,12 +19,13 @@ template <typename barrier_t>
 __global__ void explore_kernel(barrier_handle h, float* a, float* b, int rounds) {
   barrier_t bar(h);
   for (int r = 0; r < rounds && !bar.failed(); ++r) {
-    mean_round(a, b, r);
+    bench::mean_round(a, b, r);
     bar.arrive_and_wait();
   }
 }
 
 struct setup {
+  const cuda::device_context* dev;
   int blocks;
   int threads;
   std::size_t smem;
@@ -43,7 +44,7 @@ double time_variant(sync_mode mode, const setup& s) {
   for (int rep = 0; rep < 4; ++rep) {
     const barrier_handle h = s.ws->prepare(mode, s.blocks);
     SWAT_CUDA_CHECK(cudaEventRecord(e0));
-    cuda::launch_cooperative(explore_kernel<barrier_t>, dim3(s.blocks), dim3(s.threads), s.smem,
+    cuda::launch_cooperative(*s.dev, explore_kernel<barrier_t>, dim3(s.blocks), dim3(s.threads), s.smem,
                              nullptr, h, s.a, s.b, s.rounds);
     SWAT_CUDA_CHECK(cudaEventRecord(e1));
     SWAT_CUDA_CHECK(cudaEventSynchronize(e1));
@@ -58,17 +59,19 @@ double time_variant(sync_mode mode, const setup& s) {
 }
 
 void run(int rounds) {
-  int dev = 0, per_sm = 0, reserved = 0;
+  const cuda::device_context device(0);
+  const int dev = device.id();
+  int per_sm = 0, reserved = 0;
   SWAT_CUDA_CHECK(
       cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
   SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev));
-  const int sms = cuda::device_sm_count();
+  const int sms = device.sm_count();
   float *a = nullptr, *b = nullptr;
   SWAT_CUDA_CHECK(cudaMalloc(&a, 4096 * 1024 * sizeof(float)));
   SWAT_CUDA_CHECK(cudaMalloc(&b, 4096 * 1024 * sizeof(float)));
   SWAT_CUDA_CHECK(cudaMemset(a, 0, 4096 * 1024 * sizeof(float)));
   SWAT_CUDA_CHECK(cudaMemset(b, 0, 4096 * 1024 * sizeof(float)));
-  barrier_workspace ws(4 * sms);
+  barrier_workspace ws(device, 4 * sms);
   std::printf("%-5s %-6s %-7s %-16s %10s\n", "bpsm", "blocks", "threads", "variant", "us/barrier");
   struct point {
     int bpsm, blocks, threads;
@@ -77,7 +80,7 @@ void run(int rounds) {
                   point{4, 4 * sms, 256}, point{1, sms, 1024}}) {
     const std::size_t smem =
         static_cast<std::size_t>((per_sm / p.bpsm - reserved - 1024) / 1024 * 1024);
-    const setup s{p.blocks, p.threads, std::min<std::size_t>(smem, 227 * 1024), rounds, a, b, &ws};
+    const setup s{&device, p.blocks, p.threads, std::min<std::size_t>(smem, 227 * 1024), rounds, a, b, &ws};
     const double none = time_variant<grid_barrier<sync_mode::none>>(sync_mode::none, s);
     auto show = [&](const char* name, double ms) {
       std::printf("%-5d %-6d %-7d %-16s %10.3f\n", p.bpsm, p.blocks, p.threads, name,

@@ -25,7 +25,7 @@ if has collective; then
   grep -E "^\[  (PASSED|FAILED)|MISMATCH|Failure" "$out/test_collective_gpu.log" | head -20
 fi
 if has bench; then
-  "$bin/swat_bench_barrier" --csv "$out/barrier_h100.csv" --commit "$commit" 2>&1 | tee "$out/bench_barrier.log"
+  "$bin/swat-gpu" bench barrier --csv "$out/barrier_h100.csv" --commit "$commit" 2>&1 | tee "$out/bench_barrier.log"
   python3 bench/plot_barrier.py "$out/barrier_h100.csv" "$out/barrier_h100.png" 2>&1 | tail -2
 fi
 if has sanitize; then

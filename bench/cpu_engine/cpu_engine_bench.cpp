@@ -8,9 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "bench/common/bench_data.hpp"
 #include "engine/cpu_engine.hpp"
 #include "engine/cpu_kernels.hpp"
-#include "engine/test_schemes.hpp"
+#include "scoring/scoring.hpp"
 
 namespace {
 
@@ -36,7 +37,7 @@ double seconds(Fn&& fn) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string dir = SWAT_SHARED_DATA;
+  const std::string dir = swat::bench::shared_data_dir();
   auto q = read_dna(argc > 2 ? argv[1] : dir + "/dna/sarscov2_MN908947.3.fa");
   auto t = read_dna(argc > 2 ? argv[2] : dir + "/dna/ratg13_MN996532.2.fa");
   if (argc > 3) {
@@ -44,7 +45,7 @@ int main(int argc, char** argv) {
     if (q.size() > cap) q.resize(cap);
     if (t.size() > cap) t.resize(cap);
   }
-  const swat::scoring_scheme scheme = swat::test::dna_scheme();
+  const swat::scoring_scheme scheme = swat::scoring::make_dna_scheme(2, -3, 5, 2);
   const double cells = double(q.size()) * double(t.size());
   std::printf("pair %zu x %zu = %.3g cells\n", q.size(), t.size(), cells);
   auto report = [&](const char* what, double s) { std::printf("%-28s %8.3f s %7.3f GCUPS\n", what, s, cells / s / 1e9); };

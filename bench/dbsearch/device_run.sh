@@ -2,14 +2,14 @@
 # bench/dbsearch/device_run.sh STEP… — database-search measurements in one GPU call, after
 # `bench/dbsearch/device_run.sh pack` here (binaries, protein data and the peers into
 # .carry/db, which the device call carries). Results go to $OUT (or .carry/out).
-#   pack      (here)  copy db_scan_bench, the dbsearch tests, ../shared/data/{protein,dna},
+#   pack      (here)  copy the dbsearch tests, ../shared/data/{protein,dna},
 #                     CUDASW++4.0 (../shared/peers/cudasw4) and Debian's parasail into .carry/db
 #                     (the call also carries build/bin and build/tests/cli/test_cli)
 #   cli       the GPU CLI tests (database searches byte for byte equal to the CPU engine)
 #   db        bench/dbsearch/run_db.sh: whole commands against CUDASW++4.0 and parasail → db.csv
 #   test      test_dbsearch (every pair against the CPU engine)
-#   scan      db_scan_bench: queries of db_queries.fa × Swiss-Prot subset ×1, ×10, ×50,
-#             group widths 8/16/32, task queue and static partition → scan.csv
+#   scan      swat-gpu bench db: queries of db_queries.fa × Swiss-Prot subset ×1, ×10, ×50,
+#             shapes, task queue and static partition, device workers → scan.csv
 #   cudasw4   CUDASW++4.0 makedb + scan (DPX) at ×1 and ×50 → cudasw4.log
 #   sass      instruction histogram of the scan kernels → sass.txt
 #   ncu       one Nsight Compute profile of the scan kernel (NCU_LANES lanes) at ×10 → ncu.txt
@@ -24,8 +24,7 @@ commit=${COMMIT:-unknown}
 
 pack() {
   rm -rf "$carry" && mkdir -p "$carry/bin" "$carry/data" "$carry/peers"
-  cp "$root/build/bin/db_scan_bench" "$carry/bin/"
-  cp "$root"/build/tests/cuda/dbsearch/test_dbsearch* "$carry/bin/"
+  cp "$root"/build/tests/cuda/engines/dbsearch/test_dbsearch* "$carry/bin/"
   cp -r "$root/../shared/data/protein" "$root/../shared/data/dna" "$carry/data/"
   cp -r "$root/../shared/peers/cudasw4" "$carry/peers/"
   if [ -d /tmp/parasail-pkg ]; then cp -r /tmp/parasail-pkg "$carry/peers/parasail"; fi
@@ -62,9 +61,9 @@ for step in "$@"; do
       (cd /work/main && timeout 900 build/tests/cli/test_cli --gtest_filter="${CLI_FILTER:-cli_gpu.*}" 2>&1 | tail -30 | tee -a "$out/tests.log") ;;
     db) setup; COMMIT=$commit SWAT=/work/main/build/bin/swat-gpu DNA_DATA=$carry/data/dna "$here/run_db.sh" "$out" ;;
     scan) setup
-      timeout 900 "$carry/bin/db_scan_bench" --query "$q" --db "$db" --scale "${SCALES:-1,10,50}" \
-        --groups "${LANES:-8,16,32}" --rows "${ROWS:-16}" --modes "${MODES:-queue,static}" --reps 3 ${PER_QUERY:+--per-query} \
-        --commit "$commit" --csv "$out/scan.csv" 2>&1 | tee -a "$out/scan.log" ;;
+      timeout 900 /work/main/build/bin/swat-gpu bench db --query "$q" --db "$db" --scale "${SCALES:-1,10,50}" \
+        --groups "${LANES:-0}" --rows "${ROWS:-0}" --modes "${MODES:-queue,static}" --workers "${WORKERS:-1}" --reps 3 \
+        ${PER_QUERY:+--per-query} --commit "$commit" --csv "$out/scan.csv" 2>&1 | tee -a "$out/scan.log" ;;
     cudasw4) setup
       export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH
       for x in 1 50; do
@@ -76,14 +75,14 @@ for step in "$@"; do
         done
       done ;;
     sass) setup
-      cuobjdump -sass "$carry/bin/db_scan_bench" > /tmp/sass.txt 2>&1
+      cuobjdump -sass /work/main/build/bin/swat-gpu > /tmp/sass.txt 2>&1
       awk '/Function :/{f=$3} /VIADDMNMX|VIMNMX|PRMT|SHFL|LDS|IADD3|ISETP|BRA/{for(i=1;i<=NF;i++) if($i ~ /^(VIADDMNMX|VIMNMX|VIMNMX3|PRMT|SHFL|LDS|IADD3|ISETP|BRA)/){split($i,a,"."); c[f" "a[1]]++}} END{for(k in c) print k, c[k]}' /tmp/sass.txt | sort > "$out/sass.txt"
       head -40 "$out/sass.txt"
       awk '/Function :.*scan_policyILi32ELi16/{p=1} p&&/Function :/&&!/scan_policyILi32ELi16/{p=0} p' /tmp/sass.txt > "$out/sass_g32_r16.txt" ;;
     ncu) setup
       timeout 300 ncu --kernel-name regex:scan_kernel --launch-skip ${NCU_SKIP:-6} --launch-count 1 --section SpeedOfLight --section Occupancy \
         --section WarpStateStats --section InstructionStats --section ComputeWorkloadAnalysis \
-        "$carry/bin/db_scan_bench" --query "$q" --db "$db" --scale 10 --groups ${NCU_LANES:-32} --reps 1 > "$out/ncu.txt" 2>&1
+        /work/main/build/bin/swat-gpu bench db --query "$q" --db "$db" --scale 10 --groups ${NCU_LANES:-0} --modes queue --reps 1 > "$out/ncu.txt" 2>&1
       tail -80 "$out/ncu.txt" ;;
     *) echo "device_run.sh: unknown step $step" >&2; exit 2 ;;
   esac

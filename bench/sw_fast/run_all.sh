@@ -58,7 +58,7 @@ timed "spiroplasma x mutated (1.46 Mb)" 1 "$data/spiroplasma_kunkelii_CP010899.1
 COMMIT=$commit REPS=$reps TOOL_TIMEOUT=${TOOL_TIMEOUT:-100} bash "$here/peers.sh" run "$out"
 
 if command -v cuobjdump >/dev/null; then
-  cuobjdump -sass -fun '_ZN4swat7sw_fast16fast_fill_kernelINS0_11fast_policyILi16ELb0ELb1EEEEEvNS0_12fast_problemE' \
+  cuobjdump -sass -fun '_ZN4swat4fast16fast_fill_kernelINS0_11fast_policyILi16ELb0ELb1EEEEEvNS0_12fast_problemE' \
     "$swat" | grep -oE '^\s+/\*[0-9a-f]+\*/\s+[A-Z0-9.]+' | awk '{print $2}' | sort | uniq -c | sort -rn > "$out/sass_score16.txt"
 fi
 echo "run_all: done"

@@ -1,6 +1,7 @@
 #pragma once
 // CUDA error type and device probe, visible to plain C++ code (no CUDA types in this header).
-// The checking macros that need cudaError_t live in cuda_check.cuh.
+// The checking macros that need cudaError_t live in cuda_check.cuh; the device an owner is bound
+// to, with its properties, in device_context.hpp.
 
 #include <string>
 
@@ -17,14 +18,8 @@ class cuda_error : public runtime_failure {
 namespace cuda {
 
 //! True when the CUDA runtime sees at least one usable device (tests GTEST_SKIP otherwise).
-//! Never throws: a missing driver or library counts as "no device".
+//! Never throws: a missing driver or library counts as "no device" (device_context.cu).
 bool device_available() noexcept;
-
-//! Number of streaming multiprocessors of the current device; throws swat::cuda_error.
-int device_sm_count();
-
-//! Human-readable name of the current device, e.g. "NVIDIA H100 80GB HBM3".
-std::string device_name();
 
 }  // namespace cuda
 }  // namespace swat

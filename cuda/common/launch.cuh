@@ -3,7 +3,8 @@
 // grid collectives) starts through launch_cooperative(): it checks device support, caps the
 // grid at occupancy × SMs for that kernel, block size and dynamic shared memory, and refuses
 // (swat::cuda_error, never a hang) a grid that cannot be co-resident. Co-residency is what makes
-// a software grid barrier deadlock-free (Xiao & Feng 2010 §5; Shen 2013).
+// a software grid barrier deadlock-free (Xiao & Feng 2010 §5; Shen 2013). The device is the
+// caller's device_context (current for the calling thread): no helper asks for the current one.
 
 #include <cuda_runtime.h>
 
@@ -13,6 +14,7 @@
 #include <utility>
 
 #include "cuda/common/cuda_check.cuh"
+#include "cuda/common/device_context.hpp"
 
 namespace swat::cuda {
 
@@ -41,36 +43,27 @@ int max_blocks_per_sm(void (*kernel)(Params...), int block_threads, std::size_t 
   return per_sm;
 }
 
-//! Largest grid (blocks) that is guaranteed co-resident: occupancy per SM × number of SMs.
+//! Largest grid (blocks) that is guaranteed co-resident on dev: occupancy per SM × its SMs.
 template <typename... Params>
-int max_coresident_blocks(void (*kernel)(Params...), int block_threads,
+int max_coresident_blocks(const device_context& dev, void (*kernel)(Params...), int block_threads,
                           std::size_t dyn_smem_bytes) {
-  return max_blocks_per_sm(kernel, block_threads, dyn_smem_bytes) * device_sm_count();
+  return max_blocks_per_sm(kernel, block_threads, dyn_smem_bytes) * dev.sm_count();
 }
 
-//! True when the current device supports cudaLaunchCooperativeKernel.
-inline bool cooperative_launch_supported() {
-  int device = 0;
-  SWAT_CUDA_CHECK(cudaGetDevice(&device));
-  int supported = 0;
-  SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&supported, cudaDevAttrCooperativeLaunch, device));
-  return supported != 0;
-}
-
-//! Launches kernel<<<grid, block, dyn_smem, stream>>>(args...) cooperatively. Throws
+//! Launches kernel<<<grid, block, dyn_smem, stream>>>(args...) cooperatively on dev. Throws
 //! swat::cuda_error when the device lacks cooperative launch, when the grid is empty, or when
 //! grid blocks exceed max_coresident_blocks() (message names the grid and the cap); checks the
 //! launch. Arguments are converted to the kernel's parameter types before the launch.
 template <typename... Params, typename... Args>
-void launch_cooperative(void (*kernel)(Params...), dim3 grid, dim3 block,
+void launch_cooperative(const device_context& dev, void (*kernel)(Params...), dim3 grid, dim3 block,
                         std::size_t dyn_smem_bytes, cudaStream_t stream, Args&&... args) {
   static_assert(sizeof...(Params) == sizeof...(Args), "launch_cooperative: argument count");
-  if (!cooperative_launch_supported())
-    throw cuda_error("cooperative launch is not supported on " + device_name());
+  if (!dev.cooperative_launch())
+    throw cuda_error("cooperative launch is not supported on " + dev.name());
   const long long blocks = 1LL * grid.x * grid.y * grid.z;
   const int threads = static_cast<int>(block.x * block.y * block.z);
   const int per_sm = max_blocks_per_sm(kernel, threads, dyn_smem_bytes);
-  const int sms = device_sm_count();
+  const int sms = dev.sm_count();
   const long long cap = 1LL * per_sm * sms;
   if (blocks < 1 || blocks > cap) {
     throw cuda_error(

@@ -1,14 +1,18 @@
-// `swat-gpu align`: command-line parsing (cxxopts) into pipeline::align_options.
+// `swat-gpu align`: command-line parsing (cxxopts), once, into pipeline::align_options — every
+// value typed here (option_values.hpp), the engine options resolved through the engine registry
+// (--device, --kernel, --sync, --tile checked whatever the device).
 
 #include <cxxopts.hpp>
 
+#include <climits>
 #include <cstdlib>
 #include <iostream>
-#include <thread>
 
 #include "cli/commands.hpp"
+#include "cli/option_values.hpp"
 #include "common/error.hpp"
-#include "cuda/barrier/sync_mode.hpp"
+#include "engine/registry.hpp"
+#include "engine/sync_mode.hpp"
 #include "io/fasta.hpp"
 #include "output/output.hpp"
 #include "engine/gpu_selection.hpp"
@@ -42,33 +46,36 @@ Conventions:
               written in place; an output that is an input is refused.
 )";
 
-// The command line as a shell would take it back: arguments with spaces or shell characters
-// are single-quoted (SAM @PG CL, pair and JSON headers).
-std::string join_command_line(const std::vector<std::string>& args) {
-  std::string s = "swat-gpu align";
-  for (const auto& a : args) {
-    const bool plain = !a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                         "0123456789-_./=:,+@%") == std::string::npos;
-    if (plain) {
-      s += " " + a;
-      continue;
-    }
-    s += " '";
-    for (char c : a) s += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    s += "'";
-  }
-  return s;
+//! An optional integer option (unset: the alphabet's default).
+std::optional<int> optional_int(const cxxopts::ParseResult& r, const char* name) {
+  if (!r.count(name)) return std::nullopt;
+  return int(integer_value(std::string("--") + name, r[name].as<std::string>(), INT_MIN, INT_MAX));
 }
 
-template <typename T>
-std::optional<T> optional_value(const cxxopts::ParseResult& r, const char* name) {
-  if (r.count(name)) return r[name].as<T>();
-  return std::nullopt;
+//! A non-negative integer option.
+std::uint64_t count_value(const cxxopts::ParseResult& r, const char* name, std::uint64_t max) {
+  return std::uint64_t(integer_value(std::string("--") + name, r[name].as<std::string>(), 0, (long long)max));
+}
+
+//! --kernel help from the engines this build has.
+std::string kernel_help(const engine_registry& engines) {
+  const std::string names = engines.gpu_names("|");
+  if (names.empty()) return "GPU engine (this build has none; see --version)";
+  std::string best, best_sync;
+  int rank = 0, rank_sync = 0;
+  for (const engine_entry& e : engines.entries()) {
+    if (e.target != engine_target::gpu) continue;
+    if (e.auto_rank > rank) rank = e.auto_rank, best = e.name;
+    if (e.takes_sync && e.auto_rank > rank_sync) rank_sync = e.auto_rank, best_sync = e.name;
+  }
+  std::string help = "GPU engine: " + names + " or auto (see --version); auto = " + best;
+  if (!best_sync.empty() && best_sync != best) help += ", or " + best_sync + " when --sync is given";
+  return help;
 }
 
 }  // namespace
 
-int align_command(const std::vector<std::string>& args) {
+int align_command(const engine_registry& engines, const std::vector<std::string>& args) {
   cxxopts::Options opts("swat-gpu align", "Align every query against every database sequence");
   opts.positional_help("QUERY.fa DB.fa").show_positional_help();
   // clang-format off
@@ -78,34 +85,32 @@ int align_command(const std::vector<std::string>& args) {
     ("alphabet", "auto|dna|protein", cxxopts::value<std::string>()->default_value("auto"))
     ("strand", "DNA strands of the queries searched: both|plus|minus [both]", cxxopts::value<std::string>());
   opts.add_options("Scoring")
-    ("match", "DNA match score (> 0) [2]", cxxopts::value<int>())
-    ("mismatch", "DNA mismatch score (<= 0) [-3]", cxxopts::value<int>())
+    ("match", "DNA match score (> 0) [2]", cxxopts::value<std::string>())
+    ("mismatch", "DNA mismatch score (<= 0) [-3]", cxxopts::value<std::string>())
     ("matrix", "protein matrix: BLOSUM45|BLOSUM50|BLOSUM62|BLOSUM80|BLOSUM90|PAM30|PAM70|PAM250 [BLOSUM62]",
      cxxopts::value<std::string>())
     ("matrix-file", "protein matrix in NCBI/BLAST text format", cxxopts::value<std::string>())
-    ("gap-open", "gap open penalty (>= 0) [DNA 5, protein 11]", cxxopts::value<int>())
-    ("gap-extend", "gap extension penalty (>= 0) [DNA 2, protein 1]", cxxopts::value<int>());
+    ("gap-open", "gap open penalty (>= 0) [DNA 5, protein 11]", cxxopts::value<std::string>())
+    ("gap-extend", "gap extension penalty (>= 0) [DNA 2, protein 1]", cxxopts::value<std::string>());
   opts.add_options("Engine")
-    ("device", "cpu|gpu|auto (auto: GPU if present, else CPU with a notice)",
+    ("device", "cpu|gpu|gpu:ID|auto (auto: GPU if present, else CPU with a notice; gpu:ID: CUDA device ID)",
      cxxopts::value<std::string>()->default_value("auto"))
-    ("threads", "CPU threads (0 = all cores)", cxxopts::value<unsigned>()->default_value("0"))
-    ("cpu-mem", "CPU traceback memory budget in MiB", cxxopts::value<std::uint64_t>()->default_value("1024"))
-    ("kernel", "GPU fill kernel: fast (register-tiled, the default) or the paper's "
-               "diagonal|coalesced|tiled; auto = fast, or coalesced when --sync is given",
-     cxxopts::value<std::string>()->default_value("auto"))
+    ("threads", "CPU threads (0 = all cores)", cxxopts::value<std::string>()->default_value("0"))
+    ("cpu-mem", "CPU traceback memory budget in MiB", cxxopts::value<std::string>()->default_value("1024"))
+    ("kernel", kernel_help(engines), cxxopts::value<std::string>()->default_value("auto"))
     ("sync", "GPU inter-block sync of the paper kernels: " + sync_mode_names() +
              " (cpu, cpu-explicit, graph: one launch per step; the others: one persistent kernel), or auto",
      cxxopts::value<std::string>()->default_value("auto"))
-    ("tile", "tile edge in cells for --kernel tiled (0 = default)", cxxopts::value<int>()->default_value("0"))
-    ("max-gpu-mem", "GPU memory budget in MiB (0 = free device memory)", cxxopts::value<std::uint64_t>()->default_value("0"))
+    ("tile", "tile edge in cells for --kernel tiled (0 = default)", cxxopts::value<std::string>()->default_value("0"))
+    ("max-gpu-mem", "GPU memory budget in MiB (0 = free device memory)", cxxopts::value<std::string>()->default_value("0"))
     ("gpus", "GPUs of database searches: all | N (the first N) | LIST of ids (0,1; 2, alone); single "
-             "pairs run on the first; CUDA_VISIBLE_DEVICES applies", cxxopts::value<std::string>()->default_value("all"));
+             "pairs run on --device's GPU; CUDA_VISIBLE_DEVICES applies", cxxopts::value<std::string>()->default_value("all"));
   opts.add_options("Output")
     ("outfmt", "6 [columns…] | 7 [columns…] | blast6 [extra columns…] | sam | bam | pair | json (see below)",
      cxxopts::value<std::string>()->default_value("blast6"))
     ("o,out", "output file, written atomically (default: stdout)", cxxopts::value<std::string>())
-    ("max-hits", "hits reported per query", cxxopts::value<std::size_t>()->default_value("10"))
-    ("min-score", "smallest score reported", cxxopts::value<int>()->default_value("1"))
+    ("max-hits", "hits reported per query", cxxopts::value<std::string>()->default_value("10"))
+    ("min-score", "smallest score reported", cxxopts::value<std::string>()->default_value("1"))
     ("evalue", "largest E-value reported (> 0; BLAST's default 10)", cxxopts::value<std::string>()->default_value("10"))
     ("sam-hit-only", "SAM/BAM: no unmapped records for queries without hits")
     ("quiet", "no notices and no progress line")
@@ -114,14 +119,13 @@ int align_command(const std::vector<std::string>& args) {
   // clang-format on
   opts.parse_positional({"query", "db"});
 
-  std::vector<const char*> argv{"swat-gpu align"};
-  for (const auto& a : args) argv.push_back(a.c_str());
+  const auto argv = argv_of("swat-gpu align", args);
   const auto r = opts.parse(int(argv.size()), argv.data());
   if (r.count("help")) {
     std::cout << opts.help() << conventions << "\n" << output::outfmt_help() << "\n";
     return 0;
   }
-  if (!r.unmatched().empty()) throw usage_error("unexpected argument '" + r.unmatched().front() + "'");
+  reject_unmatched(r.unmatched());
   if (!r.count("query") || !r.count("db"))
     throw usage_error("align needs QUERY and DB FASTA files (try: swat-gpu align --help)");
 
@@ -129,34 +133,35 @@ int align_command(const std::vector<std::string>& args) {
   o.query_path = r["query"].as<std::string>();
   o.db_path = r["db"].as<std::string>();
   o.alphabet = io::parse_alphabet_request(r["alphabet"].as<std::string>());
-  o.scoring.match = optional_value<int>(r, "match");
-  o.scoring.mismatch = optional_value<int>(r, "mismatch");
-  o.scoring.gap_open = optional_value<int>(r, "gap-open");
-  o.scoring.gap_extend = optional_value<int>(r, "gap-extend");
+  o.scoring.match = optional_int(r, "match");
+  o.scoring.mismatch = optional_int(r, "mismatch");
+  o.scoring.gap_open = optional_int(r, "gap-open");
+  o.scoring.gap_extend = optional_int(r, "gap-extend");
   if (r.count("matrix")) o.scoring.matrix = r["matrix"].as<std::string>();
   if (r.count("matrix-file")) o.scoring.matrix_file = r["matrix-file"].as<std::string>();
   if (r.count("strand")) o.strand_option = pipeline::parse_strand_choice(r["strand"].as<std::string>());
-  o.device = pipeline::parse_device_choice(r["device"].as<std::string>());
-  o.threads = r["threads"].as<unsigned>();
-  o.gpu.kernel = r["kernel"].as<std::string>();
-  o.gpu.sync = r["sync"].as<std::string>();
-  if (o.gpu.sync != "auto") (void)parse_sync_mode(o.gpu.sync);  // names a bad mode early
-  o.gpu.tile = r["tile"].as<int>();
-  if (o.gpu.tile < 0) throw usage_error("--tile must be 0 (default) or a positive cell count");
-  o.gpu.max_gpu_mem_bytes = r["max-gpu-mem"].as<std::uint64_t>() << 20;
-  o.gpu.gpus = r["gpus"].as<std::string>();
-  (void)parse_gpu_selection(o.gpu.gpus);  // malformed values fail whatever the device
-  const auto cpu_mem_mib = r["cpu-mem"].as<std::uint64_t>();
+  engine_options engine;
+  const std::string sync = r["sync"].as<std::string>();
+  if (sync != "auto") engine.sync = parse_sync_mode(sync);
+  const long long tile = integer_value("--tile", r["tile"].as<std::string>(), INT_MIN, INT_MAX);
+  if (tile < 0) throw usage_error("--tile must be 0 (default) or a positive cell count");
+  engine.tile = int(tile);
+  engine.max_gpu_mem_bytes = count_value(r, "max-gpu-mem", 1ull << 40) << 20;
+  engine.gpus = parse_gpu_selection(r["gpus"].as<std::string>());  // malformed values fail whatever the device
+  engine.cpu_threads = unsigned(count_value(r, "threads", UINT_MAX));
+  const auto cpu_mem_mib = count_value(r, "cpu-mem", ~0ull >> 1);
   if (cpu_mem_mib < 16 || cpu_mem_mib > (1ull << 24)) throw usage_error("--cpu-mem must be 16 … 16777216 MiB");
-  o.cpu_memory_bytes = cpu_mem_mib << 20;
+  engine.cpu_memory_bytes = cpu_mem_mib << 20;
+  o.engine = plan_engine(engines, parse_device_choice(r["device"].as<std::string>()), r["kernel"].as<std::string>(),
+                         std::move(engine));
   o.outfmt = output::parse_outfmt(r["outfmt"].as<std::string>());
   if (r.count("out")) {
     o.out_path = r["out"].as<std::string>();
     if (o.out_path.empty()) throw usage_error("-o/--out: the output path is empty (use -o - for stdout)");
   }
-  o.max_hits = r["max-hits"].as<std::size_t>();
+  o.max_hits = std::size_t(count_value(r, "max-hits", ~0ull >> 1));
   if (o.max_hits == 0) throw usage_error("--max-hits must be at least 1");
-  o.min_score = r["min-score"].as<int>();
+  o.min_score = int(integer_value("--min-score", r["min-score"].as<std::string>(), INT_MIN, INT_MAX));
   const std::string evalue = r["evalue"].as<std::string>();
   char* end = nullptr;
   o.max_evalue = std::strtod(evalue.c_str(), &end);
@@ -164,7 +169,7 @@ int align_command(const std::vector<std::string>& args) {
     throw usage_error("--evalue must be a positive number (got '" + evalue + "')");
   o.outfmt.sam_hit_only = r.count("sam-hit-only") > 0;
   o.quiet = r.count("quiet") > 0;
-  o.command_line = join_command_line(args);
+  o.command_line = command_line("swat-gpu align", args);
   if (r.count("timing")) o.timing = [](const std::string& line) { std::cerr << "swat-gpu: " << line << "\n"; };
 
   const bool quiet = o.quiet;

@@ -5,11 +5,19 @@
 #include <string>
 #include <vector>
 
+namespace swat {
+class engine_registry;
+}
+
 namespace swat::cli {
 
-//! `swat-gpu align QUERY DB [options]`.
-int align_command(const std::vector<std::string>& args);
-//! `swat-gpu bench WHAT [options]`.
-int bench_command(const std::vector<std::string>& args);
+class bench_registry;
+
+//! `swat-gpu align QUERY DB [options]` with the engines of registry.
+int align_command(const engine_registry& engines, const std::vector<std::string>& args);
+//! `swat-gpu --version`: the version and the engines this build has.
+std::string version_text(const engine_registry& engines);
+//! `swat-gpu bench WHAT [options]`: the benchmark called WHAT in registry.
+int bench_command(const bench_registry& registry, const std::vector<std::string>& args);
 
 }  // namespace swat::cli

@@ -12,8 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "cli/bench_registry.hpp"
 #include "cli/commands.hpp"
 #include "common/error.hpp"
+#include "engine/registry.hpp"
 #include "output/atomic_file.hpp"
 
 namespace {
@@ -58,30 +60,32 @@ int fail(int code, const std::string& what) {
 int main(int argc, char** argv) {
   install_signal_handlers();
   std::vector<std::string> args(argv + 1, argv + argc);
+  std::string command;
   try {
     if (args.empty()) {
       std::fputs(top_help, stderr);
       return 2;
     }
-    const std::string command = args.front();
+    command = args.front();
     args.erase(args.begin());
     if (command == "--version" || command == "version") {
-      std::printf("swat-gpu %s\n", SWAT_VERSION_STRING);
+      std::fputs(swat::cli::version_text(swat::built_engines()).c_str(), stdout);
       return 0;
     }
     if (command == "--help" || command == "-h" || command == "help") {
       std::fputs(top_help, stdout);
       return 0;
     }
-    if (command == "align") return swat::cli::align_command(args);
-    if (command == "bench") return swat::cli::bench_command(args);
+    if (command == "align") return swat::cli::align_command(swat::built_engines(), args);
+    if (command == "bench") return swat::cli::bench_command(swat::cli::built_benches(), args);
     return fail(2, "unknown command '" + command + "' (try: swat-gpu --help)");
   } catch (const swat::usage_error& e) {
     return fail(2, e.what());
   } catch (const swat::input_error& e) {
     return fail(2, e.what());
   } catch (const cxxopts::exceptions::exception& e) {
-    return fail(2, e.what());
+    // Parse errors name the option, e.g. "Option ‘frob’ does not exist".
+    return fail(2, std::string(e.what()) + " (try: swat-gpu " + command + " --help)");
   } catch (const std::bad_alloc&) {
     return fail(1, "out of host memory");
   } catch (const std::exception& e) {

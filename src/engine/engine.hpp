@@ -2,7 +2,9 @@
 // The seam every alignment engine plugs into: the reference, the CPU engine and the GPU
 // engines all align one pair under a scoring scheme and report the same alignment (tie rules in
 // common/traceback.hpp). GPU engines fill on the device, copy back traceback codes (or
-// checkpoints) and let walk_traceback() build the alignment on the CPU.
+// checkpoints) and let walk_traceback() build the alignment on the CPU. Engines are built by
+// name through the registry (registry.hpp); a GPU engine says which pairs it cannot take
+// (unfit_reason) and the fallback decorator (fallback.hpp) sends those to the CPU engine.
 
 #include <atomic>
 #include <cstddef>
@@ -38,6 +40,12 @@ class engine {
   virtual ~engine() = default;
   //! Short name used in notices and benchmarks ("reference", "cpu", "gpu-fast", …).
   virtual std::string name() const = 0;
+  //! Why this engine cannot take the pair (empty: it can), e.g. its traceback does not fit the
+  //! GPU memory or the scores leave its integer range. with_cpu_fallback() asks before each pair.
+  virtual std::string unfit_reason(residue_span /*query*/, residue_span /*target*/,
+                                   const scoring_scheme& /*scheme*/) {
+    return {};
+  }
   //! Optimal local alignment of query against target, with full path.
   virtual alignment align(residue_span query, residue_span target, const scoring_scheme& scheme) = 0;
   //! Best score and end cell only; engines override it when it is cheaper than align().

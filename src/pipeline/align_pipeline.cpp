@@ -1,6 +1,11 @@
+// `swat-gpu align` (align_pipeline.hpp): read → plan → engine → output. The engine comes from
+// the registry through the plan the CLI resolved (engine/registry.hpp); the pipeline never
+// names an engine.
+
 #include "pipeline/align_pipeline.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -13,9 +18,8 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "engine/cpu_engine.hpp"
+#include "common/score_range.hpp"
 #include "output/atomic_file.hpp"
-#include "pipeline/gpu_engines.hpp"
 #include "pipeline/progress.hpp"
 #include "scoring/karlin.hpp"
 #include "scoring/scoring.hpp"
@@ -27,13 +31,6 @@ strand_choice parse_strand_choice(std::string_view text) {
   if (text == "plus") return strand_choice::plus;
   if (text == "minus") return strand_choice::minus;
   throw usage_error("unknown --strand '" + std::string(text) + "' (valid: both, plus, minus)");
-}
-
-device_choice parse_device_choice(std::string_view text) {
-  if (text == "cpu") return device_choice::cpu;
-  if (text == "gpu") return device_choice::gpu;
-  if (text == "auto") return device_choice::auto_select;
-  throw usage_error("unknown --device '" + std::string(text) + "' (valid: cpu, gpu, auto)");
 }
 
 scoring_scheme build_scheme(alphabet_kind alphabet, const scoring_options& o) {
@@ -57,31 +54,7 @@ scoring_scheme build_scheme(alphabet_kind alphabet, const scoring_options& o) {
 }
 
 std::unique_ptr<engine> make_engine(const align_options& options, const notice_fn& notice) {
-  auto cpu = [&] {
-    return std::make_unique<cpu_engine>(options.threads, options.cpu_memory_bytes,
-                                        [notice](const std::string& line) { notice("notice: " + line); });
-  };
-  gpu_engine_options gpu_options = options.gpu;
-  gpu_options.cpu_threads = options.threads;
-  gpu_options.cpu_memory_bytes = options.cpu_memory_bytes;
-  gpu_options.quiet = options.quiet;
-  gpu_options.notice = [&notice](const std::string& line) { notice("notice: " + line); };
-  switch (options.device) {
-    case device_choice::cpu:
-      return cpu();
-    case device_choice::gpu: {
-      std::string why;
-      if (auto gpu = make_gpu_engine(gpu_options, why)) return gpu;
-      throw usage_error("--device gpu: " + why + " (use --device cpu)");
-    }
-    case device_choice::auto_select: {
-      std::string why;
-      if (auto gpu = make_gpu_engine(gpu_options, why)) return gpu;
-      notice("notice: " + why + "; aligning on the CPU");
-      return cpu();
-    }
-  }
-  throw std::logic_error("make_engine: unhandled device choice");
+  return build_engine(options.engine, [&notice](const std::string& line) { notice("notice: " + line); });
 }
 
 std::vector<std::size_t> rank_targets(const std::vector<best_cell>& cells, std::int32_t min_score,
@@ -253,9 +226,8 @@ void check_score_range(const sequence_set& queries, const sequence_set& targets,
   std::uint64_t longest_query = 0, longest_target = 0;
   for (const auto& q : queries.records) longest_query = std::max<std::uint64_t>(longest_query, q.residues.size());
   for (const auto& t : targets.records) longest_target = std::max<std::uint64_t>(longest_target, t.residues.size());
-  const std::uint64_t bound = std::min(longest_query, longest_target) * std::uint64_t(std::max(scheme.max_score(), 0));
-  if (bound > std::uint64_t(1) << 30)
-    throw usage_error("scores could reach " + std::to_string(bound) +
+  if (!within_score_range(longest_query, longest_target, scheme))
+    throw usage_error("scores could reach " + std::to_string(best_score_bound(longest_query, longest_target, scheme)) +
                       ", beyond the 32-bit range the engines use; lower the match/matrix scores");
 }
 
@@ -302,9 +274,15 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
     }
     notice_in(line);
   };
+  // The fill progress of a single long pair (engines that report one) shows on the progress line.
+  std::atomic<progress_line*> fill_line{nullptr};
+  align_options with_progress = options;
+  with_progress.engine.options.fill_progress = [&fill_line](double fraction, double elapsed) {
+    if (progress_line* line = fill_line.load()) line->fill(fraction, elapsed);
+  };
   double engine_s = 0;
   const auto start_engine = [&] {
-    std::unique_ptr<engine> e = make_engine(options, engine_notice);
+    std::unique_ptr<engine> e = make_engine(with_progress, engine_notice);
     engine_s = since_start();
     return e;
   };
@@ -348,9 +326,12 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
   std::vector<output::hit> hits;
   double scan_s = 0;
   {
-    // A single pair on the GPU gets the engine's own fill progress line instead.
-    const bool single_gpu_pair = eng->name() != "cpu" && queries.records.size() * targets.records.size() == 1;
-    progress_line progress("aligning", total_cells, !options.quiet && !single_gpu_pair);
+    progress_line progress("aligning", total_cells, !options.quiet);
+    struct detach {  // the engine stops reaching the line before it goes, exceptions included
+      std::atomic<progress_line*>& line;
+      ~detach() { line.store(nullptr); }
+    } detach_fill{fill_line};
+    if (queries.records.size() * targets.records.size() == 1) fill_line.store(&progress);
     const std::vector<std::int32_t> min_scores =
         min_scores_of(options, evalue_params, queries, db_residues, targets.records.size());
     hits = search_all(*eng, scheme, searching, queries, targets, min_scores, progress, scan_s);

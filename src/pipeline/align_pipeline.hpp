@@ -12,7 +12,7 @@
 
 #include "common/scoring_scheme.hpp"
 #include "engine/engine.hpp"
-#include "engine/gpu_options.hpp"
+#include "engine/registry.hpp"
 #include "io/fasta.hpp"
 #include "output/output.hpp"
 
@@ -22,11 +22,6 @@ namespace swat::pipeline {
 enum class strand_choice { both, plus, minus };
 //! "both" | "plus" | "minus"; throws usage_error otherwise.
 strand_choice parse_strand_choice(std::string_view text);
-
-//! Where the DP fill runs.
-enum class device_choice { cpu, gpu, auto_select };
-//! "cpu" | "gpu" | "auto"; throws usage_error otherwise.
-device_choice parse_device_choice(std::string_view text);
 
 //! Scoring options as given on the command line (unset = alphabet default).
 struct scoring_options {
@@ -48,14 +43,11 @@ struct align_options {
   std::string db_path;
   io::alphabet_request alphabet = io::alphabet_request::auto_detect;
   scoring_options scoring;
-  device_choice device = device_choice::auto_select;
   //! --strand as given (unset: both for DNA, the only one for protein, which has no strands).
   std::optional<strand_choice> strand_option;
   //! The strands searched (set by run_align from strand_option and the alphabet).
   strand_choice strand = strand_choice::plus;
-  unsigned threads = 0;                          //!< CPU threads, 0 = all cores
-  gpu_engine_options gpu;                        //!< --kernel, --sync, --tile, --max-gpu-mem
-  std::uint64_t cpu_memory_bytes = 1ull << 30;   //!< traceback memory budget of the CPU engine
+  engine_plan engine;                            //!< --device, --kernel, --sync, budgets (registry.hpp)
   output::output_spec outfmt;
   std::string out_path;                          //!< "" or "-" = stdout
   std::size_t max_hits = 10;                     //!< hits kept per query
@@ -68,12 +60,13 @@ struct align_options {
 };
 
 //! One line for the user on stderr (notices and warnings); suppressed by --quiet.
-using notice_fn = std::function<void(const std::string&)>;
+using notice_fn = swat::notice_fn;
 
 //! Runs the whole alignment; output goes to out_path or, when empty/"-", to stdout.
 void run_align(const align_options& options, std::ostream& stdout_stream, const notice_fn& notice);
 
-//! The engine for a device choice (auto: GPU when present and built, else CPU with a notice).
+//! The engine of options.engine (build_engine: auto = GPU when one is usable, else CPU with a
+//! notice); its notices reach notice as "notice: …".
 std::unique_ptr<engine> make_engine(const align_options& options, const notice_fn& notice);
 
 //! Best hits of one query: sorted by score (descending) then target order, ≥ min_score,

@@ -1,6 +1,7 @@
 #pragma once
-// A progress line on stderr for long runs: shown only on a terminal, only after ~2 s, and
-// never with --quiet. Thread-safe: engines report finished cells from any thread.
+// The one progress line on stderr for long runs: shown only on a terminal, only after ~2 s and
+// once something was reported, never with --quiet. Thread-safe: engines report finished cells
+// from any thread, and the fill fraction of a single long pair (engine_options::fill_progress).
 
 #include <atomic>
 #include <chrono>
@@ -22,6 +23,9 @@ class progress_line {
 
   //! Adds finished DP cells.
   void add(std::uint64_t cells) { done_.fetch_add(cells, std::memory_order_relaxed); }
+  //! The fraction (0…1) of the one long fill under way and its seconds so far: shown instead of
+  //! the cells from now on.
+  void fill(double fraction, double elapsed_seconds);
   //! Switches to a new phase with its own label and total.
   void restart(std::string label, std::uint64_t total_cells);
   //! Stops the display and clears the line.
@@ -39,10 +43,17 @@ class progress_line {
   std::condition_variable wake_;
   bool stop_ = false;
   bool drawn_ = false;
+  bool filling_ = false;         //!< fill() was called: draw the fill line
+  double fill_fraction_ = 0;     //!< last fill fraction
+  double fill_seconds_ = 0;      //!< its seconds
   std::thread thread_;
 };
 
 //! True when stderr is a terminal.
 bool stderr_is_tty();
+
+//! Text of the fill line, e.g. "aligning: fill  42% (3.1 s, eta 4.3 s)" (no eta below 1 % and
+//! at the end).
+std::string fill_progress_text(const std::string& label, double fraction, double elapsed_seconds);
 
 }  // namespace swat::pipeline

@@ -10,12 +10,19 @@
 
 #include "common/scoring_scheme.hpp"
 #include "cuda/common/cuda_check.hpp"
+#include "cuda/common/device_context.hpp"
 
 //! Skips the calling test when no CUDA device is usable (CI has none).
 #define SWAT_REQUIRE_DEVICE() \
   if (!::swat::cuda::device_available()) GTEST_SKIP() << "no CUDA device"
 
 namespace swat::test {
+
+//! Device 0, the one every GPU test runs on (after SWAT_REQUIRE_DEVICE; built on first use).
+inline const cuda::device_context& test_device() {
+  static const cuda::device_context dev(0);
+  return dev;
+}
 
 //! SWAT_SHORT=1 shrinks the test sets (sanitizer runs).
 inline bool short_run() { return std::getenv("SWAT_SHORT") != nullptr; }

@@ -6,8 +6,10 @@
 #include <chrono>
 #include <future>
 
+#include "cuda/common/device_context.hpp"
 #include "cuda/engines/dbsearch/db_align.hpp"
-#include "engine/cpu_engine.hpp"
+#include "engine/gpu_selection.hpp"
+#include "engine/registry.hpp"
 
 namespace swat::dbsearch {
 
@@ -15,10 +17,14 @@ namespace {
 
 class db_engine final : public engine {
  public:
-  db_engine(std::unique_ptr<engine> pairs, scan_options options, unsigned cpu_threads, std::size_t cpu_budget_bytes)
-      : pairs_(std::move(pairs)), cpu_(cpu_threads, cpu_budget_bytes), options_(options) {}
+  db_engine(std::unique_ptr<engine> pairs, std::unique_ptr<engine> boxes, scan_options options, int gpu_id)
+      : pairs_(std::move(pairs)), cpu_(std::move(boxes)), options_(std::move(options)), gpu_id_(gpu_id) {}
 
   std::string name() const override { return "gpu-db"; }
+
+  std::string unfit_reason(residue_span query, residue_span target, const scoring_scheme& scheme) override {
+    return pairs_->unfit_reason(query, target, scheme);
+  }
 
   alignment align(residue_span query, residue_span target, const scoring_scheme& scheme) override {
     return pairs_->align(query, target, scheme);
@@ -59,7 +65,7 @@ class db_engine final : public engine {
     using clock = std::chrono::steady_clock;
     const auto since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
     auto t0 = clock::now();
-    const std::vector<box_extent> boxes = reverse_reach(qs, ts, scores, scheme, options_.devices.front());
+    const std::vector<box_extent> boxes = reverse_reach(qs, ts, scores, scheme, gpu_id_);
     stages_.push_back({"reverse pass " + std::to_string(qs.size()), since(t0)});
     t0 = clock::now();
     std::vector<pair_job> small, large;
@@ -86,7 +92,7 @@ class db_engine final : public engine {
     double cpu_s = 0;
     auto cpu_done = std::async(std::launch::async, [&] {
       const auto start = clock::now();
-      cpu_.align_many(small, scheme, small_out, {});
+      cpu_->align_many(small, scheme, small_out, {});
       cpu_s = since(start);
     });
     std::vector<pair_job> rest;
@@ -175,16 +181,39 @@ class db_engine final : public engine {
   static constexpr double cpu_box_cells = double(1 << 24);
 
   std::unique_ptr<engine> pairs_;
-  cpu_engine cpu_;
+  std::unique_ptr<engine> cpu_;  // the CPU engine: small boxes, on its threads
   scan_options options_;
+  int gpu_id_ = 0;
   std::vector<std::pair<std::string, double>> stages_;  // of the last search
 };
 
 }  // namespace
 
-std::unique_ptr<swat::engine> make_db_engine(std::unique_ptr<swat::engine> pairs, scan_options options,
-                                             unsigned cpu_threads, std::size_t cpu_budget_bytes) {
-  return std::make_unique<db_engine>(std::move(pairs), options, cpu_threads, cpu_budget_bytes);
+std::unique_ptr<swat::engine> make_db_engine(std::unique_ptr<swat::engine> pairs, std::unique_ptr<swat::engine> boxes,
+                                             scan_options options, int gpu_id) {
+  return std::make_unique<db_engine>(std::move(pairs), std::move(boxes), std::move(options), gpu_id);
+}
+
+void register_engines(engine_registry& registry) {
+  const engine_entry* fast = registry.find("fast");
+  const engine_entry* cpu = registry.cpu_engine();
+  if (!fast || !cpu) throw std::logic_error("dbsearch registers after the fast and CPU engines it works with");
+  engine_entry e;
+  e.name = "dbsearch";
+  e.aliases = {"db"};
+  e.target = engine_target::gpu;
+  e.summary = "GPU database search: 16-bit DPX scan of many targets on a task queue, hits aligned in boxes; "
+              "single pairs by the fast engine (the default)";
+  e.auto_rank = fast->auto_rank + 1;
+  e.make = [make_pairs = fast->make, make_boxes = cpu->make](const engine_options& o) {
+    scan_options scan;
+    scan.max_gpu_bytes = std::int64_t(o.max_gpu_mem_bytes);
+    scan.devices = resolve_gpu_selection(o.gpus, cuda::device_count());
+    engine_options quiet_boxes = o;  // the fallback's CPU engine already says what the CPU engine says
+    quiet_boxes.notice = {};
+    return make_db_engine(make_pairs(o), make_boxes(quiet_boxes), std::move(scan), o.gpu_id);
+  };
+  registry.add(std::move(e));
 }
 
 }  // namespace swat::dbsearch

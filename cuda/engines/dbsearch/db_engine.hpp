@@ -10,14 +10,23 @@
 #include "cuda/engines/dbsearch/db_scan.hpp"
 #include "engine/engine.hpp"
 
+namespace swat {
+class engine_registry;
+}
+
 namespace swat::dbsearch {
 
 //! Searches of fewer (query, target) pairs, and score_many calls of fewer jobs, go to the pair engine.
 inline constexpr std::size_t min_scan_targets = 64;
 
-//! The database-search engine ("gpu-db") around `pairs`; the hits' small alignment boxes are
-//! aligned by a CPU engine of cpu_threads threads and cpu_budget_bytes of traceback memory.
-std::unique_ptr<swat::engine> make_db_engine(std::unique_ptr<swat::engine> pairs, scan_options options,
-                                             unsigned cpu_threads, std::size_t cpu_budget_bytes);
+//! The database-search engine ("gpu-db") around `pairs` (single pairs, large boxes); the hits'
+//! small alignment boxes go to `boxes` (the CPU engine, on its threads); the reverse pass runs
+//! on device `gpu_id` (the pair engine's).
+std::unique_ptr<swat::engine> make_db_engine(std::unique_ptr<swat::engine> pairs, std::unique_ptr<swat::engine> boxes,
+                                             scan_options options, int gpu_id);
+
+//! Registers --kernel dbsearch (alias db): the highest rank of --kernel auto, built around the
+//! registry's fast engine (registered before it) for single pairs.
+void register_engines(engine_registry& registry);
 
 }  // namespace swat::dbsearch

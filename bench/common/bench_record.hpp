@@ -1,0 +1,23 @@
+#pragma once
+// Provenance and formatting of benchmark results: every CSV written by `swat-gpu bench …` names
+// the benchmark, the command, the git commit, the device and the date (in '#' header lines or in
+// columns of every row, as each benchmark's CSV has always done).
+
+#include <ostream>
+#include <string>
+#include <string_view>
+
+namespace swat::bench {
+
+//! Current UTC time in ISO 8601, e.g. "2026-11-22T13:45:00Z".
+std::string utc_now();
+
+//! Writes "# <title>", "# command: …", "# git_commit: …" ("unknown" when empty), "# device: …"
+//! and "# date: …", one line each.
+void write_csv_provenance(std::ostream& csv, std::string_view title, std::string_view command,
+                          std::string_view git_commit, std::string_view device);
+
+//! s as one CSV field in double quotes (inner quotes doubled).
+std::string csv_quote(std::string_view s);
+
+}  // namespace swat::bench

@@ -1,0 +1,96 @@
+// `swat-gpu bench cpu`: GCUPS of the CPU engine's score pass and of full alignment on seeded
+// random DNA pairs (about 10% substitutions, so alignments are long, as in real use): options,
+// main and registration.
+
+#include <cxxopts.hpp>
+
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <random>
+#include <sstream>
+
+#include "bench/common/bench_data.hpp"
+#include "cli/bench_registry.hpp"
+#include "cli/option_values.hpp"
+#include "common/error.hpp"
+#include "engine/cpu_engine.hpp"
+#include "scoring/scoring.hpp"
+
+namespace swat::bench {
+namespace {
+
+std::vector<std::uint8_t> random_dna(std::mt19937_64& rng, std::size_t length) {
+  std::vector<std::uint8_t> s(length);
+  std::uniform_int_distribution<int> base(0, 3);
+  for (auto& r : s) r = std::uint8_t(base(rng));
+  return s;
+}
+
+// Related pairs (about 10% substitutions) so that alignments are long, as in real use.
+std::vector<std::uint8_t> mutate(std::mt19937_64& rng, const std::vector<std::uint8_t>& s) {
+  std::vector<std::uint8_t> t = s;
+  std::uniform_real_distribution<double> u(0, 1);
+  std::uniform_int_distribution<int> base(0, 3);
+  for (auto& r : t)
+    if (u(rng) < 0.1) r = std::uint8_t(base(rng));
+  return t;
+}
+
+int cpu_main(const std::vector<std::string>& args) {
+  cxxopts::Options opts("swat-gpu bench cpu", "CPU engine throughput on seeded random DNA pairs");
+  // clang-format off
+  opts.add_options()
+    ("lengths", "comma-separated pair lengths", cxxopts::value<std::string>()->default_value("1000,2000,4000,8461"))
+    ("threads", "threads of the engine (one pair uses one thread)", cxxopts::value<std::string>()->default_value("1"))
+    ("repeat", "timed repetitions (median reported)", cxxopts::value<std::string>()->default_value("3"))
+    ("csv", "also write CSV to this file", cxxopts::value<std::string>())
+    ("h,help", "this help");
+  // clang-format on
+  const auto argv = cli::argv_of("swat-gpu bench cpu", args);
+  const auto r = opts.parse(int(argv.size()), argv.data());
+  cli::reject_unmatched(r.unmatched());
+  if (r.count("help")) {
+    std::cout << opts.help() << "\n";
+    return 0;
+  }
+  const int repeat = int(cli::integer_value("--repeat", r["repeat"].as<std::string>(), 1, 1 << 20));
+  const auto threads = unsigned(cli::integer_value("--threads", r["threads"].as<std::string>(), 0, 1 << 20));
+  const auto lengths = cli::integer_list("--lengths", r["lengths"].as<std::string>(), 0, 1ll << 31);
+  const scoring_scheme scheme = scoring::make_dna_scheme(2, -3, 5, 2);
+  cpu_engine engine(threads);
+  std::mt19937_64 rng(42);
+  std::ostringstream csv;
+  csv << "length,cells,score_only_s,score_only_gcups,align_s,align_gcups\n";
+  std::cout << std::setw(8) << "length" << std::setw(14) << "score s" << std::setw(10) << "GCUPS"
+            << std::setw(14) << "align s" << std::setw(10) << "GCUPS" << "\n";
+  for (const long long length_option : lengths) {
+    const auto length = std::size_t(length_option);
+    const auto q = random_dna(rng, length);
+    const auto t = mutate(rng, q);
+    const double cells = double(length) * double(length);
+    const double score_s = median_seconds(repeat, [&] { (void)engine.score_only(q, t, scheme); });
+    const double align_s = median_seconds(repeat, [&] { (void)engine.align(q, t, scheme); });
+    std::cout << std::setw(8) << length << std::setw(14) << score_s << std::setw(10) << std::setprecision(3)
+              << cells / score_s / 1e9 << std::setw(14) << align_s << std::setw(10) << cells / align_s / 1e9
+              << "\n";
+    csv << length << "," << cells << "," << score_s << "," << cells / score_s / 1e9 << "," << align_s << ","
+        << cells / align_s / 1e9 << "\n";
+  }
+  if (r.count("csv")) {
+    std::ofstream out(r["csv"].as<std::string>());
+    out << csv.str();
+    if (!out) throw runtime_failure("cannot write " + r["csv"].as<std::string>());
+  }
+  return 0;
+}
+
+}  // namespace
+
+//! Adds `bench cpu` to registry (listed by bench/cpu_engine/CMakeLists.txt).
+void register_cpu_bench(cli::bench_registry& registry) {
+  registry.add({"cpu", "CPU engine: GCUPS of the score pass and of full alignment on seeded random DNA", false,
+                &cpu_main});
+}
+
+}  // namespace swat::bench

@@ -1,0 +1,100 @@
+// Device half of `swat-gpu bench fft`: buffers, CUDA-event timing, cuFFT (fft_bench_run.hpp).
+
+#include <cufft.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuda/common/cuda_check.cuh"
+#include "bench/common/event_timer.cuh"
+#include "bench/fft/fft_bench_run.hpp"
+
+namespace swat::bench {
+
+using namespace fft;
+
+namespace {
+
+void cufft_ok(cufftResult r, const char* what) {
+  if (r != CUFFT_SUCCESS) throw cuda_error(std::string("cuFFT ") + what + " failed: " + std::to_string(static_cast<int>(r)));
+}
+
+//! Mean ms per call of work over repeats calls after warmup calls (events around the loop).
+template <typename work_t>
+double timed_mean(int repeats, int warmup, work_t work) {
+  for (int i = 0; i < warmup; ++i) work();
+  const float ms = elapsed_ms(nullptr, [&] {
+    for (int i = 0; i < repeats; ++i) work();
+  });
+  return ms / repeats;
+}
+
+}  // namespace
+
+struct fft_runner::impl {
+  explicit impl(const cuda::device_context& dev) : engine(dev) {}
+  void* d_in = nullptr;
+  void* d_out = nullptr;
+  std::size_t bytes = 0;
+  fft_engine engine;
+};
+
+fft_runner::fft_runner(const cuda::device_context& dev, std::size_t max_bytes) : impl_(std::make_unique<impl>(dev)) {
+  dev.make_current();
+  impl_->bytes = max_bytes;
+  SWAT_CUDA_CHECK(cudaMalloc(&impl_->d_in, max_bytes));
+  SWAT_CUDA_CHECK(cudaMalloc(&impl_->d_out, max_bytes));
+}
+
+fft_runner::~fft_runner() {
+  (void)cudaFree(impl_->d_in);
+  (void)cudaFree(impl_->d_out);
+}
+
+void fft_runner::fill(const fft_plan& plan) {
+  const std::size_t reals = static_cast<std::size_t>(plan.batch << plan.log2_n) * 2;
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<double> u(-1, 1);
+  if (plan.prec == precision::fp32) {
+    std::vector<float> h(reals);
+    for (auto& v : h) v = static_cast<float>(u(rng));
+    SWAT_CUDA_CHECK(cudaMemcpy(impl_->d_in, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
+  } else {
+    std::vector<double> h(reals);
+    for (auto& v : h) v = u(rng);
+    SWAT_CUDA_CHECK(cudaMemcpy(impl_->d_in, h.data(), h.size() * 8, cudaMemcpyHostToDevice));
+  }
+}
+
+double fft_runner::time_ours(const fft_plan& plan, const fft_options& options, int repeats, int warmup) {
+  fft_options o = options;
+  o.check = false;
+  const double ms = timed_mean(repeats, warmup, [&] { impl_->engine.execute(plan, impl_->d_in, impl_->d_out, o); });
+  impl_->engine.check();
+  return ms;
+}
+
+double fft_runner::time_cufft(const fft_plan& plan, int repeats, int warmup) {
+  cufftHandle h;
+  const bool f32 = plan.prec == precision::fp32;
+  cufft_ok(cufftPlan1d(&h, static_cast<int>(plan.n()), f32 ? CUFFT_C2C : CUFFT_Z2Z, static_cast<int>(plan.batch)),
+           "plan");
+  const int dir = plan.dir == direction::forward ? CUFFT_FORWARD : CUFFT_INVERSE;
+  const double ms = timed_mean(repeats, warmup, [&] {
+    if (f32) {
+      cufft_ok(cufftExecC2C(h, static_cast<cufftComplex*>(impl_->d_in), static_cast<cufftComplex*>(impl_->d_out), dir),
+               "exec");
+    } else {
+      cufft_ok(cufftExecZ2Z(h, static_cast<cufftDoubleComplex*>(impl_->d_in),
+                            static_cast<cufftDoubleComplex*>(impl_->d_out), dir),
+               "exec");
+    }
+  });
+  cufft_ok(cufftDestroy(h), "destroy");
+  return ms;
+}
+
+int fft_runner::max_blocks(const fft_plan& plan, sync_mode mode) { return impl_->engine.max_blocks(plan, mode); }
+
+}  // namespace swat::bench

@@ -1,0 +1,242 @@
+// fill_context: device buffers, problem set-up, the variant switch, best-cell reduction.
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/score_range.hpp"
+#include "cuda/common/cuda_check.cuh"
+#include "cuda/common/device_buffer.hpp"
+#include "cuda/engines/fast/fast_dispatch.cuh"
+#include "cuda/engines/fast/fast_host_buffers.cuh"
+#include "cuda/engines/fast/fast_policy.cuh"
+#include "cuda/sync/barrier/barrier_workspace.cuh"
+#include "cuda/sync/barrier/step_driver.cuh"
+#include "cuda/sync/barrier/with_sync_mode.cuh"
+
+namespace swat::fast {
+
+int variant_strip_rows(fill_variant v) {
+  switch (v) {
+    case fill_variant::score32: return score_policy::strip_rows;
+    case fill_variant::origins32: return origin_policy::strip_rows;
+    case fill_variant::score16: return score16_policy::strip_rows;
+    default: throw std::invalid_argument("sw_fast: unknown fill variant");
+  }
+}
+
+bool scheme_fits(const scoring_scheme& scheme) {
+  return scheme.max_score() <= 127 && scheme.min_score() >= -127 && scheme.gap_open >= 0 &&
+         scheme.gap_extend >= 0 && scheme.gap_open + scheme.gap_extend > 0 &&
+         scheme.gap_open + scheme.gap_extend < (1 << 20) && scheme.size() <= pad_rank;
+}
+
+bool scheme_fits16(const scoring_scheme& scheme) {
+  return scheme_fits(scheme) && scheme.gap_open + scheme.gap_extend <= 8192;
+}
+
+//! Launches the packed 16-bit fill with grid barrier `mode` (persistent modes only, not none)
+//! through the barrier layer's launch body; returns the blocks.
+int launch_fill_barrier16(const cuda::device_context& dev, sync_mode mode, const fast_problem& pb, int chunk,
+                          int max_blocks, barrier::barrier_workspace& ws, cudaStream_t st) {
+  using p = score16_policy;
+  if (!is_persistent(mode) || mode == sync_mode::none)
+    throw std::invalid_argument("sw_fast: the grid-barrier fill takes a persistent sync mode, not '" +
+                                std::string(to_string(mode)) + "'");
+  const int blocks = barrier::with_sync_mode(mode, [&](auto m) {
+    constexpr sync_mode M = decltype(m)::value;
+    if constexpr (M == sync_mode::none) return 0;
+    else return fill_barrier_blocks<p, M>(dev, pb, max_blocks, ws.max_blocks());
+  });
+  barrier::step_run run;
+  run.mode = mode;
+  run.blocks = blocks;
+  run.stream = st;
+  run.workspace = &ws;
+  run.check = false;  // checked after the fill's results are copied back
+  const barrier::persistent_launcher launch = [&](const barrier::barrier_handle& h) {
+    barrier::with_sync_mode(mode, [&](auto m) {
+      constexpr sync_mode M = decltype(m)::value;
+      if constexpr (M != sync_mode::none) launch_fill_barrier<p, M>(dev, pb, chunk, blocks, h, st);
+    });
+  };
+  barrier::run_synchronised(run, launch, {});
+  return blocks;
+}
+
+struct fill_context::impl {
+  cuda::device_context dev;
+  cuda::device_buffer buffer;
+  std::unique_ptr<barrier::barrier_workspace> barriers;  // created by the first barrier fill
+  barrier::barrier_workspace& workspace() {
+    if (!barriers) barriers = std::make_unique<barrier::barrier_workspace>(dev, dev.sm_count() * 32);
+    return *barriers;
+  }
+  cudaStream_t stream = nullptr;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  explicit impl(const cuda::device_context& device) : dev(device) {
+    dev.make_current();
+    SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    SWAT_CUDA_CHECK(cudaEventCreate(&start));
+    SWAT_CUDA_CHECK(cudaEventCreate(&stop));
+  }
+  ~impl() {
+    if (start) cudaEventDestroy(start);
+    if (stop) cudaEventDestroy(stop);
+    if (stream) cudaStreamDestroy(stream);
+  }
+};
+
+fill_context::fill_context(const cuda::device_context& dev) : impl_(std::make_unique<impl>(dev)) {}
+fill_context::~fill_context() = default;
+
+std::int64_t fill_context::held_bytes() const { return std::int64_t(impl_->buffer.bytes()); }
+
+fill_result fill_context::fill(residue_span query, residue_span target, const scoring_scheme& scheme,
+                               const fill_options& options) {
+  const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
+  if (m < 1 || n < 1 || m > (1ll << 31) - 1024 || n > (1ll << 31) - 1024)
+    throw std::invalid_argument("sw_fast: sequence lengths must be in [1, 2^31 - 1024)");
+  if (!scheme_fits(scheme))
+    throw std::invalid_argument("sw_fast: scores must lie in [-127, 127] (int8 profile)");
+  if (!within_score_range(std::uint64_t(m), std::uint64_t(n), scheme))
+    throw std::invalid_argument("sw_fast: the best score could exceed 2^30");
+  impl_->dev.make_current();
+  if (options.grid_barrier) {
+    if (options.variant != fill_variant::score16)
+      throw std::invalid_argument("sw_fast: only the score16 fill has a grid-barrier variant");
+    if (!is_persistent(*options.grid_barrier) || *options.grid_barrier == sync_mode::none)
+      throw std::invalid_argument("sw_fast: the grid-barrier fill takes a persistent sync mode");
+    if (options.barrier_columns < 0 || options.barrier_columns % 32 != 0 || options.barrier_columns > (1 << 16))
+      throw std::invalid_argument("sw_fast: barrier_columns must be a multiple of 32 in [32, 65536]");
+  }
+  if (options.variant != fill_variant::score16) return run_once(query, target, scheme, options.variant, options);
+  if (!scheme_fits16(scheme)) return run_once(query, target, scheme, fill_variant::score32, options);
+  fill_result first = run_once(query, target, scheme, fill_variant::score16, options);
+  if (!first.overflowed) return first;
+  fill_result second = run_once(query, target, scheme, fill_variant::score32, options);
+  second.overflowed = true;
+  second.overflow_seconds = first.kernel_seconds;
+  second.kernel_seconds += first.kernel_seconds;
+  return second;
+}
+
+fill_result fill_context::run_once(residue_span query, residue_span target, const scoring_scheme& scheme,
+                                   fill_variant variant, const fill_options& options) {
+  const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
+  const bool origins = variant == fill_variant::origins32;
+  const bool packed16 = variant == fill_variant::score16;
+  const int rows = variant_strip_rows(variant);
+  const std::int64_t strips = (m + rows - 1) / rows;
+  const std::int64_t padded = strips * rows;
+
+  if (packed16 && options.grid_barrier) {  // bound of the barrier fill's loop index: one round of every strip
+    const std::int64_t lag = (options.barrier_columns > 0 ? options.barrier_columns : default_barrier_columns) + 64;
+    if (n + 63 + lag * strips + lag >= (1ll << 31))
+      throw std::invalid_argument("sw_fast: pair too long for the grid-barrier fill's 32-bit step counter");
+  }
+
+  // One allocation: query, target, table, flags, bests, two border rows.
+  const std::size_t border_cell = origins ? 24 : packed16 ? 4 : 8;
+  const packed_scheme packed(scheme);
+  cuda::buffer_layout layout;
+  const std::size_t off_query = layout.add(std::size_t(padded));
+  const std::size_t off_target = layout.add(std::size_t(n));
+  const std::size_t off_table = layout.add(packed.table.size());
+  const std::size_t off_ready = layout.add(std::size_t(strips) * 4);
+  const std::size_t off_best = layout.add(std::size_t(strips) * sizeof(strip_best));
+  const std::size_t off_error = layout.add(16);  // error word, then the 8-byte flag-wait counter at +8
+  const std::size_t off_border = layout.add(2 * std::size_t(n) * border_cell);
+  impl_->buffer.reserve(layout.bytes());
+  cuda::device_buffer& b = impl_->buffer;
+  cudaStream_t st = impl_->stream;
+
+  std::vector<std::uint8_t> q(static_cast<std::size_t>(padded), static_cast<std::uint8_t>(pad_rank));
+  std::copy(query.begin(), query.end(), q.begin());
+  SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(off_query), q.data(), q.size(), cudaMemcpyHostToDevice, st));
+  SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(off_target), target.data(), std::size_t(n), cudaMemcpyHostToDevice, st));
+  SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(off_table), packed.table.data(), packed.table.size(),
+                                  cudaMemcpyHostToDevice, st));
+  SWAT_CUDA_CHECK(cudaMemsetAsync(b.as<void>(off_ready), 0, off_border - off_ready, st));
+
+  fast_problem pb{};
+  pb.d_query = b.as<std::uint8_t>(off_query);
+  pb.d_target = b.as<std::uint8_t>(off_target);
+  pb.d_table = b.as<std::int8_t>(off_table);
+  pb.m = std::int32_t(m);
+  pb.n = std::int32_t(n);
+  pb.strips = std::int32_t(strips);
+  packed.apply(pb);
+  for (int k = 0; k < 2; ++k) {
+    const std::size_t row = off_border + std::size_t(k) * std::size_t(n) * border_cell;
+    pb.border[k].h = b.as<std::int32_t>(row);
+    pb.border[k].f = packed16 ? nullptr : b.as<std::int32_t>(row + 4 * std::size_t(n));
+    pb.border[k].oh = origins ? b.as<std::uint64_t>(row + 8 * std::size_t(n)) : nullptr;
+    pb.border[k].of = origins ? b.as<std::uint64_t>(row + 16 * std::size_t(n)) : nullptr;
+  }
+  pb.d_ready = b.as<std::uint32_t>(off_ready);
+  pb.d_best = b.as<strip_best>(off_best);
+  pb.d_error = b.as<std::int32_t>(off_error);
+  pb.d_wait_cycles = b.as<unsigned long long>(off_error + 8);
+  pb.watchdog_cycles = static_cast<long long>(options.watchdog_seconds * watchdog_clock_hz);
+  pb.score_limit = 32767 - std::max(scheme.max_score(), 0);
+  if (options.score16_limit > 0) pb.score_limit = std::min(pb.score_limit, options.score16_limit);
+
+  fill_result res;
+  res.strips = int(strips);
+  res.ran = variant;
+  SWAT_CUDA_CHECK(cudaEventRecord(impl_->start, st));
+  switch (variant) {
+    case fill_variant::score32: res.blocks = launch_fill<score_policy>(impl_->dev, pb, options.max_blocks, st); break;
+    case fill_variant::origins32: res.blocks = launch_fill<origin_policy>(impl_->dev, pb, options.max_blocks, st); break;
+    case fill_variant::score16:
+      if (options.grid_barrier) {
+        const int chunk = options.barrier_columns > 0 ? options.barrier_columns : default_barrier_columns;
+        res.blocks = launch_fill_barrier16(impl_->dev, *options.grid_barrier, pb, chunk, options.max_blocks,
+                                           impl_->workspace(), st);
+      } else {
+        res.blocks = launch_fill<score16_policy>(impl_->dev, pb, options.max_blocks, st);
+      }
+      break;
+    default: throw std::invalid_argument("sw_fast: unknown fill variant");
+  }
+  SWAT_CUDA_CHECK(cudaEventRecord(impl_->stop, st));
+  std::vector<strip_best> bests(static_cast<std::size_t>(strips));
+  std::int32_t error = 0;
+  unsigned long long wait_cycles = 0;
+  SWAT_CUDA_CHECK(cudaMemcpyAsync(bests.data(), pb.d_best, bests.size() * sizeof(strip_best),
+                                  cudaMemcpyDeviceToHost, st));
+  SWAT_CUDA_CHECK(cudaMemcpyAsync(&error, pb.d_error, 4, cudaMemcpyDeviceToHost, st));
+  SWAT_CUDA_CHECK(cudaMemcpyAsync(&wait_cycles, pb.d_wait_cycles, 8, cudaMemcpyDeviceToHost, st));
+  SWAT_CUDA_CHECK(cudaStreamSynchronize(st));
+  if (packed16 && options.grid_barrier) impl_->workspace().check(st);  // throws barrier_timeout
+  float ms = 0;
+  SWAT_CUDA_CHECK(cudaEventElapsedTime(&ms, impl_->start, impl_->stop));
+  res.kernel_seconds = double(ms) / 1e3;
+  {
+    const int khz = impl_->dev.clock_khz();
+    const double warp_seconds = double(res.blocks) * score_policy::warps_per_block * res.kernel_seconds;
+    if (khz > 0 && warp_seconds > 0) res.flag_wait_share = double(wait_cycles) / (double(khz) * 1e3) / warp_seconds;
+  }
+  if (error == fast_error_overflow && packed16) {
+    res.overflowed = true;
+    return res;
+  }
+  if (error != 0)
+    throw cuda_error("sw_fast: a ready flag did not rise within " +
+                     std::to_string(options.watchdog_seconds) + " s (watchdog)");
+
+  strip_best top{0, 0, 0, 0, 0};
+  for (const strip_best& sb : bests)
+    if (sb.score > 0 && cell_beats(sb.score, sb.query_end, sb.target_end, top.score, top.query_end, top.target_end))
+      top = sb;
+  res.best = {top.score, top.query_end, top.target_end};
+  if (origins && top.score > 0) {
+    res.query_begin = std::int64_t(top.origin >> 32);
+    res.target_begin = std::int64_t(top.origin & 0xffffffffu);
+  }
+  return res;
+}
+
+}  // namespace swat::fast

@@ -1,0 +1,117 @@
+// The fast engine: GPU fill with origins, CPU bounded-memory traceback of the rectangle (or the
+// GPU traceback of long pairs), its fits-check and its registration as --kernel fast.
+
+#include "cuda/engines/fast/fast_engine.hpp"
+
+#include <algorithm>
+
+#include "common/score_range.hpp"
+#include "cuda/common/device_context.hpp"
+#include "cuda/engines/fast/fast_fill.hpp"
+#include "cuda/engines/fast/fast_trace.hpp"
+#include "engine/cpu_traceback.hpp"
+#include "engine/registry.hpp"
+
+namespace swat::fast {
+
+namespace {
+
+class fast_engine final : public engine {
+ public:
+  explicit fast_engine(const engine_options& o)
+      : options_(o),
+        progress_fn_(o.fill_progress),
+        budget_bytes_(std::size_t(o.cpu_memory_bytes ? o.cpu_memory_bytes : default_cpu_memory_bytes)),
+        dev_(o.gpu_id),
+        ctx_(dev_) {
+    if (progress_fn_) progress_ = trace_progress{&call_progress, &progress_fn_};
+  }
+
+  std::string name() const override { return "gpu-fast"; }
+
+  //! The fits-check: the int8 profile and the score-range bound.
+  std::string unfit_reason(residue_span query, residue_span target, const scoring_scheme& scheme) override {
+    if (scheme_fits(scheme) && within_score_range(query.size(), target.size(), scheme)) return {};
+    return "scores outside [-127, 127] or a score bound above 2^30";
+  }
+
+  alignment align(residue_span query, residue_span target, const scoring_scheme& scheme) override {
+    if (query.empty() || target.empty()) return {};
+    dev_.make_current();
+    if (double(query.size()) * double(target.size()) >= gpu_trace_min_cells &&
+        std::int64_t(target.size()) <= trace_max_columns)
+      return gpu_trace(query, target, scheme);
+    fill_options fo;
+    fo.variant = fill_variant::origins32;
+    const fill_result r = ctx_.fill(query, target, scheme, fo);
+    if (r.best.score <= 0) return {};
+    const std::int64_t qb = r.query_begin, tb = r.target_begin;
+    alignment aln = cpu::trace_rectangle(
+        query.subspan(std::size_t(qb), std::size_t(r.best.query_end - qb)),
+        target.subspan(std::size_t(tb), std::size_t(r.best.target_end - tb)), scheme, r.best.score,
+        budget_bytes_);
+    aln.query_begin += qb;
+    aln.query_end += qb;
+    aln.target_begin += tb;
+    aln.target_end += tb;
+    return aln;
+  }
+
+  best_cell score_only(residue_span query, residue_span target, const scoring_scheme& scheme) override {
+    if (query.empty() || target.empty()) return {};
+    fill_options fo;
+    fo.variant = std::min(query.size(), target.size()) >= score16_min_length ? fill_variant::score16
+                                                                               : fill_variant::score32;
+    return ctx_.fill(query, target, scheme, fo).best;
+  }
+
+ private:
+  //! Pairs of at least this many cells trace on the GPU (fast_trace.hpp); smaller ones take the
+  //! origins fill and the CPU's rectangle tracer.
+  static void call_progress(void* user, double fraction, double elapsed) {
+    (*static_cast<fill_progress_fn*>(user))(fraction, elapsed);
+  }
+
+  static constexpr double gpu_trace_min_cells = double(1 << 24);
+  //! Score-only fills of pairs whose shorter sequence has at least this many residues take the
+  //! packed 16-bit fill (rerun at 32 bits on overflow), shorter ones the 32-bit fill. H100
+  //! (bench/results/fast_h100_v3.csv, fast_8461_30k_h100.csv): at 1.46 Mb score16 runs 2.2× faster;
+  //! up to ~64k both are latency-bound within ±10 % on unrelated pairs, while on similar pairs
+  //! score16 is up to 20 % slower (its best-cell bookkeeping runs on most steps) and pays ~10 ms
+  //! to detect an overflow (a 30k pair scoring 58,190: 0.025 s against 0.015 s).
+  static constexpr std::size_t score16_min_length = std::size_t(1) << 17;
+
+  alignment gpu_trace(residue_span query, residue_span target, const scoring_scheme& scheme) {
+    trace_options to;
+    to.budget_bytes = std::int64_t(double(dev_.free_bytes()) * 0.9);
+    if (options_.max_gpu_mem_bytes > 0)
+      to.budget_bytes = std::min<std::int64_t>(to.budget_bytes, std::int64_t(options_.max_gpu_mem_bytes) - ctx_.held_bytes());
+    auto backend = make_gpu_trace_backend(dev_, scheme, fill_options{}.watchdog_seconds, progress_);
+    return trace_alignment(query, target, *backend, to, nullptr);
+  }
+
+  engine_options options_;
+  fill_progress_fn progress_fn_;
+  std::size_t budget_bytes_;
+  cuda::device_context dev_;
+  fill_context ctx_;
+  trace_progress progress_;
+};
+
+}  // namespace
+
+std::unique_ptr<swat::engine> make_fast_engine(const engine_options& options) {
+  return std::make_unique<fast_engine>(options);
+}
+
+void register_engines(engine_registry& registry) {
+  engine_entry e;
+  e.name = "fast";
+  e.target = engine_target::gpu;
+  e.summary = "GPU, register-tiled wavefront with ready flags, int32/packed int16 DPX (the default)";
+  e.auto_rank = 3;
+  e.make = [](const engine_options& o) { return make_fast_engine(o); };
+  registry.add(std::move(e));
+}
+
+}  // namespace swat::fast

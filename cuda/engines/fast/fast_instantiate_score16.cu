@@ -1,0 +1,6 @@
+// Packed 16-bit score-only variant (2 × 32 × 16 rows per strip, fast_tile16.cuh).
+#include "cuda/engines/fast/fast_launch.inl"
+
+namespace swat::fast {
+template int launch_fill<score16_policy>(const cuda::device_context&, const fast_problem&, int, cudaStream_t);
+}  // namespace swat::fast

@@ -1,0 +1,27 @@
+// Definition of launch_fill (included by one instantiation file per variant).
+
+#include <algorithm>
+
+#include "cuda/common/launch.cuh"
+#include "cuda/engines/fast/fast_dispatch.cuh"
+#include "cuda/engines/fast/fast_kernel.cuh"
+#include "cuda/engines/fast/fast_policy.cuh"
+
+namespace swat::fast {
+
+template <typename policy_t>
+int launch_fill(const cuda::device_context& dev, const fast_problem& pb, int max_blocks, cudaStream_t stream) {
+  const std::size_t smem = profile_smem_bytes<policy_t>(pb.ranks);
+  static_assert(profile_smem_bytes<policy_t>(fast_table_stride - 1) <= 227 * 1024,
+                "profile exceeds the shared memory of a Hopper SM");
+  const int cap = cuda::max_coresident_blocks(dev, fast_fill_kernel<policy_t>, policy_t::block_threads, smem);
+  const int wanted = (pb.strips + policy_t::warps_per_block - 1) / policy_t::warps_per_block;
+  int blocks = std::min(cap, wanted);
+  if (max_blocks > 0) blocks = std::min(blocks, max_blocks);
+  blocks = std::max(blocks, 1);
+  cuda::launch_cooperative(dev, fast_fill_kernel<policy_t>, dim3(unsigned(blocks)),
+                           dim3(policy_t::block_threads), smem, stream, pb);
+  return blocks;
+}
+
+}  // namespace swat::fast

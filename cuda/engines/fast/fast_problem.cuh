@@ -1,0 +1,57 @@
+#pragma once
+// Device view of one fast fill: sequences, int8 substitution table, strip borders, ready flags,
+// per-strip best cells and the watchdog (plain struct, passed by value to the kernel).
+
+#include <cstdint>
+
+namespace swat::fast {
+
+//! Stand-in for −infinity in E and F (same value as the reference).
+inline constexpr std::int32_t fast_minus_infinity = -(1 << 29);
+//! −infinity of the packed 16-bit fill (E~ and F~ start there; −16384 − e stays above −32768).
+inline constexpr std::int32_t fast_minus_infinity16 = -(1 << 14);
+//! Error words of a fill.
+inline constexpr std::int32_t fast_error_watchdog = 1;
+inline constexpr std::int32_t fast_error_overflow = 2;
+//! Stride (ranks) of the int8 substitution table: 32 × 32 bytes.
+inline constexpr int fast_table_stride = 32;
+
+//! Best cell of one strip (tie rule of common/traceback.hpp) and, with origins, its origin
+//! packed as (i << 32) | j (DP indices).
+struct strip_best {
+  std::int32_t score;
+  std::int32_t query_end;   //!< DP row i (1-based), 0 when score = 0
+  std::int32_t target_end;  //!< DP column j (1-based), 0 when score = 0
+  std::int32_t pad;
+  std::uint64_t origin;     //!< packed origin (with origins only)
+};
+
+//! Strip-border row kept between two consecutive strips (two rows, used alternately).
+struct strip_border {
+  std::int32_t* h;   //!< H of the strip's last row, n entries (packed 16-bit fill: H | F~ << 16)
+  std::int32_t* f;   //!< F of the strip's last row, n entries
+  std::uint64_t* oh; //!< origins of H (with origins only)
+  std::uint64_t* of; //!< origins of F (with origins only)
+};
+
+//! Everything the fill kernel reads and writes.
+struct fast_problem {
+  const std::uint8_t* d_query;    //!< query ranks padded to strips × strip_rows with pad_rank
+  const std::uint8_t* d_target;   //!< target ranks, n entries
+  const std::int8_t* d_table;     //!< substitution table [a * 32 + b] (a query, b target rank)
+  std::int32_t m;                 //!< query length (rows)
+  std::int32_t n;                 //!< target length (columns)
+  std::int32_t strips;            //!< ⌈m / strip_rows⌉
+  std::int32_t ranks;             //!< target ranks in use (profile rows)
+  std::int32_t gap_open_extend;   //!< o + e (cost of a gap's first residue)
+  std::int32_t gap_extend;        //!< e
+  strip_border border[2];         //!< border rows, strip s writes border[s & 1]
+  std::uint32_t* d_ready;         //!< per strip: columns of its border row published (flag)
+  strip_best* d_best;             //!< per strip: best cell
+  std::int32_t* d_error;          //!< 0 = fine, 1 = watchdog fired, 2 = 16-bit overflow
+  std::int32_t score_limit;       //!< packed 16-bit fill: a best above this is an overflow
+  long long watchdog_cycles;      //!< spin limit (clock64 cycles) before d_error is set
+  unsigned long long* d_wait_cycles;  //!< null, or sum over warps of clock64 cycles spent waiting on flags
+};
+
+}  // namespace swat::fast

@@ -1,0 +1,236 @@
+#pragma once
+// Packed 16-bit fill of one strip (score only): every register holds two cells, the same row
+// offset of two stacked halves of the strip. Lane l owns rows top0 + 1 … top0 + R of the top
+// half (bits 0–15) and the same rows 32·R further down in the bottom half (bits 16–31).
+//
+// Skew: at step t the top half of lane l is on column t − l and the bottom half on t − 32 − l,
+// so the first row of the bottom half in lane 0 needs, at step t, the last top-half row of
+// lane 31 from step t − 1: one rotating __shfl_sync per value feeds both halves (lane 0 takes
+// the strip's upper border in its top half and lane 31's top half in its bottom half). The two
+// halves form one 64-lane wavefront; columns outside [0, n) ("virtual" columns before the start
+// and after the end) are computed but harmless: before the start every input is H = 0 with a
+// pad residue (rank pb.ranks, an extra profile row) that scores −1, which keeps H = 0 and gives
+// the same E as a real column 0; after the end nothing is written and the best cell ignores them.
+//
+// Shifted gap states (one add fewer per cell): E~ = E + o + e and F~ = F + o + e, so
+//   E~(i,j) = max(E~(i,j−1) − e, H(i,j−1))                    one VIADDMNMX.S16x2
+//   F~(i,j) = max(F~(i−1,j) − e, H(i−1,j))                    one VIADDMNMX.S16x2
+//   H(i,j)  = max(0, H(i−1,j−1) + s, max(E~, F~) − o − e)      VIMNMX + VIADDMNMX.RELU (+ add)
+// The border row between strips holds H | F~ << 16 per column (4 bytes).
+//
+// Overflow: with T = pb.score_limit ≤ 32767 − max s, as long as every H computed so far is ≤ T
+// every sum above stays ≤ 32767 and every value is exact; the first H above T is therefore
+// computed exactly, exceeds its lane's best, and is seen by the best-cell check, which raises
+// fast_error_overflow (the host reruns the pair at 32 bits); every warp polls the error word
+// every 512 columns, so an overflow stops the whole fill early. Below: −16384 − e and
+// −16384 − o − e stay above −32768 for o + e ≤ 8192 (scheme check on the host).
+
+#include "cuda/engines/fast/fast_tile.cuh"
+
+namespace swat::fast {
+
+//! int16x2 of the sign-extended bytes k of top (bits 0–15) and bottom (bits 16–31): one PRMT
+//! (selector nibbles with bit 3 set replicate the selected byte's sign).
+__device__ __forceinline__ std::uint32_t byte_pair(std::uint32_t top, std::uint32_t bottom, int k) {
+  const unsigned sel = unsigned(k) | (unsigned(k | 8) << 4) | (unsigned(4 + k) << 8) |
+                       (unsigned((4 + k) | 8) << 12);
+  std::uint32_t d;
+  asm("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(top), "r"(bottom), "r"(sel));
+  return d;
+}
+
+//! Both halves set to v.
+__device__ __forceinline__ std::uint32_t splat16(std::int32_t v) {
+  return (std::uint32_t(v) & 0xffffu) * 0x10001u;
+}
+
+//! The top half's cell (bits 0–15), sign-extended.
+__device__ __forceinline__ std::int32_t top16(std::uint32_t x) { return std::int32_t(std::int16_t(x & 0xffffu)); }
+//! The bottom half's cell (bits 16–31), sign-extended.
+__device__ __forceinline__ std::int32_t bottom16(std::uint32_t x) { return std::int32_t(x) >> 16; }
+
+//! Strips wait for each other through per-strip ready flags (the default): strip s waits, with a
+//! device-scope acquire, for strip s − 1 to publish the columns it needs, and publishes its own
+//! border columns with a release store every 32 columns. Warps never wait for the whole grid.
+struct flag_sync {
+  //! An overflow may stop the strip at once (nothing else waits for this warp but flags).
+  static constexpr bool can_stop_early = true;
+  long long waited = 0;  //!< clock64 cycles spent on flags by this warp
+
+  //! The strip's step at loop index u is u − offset().
+  __device__ std::int32_t offset() const { return 0; }
+  //! Loop bound for a strip of `steps` steps.
+  __device__ std::int32_t end(std::int32_t steps) const { return steps; }
+
+  //! Waits until strip s − 1 published `need` columns; false when the fill is abandoned.
+  __device__ bool wait(const fast_problem& pb, int s, std::uint32_t need) {
+    return wait_ready(pb, pb.d_ready + (s - 1), need, &waited);
+  }
+  //! Publishes the first `columns` columns of strip s's border row (lane 31 only).
+  __device__ void publish(const fast_problem& pb, int s, std::uint32_t columns) const {
+    ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device> flag(pb.d_ready[s]);
+    flag.store(columns, ::cuda::memory_order_release);
+  }
+  //! Called after every loop index; false stops the strip.
+  __device__ bool after_step(std::int32_t) { return true; }
+  //! Called once at the end of a completed strip.
+  __device__ void finish(const fast_problem& pb) const { add_wait_cycles(pb, waited); }
+};
+
+//! Fills strip s with the calling warp; prof holds this warp's two profiles (top half, then
+//! bottom half; ranks × 32 entries each); sync_t says how strips wait for each other
+//! (flag_sync, or barrier_sync of fast_barrier_kernel.cuh). s ≥ pb.strips (barrier_sync only,
+//! with an offset past the round's end) runs the loop without steps, passing every barrier.
+template <typename policy_t, typename sync_t>
+__device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy_t::profile_words>* prof,
+                             sync_t& sync) {
+  constexpr int R = policy_t::rows_per_thread;
+  constexpr unsigned full = 0xffffffffu;
+  const std::uint32_t pad = std::uint32_t(pb.ranks);  // target rank of columns outside [0, n)
+  const int lane = int(threadIdx.x & 31);
+  const std::int64_t top0 = std::int64_t(s) * policy_t::strip_rows + lane * R;
+  const std::int64_t bottom0 = top0 + 32 * R;
+  const std::uint32_t neg_goe = splat16(-pb.gap_open_extend), neg_ge = splat16(-pb.gap_extend);
+  const std::uint32_t minus_inf = splat16(fast_minus_infinity16);
+  const std::int32_t n = pb.n;
+
+  profile_entry<policy_t::profile_words>* prof_top = prof;
+  const int rows = policy_t::profile_rows(pb.ranks);  // ranks and the pad rank
+  profile_entry<policy_t::profile_words>* prof_bottom = prof + std::size_t(rows) * 32;
+  const bool idle = s >= pb.strips;  // barrier_sync: a warp without a strip this round (no steps)
+  if (!idle) {
+    load_profile<R>(pb, top0, prof_top, rows);
+    load_profile<R>(pb, bottom0, prof_bottom, rows);
+  }
+
+  std::uint32_t h[R], e[R];  // H and E~ of both halves
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    h[r] = 0;
+    e[r] = minus_inf;
+  }
+  std::uint32_t up_prev = 0;                       // H of the row above, previous column (diag)
+  std::uint32_t out_h = 0, out_f = minus_inf;      // last row's H and F~ after the last step
+  std::uint32_t out_t = pad | (pad << 16);         // target ranks of the last step
+  const std::uint32_t border_none = std::uint32_t(minus_inf & 0xffff0000u);  // H = 0, F~ = −inf
+  std::uint32_t ch_hf = border_none, ch_t = pad;   // border chunk: lane k holds column start + k
+  std::uint32_t best2 = 0;                         // both halves' best scores (packed)
+  std::int32_t best_top = 0, top_i = 0, top_j = 0, best_bottom = 0, bottom_i = 0, bottom_j = 0;
+  bool overflow = false;
+  ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device> error(*pb.d_error);
+
+  const strip_border in = pb.border[(s + 1) & 1];
+  const strip_border out = pb.border[s & 1];
+  const bool write_border = s + 1 < pb.strips;
+  const std::int32_t steps = n + 63;  // n < 2^31 - 1024
+  const std::int32_t u_end = sync.end(steps);
+  for (std::int32_t u = 0; u < u_end; ++u) {
+    const std::int32_t t = u - sync.offset();  // this strip's step (flag_sync: t = u)
+    // One call site of after_step for every warp and step: a barrier_sync's __syncthreads must be
+    // reached through the same code by the whole block (also by warps outside their strip).
+    if (t >= 0 && t < steps) {
+      if ((t & 31) == 0) {  // warp-uniform: next chunk of the upper border
+        if constexpr (sync_t::can_stop_early) {
+          // Strips ahead of an overflow never wait on a flag: they stop here instead of running on.
+          const bool stop = overflow || ((t & 511) == 0 && error.load(::cuda::memory_order_relaxed) != 0);
+          if (__any_sync(full, stop)) return;
+        }
+        const std::int32_t c = t + lane;
+        ch_hf = border_none;
+        ch_t = pad;
+        if (t < n) {
+          if (s > 0) {
+            const std::uint32_t need = std::uint32_t(t < n - 32 ? t + 32 : n);
+            if (!sync.wait(pb, s, need)) return;
+            if (c < n) ch_hf = std::uint32_t(in.h[c]);
+          }
+          if (c < n) ch_t = pb.d_target[c];
+        }
+      }
+      const int k = int(t & 31);
+      const int from = (lane + 31) & 31;
+      std::uint32_t vh = __shfl_sync(full, out_h, from);
+      std::uint32_t vf = __shfl_sync(full, out_f, from);
+      std::uint32_t vt = __shfl_sync(full, out_t, from);
+      const std::uint32_t xhf = __shfl_sync(full, ch_hf, k);
+      const std::uint32_t xt = __shfl_sync(full, ch_t, k);
+      if (lane == 0) {  // top half: the border; bottom half: lane 31's top half
+        vh = __byte_perm(xhf, vh, 0x5410);
+        vf = __byte_perm(xhf, vf, 0x5432);
+        vt = __byte_perm(xt, vt, 0x5410);
+      }
+
+      const profile_entry<policy_t::profile_words> pt = prof_top[(vt & 0xffffu) * 32 + lane];
+      const profile_entry<policy_t::profile_words> pbm = prof_bottom[(vt >> 16) * 32 + lane];
+      std::uint32_t hup = vh, fup = vf;
+      std::uint32_t dsum[R];
+  #pragma unroll
+      for (int r = 0; r < R; ++r) {
+        dsum[r] = __vadd2(r == 0 ? up_prev : h[r - 1], byte_pair(pt.w[r / 4], pbm.w[r / 4], r % 4));
+        e[r] = __viaddmax_s16x2(e[r], neg_ge, h[r]);
+      }
+      std::uint32_t colmax = 0;
+  #pragma unroll
+      for (int r = 0; r < R; ++r) {
+        fup = __viaddmax_s16x2(fup, neg_ge, hup);
+        h[r] = __viaddmax_s16x2_relu(__vmaxs2(e[r], fup), neg_goe, dsum[r]);
+        hup = h[r];
+        if (r % 2 == 1) colmax = __vimax3_s16x2(colmax, h[r - 1], h[r]);
+      }
+      up_prev = vh;
+      out_h = hup;
+      out_f = fup;
+      out_t = vt;
+
+      if (__vmaxs2(colmax, best2) != best2) {  // a half beat its best (first column: smallest j)
+        const std::int32_t jt = t - lane, jb = t - 32 - lane;
+        const std::int32_t ct = top16(colmax), cb = bottom16(colmax);
+        if (ct > best_top && jt >= 0 && jt < n) {
+          int ri = 0;
+  #pragma unroll
+          for (int r = R - 1; r >= 0; --r)
+            if (top16(h[r]) == ct) ri = r;
+          best_top = ct;
+          top_i = std::int32_t(top0 + ri + 1);
+          top_j = jt + 1;
+        }
+        if (cb > best_bottom && jb >= 0 && jb < n) {
+          int ri = 0;
+  #pragma unroll
+          for (int r = R - 1; r >= 0; --r)
+            if (bottom16(h[r]) == cb) ri = r;
+          best_bottom = cb;
+          bottom_i = std::int32_t(bottom0 + ri + 1);
+          bottom_j = jb + 1;
+        }
+        best2 = (std::uint32_t(best_top) & 0xffffu) | (std::uint32_t(best_bottom) << 16);
+        if (max(best_top, best_bottom) > pb.score_limit && !overflow) {
+          overflow = true;
+          raise_error(pb, fast_error_overflow);
+        }
+      }
+
+      if (lane == 31 && write_border) {
+        const std::int32_t jb = t - 63;
+        if (jb >= 0 && jb < n) {
+          out.h[jb] = std::int32_t(__byte_perm(hup, fup, 0x7632));  // bottom H | bottom F~ << 16
+          if (((jb + 1) & 31) == 0 || jb + 1 == n) sync.publish(pb, s, std::uint32_t(jb + 1));
+        }
+      }
+    }
+    if (!sync.after_step(u)) return;
+  }
+
+  // The lane's two halves, then the warp, under the tie rule.
+  std::int32_t best = best_top, best_i = top_i, best_j = top_j;
+  if (best_bottom > 0 && cell_beats(best_bottom, bottom_i, bottom_j, best, best_i, best_j)) {
+    best = best_bottom;
+    best_i = bottom_i;
+    best_j = bottom_j;
+  }
+  if (idle) return;
+  sync.finish(pb);
+  reduce_and_store_best<false>(pb, s, best, best_i, best_j, 0);
+}
+
+}  // namespace swat::fast

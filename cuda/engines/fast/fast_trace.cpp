@@ -1,0 +1,331 @@
+// Traceback in bounded memory (algorithm and bound in fast_trace.hpp): root crossing fill,
+// pointer chains, band segments refilled for codes (or split again), CPU walk.
+
+#include "cuda/engines/fast/fast_trace.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace swat::fast {
+
+namespace {
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+std::int64_t fixed_bytes(std::int64_t rows, std::int64_t cols) {
+  return ceil_div(rows, trace_strip_rows) * trace_strip_rows + cols + 32 * cols +
+         28 * ceil_div(rows, trace_strip_rows) + 4096;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+//! How a segment begins: a crossing cell of the path (true H and F) or zero borders from a column.
+struct segment_start {
+  bool zero = false;         //!< zero borders: the walk stops at H = 0 (the alignment's begin)
+  std::int64_t col = 0;      //!< global column of the crossing cell / of the left border
+  bool state_f = false;      //!< crossing lands in state F
+  std::int32_t h = 0;        //!< true H at the crossing cell
+  std::int32_t f = trace_minus_infinity;  //!< true F at the crossing cell
+};
+
+//! Rows (row0, row1] of the matrix; the path enters at (row1, end_col) in state H or F.
+struct segment {
+  std::int64_t row0 = 0, row1 = 0, end_col = 0;
+  bool end_f = false;
+  segment_start start;
+};
+
+class tracer {
+ public:
+  tracer(residue_span q, residue_span t, trace_backend& be, const trace_options& o, trace_stats& st)
+      : q_(q), t_(t), be_(be), opt_(o), st_(st) {}
+
+  alignment run() {
+    const std::int64_t m = std::int64_t(q_.size()), n = std::int64_t(t_.size());
+    if (n > trace_max_columns) throw std::invalid_argument("sw_fast trace: target too long");
+    const std::int64_t k = choose_band(m, n, opt_.preferred_band_rows);
+    st_.root_band_rows = k;
+    trace_sub sub;
+    sub.query = q_;
+    sub.target = t_;
+    const auto t0 = std::chrono::steady_clock::now();
+    const crossing_result cr = be_.crossing_fill(sub, k, 0);
+    st_.crossing_seconds += seconds_since(t0);
+    st_.root_flag_wait_share = cr.flag_wait_share;
+    ++st_.crossing_fills;
+    alignment aln;
+    if (cr.best.score <= 0) return aln;
+    segment_start root;
+    root.zero = true;
+    const auto children = follow(cr.best_ptr, (cr.best.query_end - 1) / k, k, 0, 0, cr.best.query_end,
+                                 cr.best.target_end, false, root);
+    for (const segment& s : children) solve(s);
+    aln.score = cr.best.score;
+    aln.query_begin = begin_i_;
+    aln.target_begin = begin_j_;
+    aln.query_end = cr.best.query_end;
+    aln.target_end = cr.best.target_end;
+    aln.ops.assign(rev_.rbegin(), rev_.rend());
+    return aln;
+  }
+
+ private:
+  //! Smallest multiple of the strip ≥ preferred whose crossing fill fits the budget.
+  std::int64_t choose_band(std::int64_t rows, std::int64_t cols, std::int64_t preferred) {
+    std::int64_t k = std::max<std::int64_t>(1, ceil_div(preferred, trace_strip_rows)) * trace_strip_rows;
+    if (crossing_fill_bytes(rows, cols, k) > opt_.budget_bytes) {
+      const std::int64_t room = opt_.budget_bytes - crossing_fill_bytes(rows, cols, rows);
+      const std::int64_t rows_kept = room / (16 * std::max<std::int64_t>(cols, 1));
+      if (rows_kept < 1 && rows > k)
+        throw std::runtime_error("sw_fast trace: GPU memory budget of " + std::to_string(opt_.budget_bytes) +
+                                 " bytes cannot hold one checkpoint row of " + std::to_string(cols) + " columns");
+      k = std::max(k, ceil_div(ceil_div(rows, rows_kept + 1), trace_strip_rows) * trace_strip_rows);
+    }
+    st_.peak_bytes = std::max(st_.peak_bytes, crossing_fill_bytes(rows, cols, k));
+    return k;
+  }
+
+  //! Follows the pointer chain of the last crossing fill from pointer p in band b and returns the
+  //! segments of the path from the bottom band up (the last one ends at the begin or the start).
+  std::vector<segment> follow(std::uint32_t p, std::int64_t b, std::int64_t k, std::int64_t row0, std::int64_t lo,
+                              std::int64_t end_row, std::int64_t end_col, bool end_f, const segment_start& start) {
+    std::vector<segment> out;
+    for (;;) {
+      segment s;
+      s.row0 = row0 + b * k;
+      s.row1 = end_row;
+      s.end_col = end_col;
+      s.end_f = end_f;
+      const std::int64_t c = std::int64_t(p & ptr_column);
+      const bool f = (p & ptr_state_f) != 0;
+      if (p & ptr_stop) {
+        s.start.zero = true;
+        s.start.col = lo + c;
+        out.push_back(s);
+        return out;
+      }
+      if (b == 0) {
+        if (start.zero) {
+          if (f) throw std::logic_error("sw_fast trace: path lands in state F on a zero border");
+          s.start.zero = true;
+          s.start.col = lo + c;
+        } else {
+          if (lo + c != start.col || f != start.state_f)
+            throw std::logic_error("sw_fast trace: path does not reach its segment's start cell");
+          s.start = start;
+        }
+        out.push_back(s);
+        return out;
+      }
+      const checkpoint_entry ck = be_.checkpoint(b, c);
+      s.start.col = lo + c;
+      s.start.state_f = f;
+      s.start.h = ck.h;
+      s.start.f = ck.f;
+      out.push_back(s);
+      p = f ? ck.pf : ck.ph;
+      end_row = s.row0;
+      end_col = lo + c;
+      end_f = f;
+      --b;
+    }
+  }
+
+  static std::int64_t col_lo(const segment& s) { return s.start.zero ? s.start.col : s.start.col - 1; }
+
+  trace_sub make_sub(const segment& s) const {
+    const std::int64_t lo = col_lo(s);
+    trace_sub sub;
+    sub.query = q_.subspan(std::size_t(s.row0), std::size_t(s.row1 - s.row0));
+    sub.target = t_.subspan(std::size_t(lo), std::size_t(s.end_col - lo));
+    if (!s.start.zero) {
+      sub.start_col = std::int32_t(s.start.col - lo);
+      sub.start_h = s.start.h;
+      sub.start_f = s.start.f;
+    }
+    return sub;
+  }
+
+  void solve(const segment& s) {
+    const std::int64_t rows = s.row1 - s.row0, lo = col_lo(s), cols = s.end_col - lo;
+    if (rows < 1 || cols < 1) throw std::logic_error("sw_fast trace: empty segment");
+    const trace_sub sub = make_sub(s);
+    if (codes_fill_bytes(rows, cols) <= opt_.budget_bytes || rows <= trace_strip_rows) {
+      if (codes_fill_bytes(rows, cols) > opt_.budget_bytes)
+        throw std::runtime_error("sw_fast trace: GPU memory budget of " + std::to_string(opt_.budget_bytes) +
+                                 " bytes cannot hold the codes of a " + std::to_string(rows) + " x " +
+                                 std::to_string(cols) + " segment");
+      st_.peak_bytes = std::max(st_.peak_bytes, codes_fill_bytes(rows, cols));
+      auto t0 = std::chrono::steady_clock::now();
+      be_.codes_fill(sub);
+      st_.codes_seconds += seconds_since(t0);
+      ++st_.codes_fills;
+      t0 = std::chrono::steady_clock::now();
+      walk(s, rows, cols, lo);
+      st_.walk_seconds += seconds_since(t0);
+      return;
+    }
+    const std::int64_t k = choose_band(rows, cols, trace_strip_rows);
+    if (k >= rows)
+      throw std::runtime_error("sw_fast trace: GPU memory budget too small to split a " + std::to_string(rows) +
+                               " x " + std::to_string(cols) + " segment");
+    const auto t0 = std::chrono::steady_clock::now();
+    const crossing_result cr = be_.crossing_fill(sub, k, cols);
+    st_.crossing_seconds += seconds_since(t0);
+    ++st_.crossing_fills;
+    const auto children =
+        follow(s.end_f ? cr.end_pf : cr.end_ph, (rows - 1) / k, k, s.row0, lo, s.row1, s.end_col, s.end_f, s.start);
+    for (const segment& c : children) solve(c);
+  }
+
+  //! Walks the codes of segment s (rules of walk_traceback) from its end to its start.
+  void walk(const segment& s, std::int64_t rows, std::int64_t cols, std::int64_t lo) {
+    std::int64_t i = rows, j = cols;
+    enum class state { h, e, f } st = s.end_f ? state::f : state::h;
+    while (i > 0 && j > 0) {
+      const std::uint8_t code = be_.code_at(i, j);
+      if (st == state::h) {
+        const std::uint8_t src = code & code_h_mask;
+        if (src == code_zero) break;
+        if (src == code_diag) {
+          push_op(rev_, 'M');
+          --i;
+          --j;
+        } else {
+          st = src == code_e ? state::e : state::f;
+        }
+      } else if (st == state::e) {
+        push_op(rev_, 'D');
+        if (code & code_e_open) st = state::h;
+        --j;
+      } else {
+        push_op(rev_, 'I');
+        if (code & code_f_open) st = state::h;
+        --i;
+      }
+    }
+    if (s.start.zero) {
+      if (st != state::h) throw std::logic_error("sw_fast trace: walk left the matrix inside a gap");
+      begin_i_ = s.row0 + i;
+      begin_j_ = lo + j;
+      return;
+    }
+    const bool landed_f = st == state::f;
+    if (i != 0 || j != 1 || st == state::e || landed_f != s.start.state_f)
+      throw std::logic_error("sw_fast trace: walk of rows (" + std::to_string(s.row0) + ", " +
+                             std::to_string(s.row1) + "] missed its start cell");
+  }
+
+  residue_span q_, t_;
+  trace_backend& be_;
+  const trace_options& opt_;
+  trace_stats& st_;
+  std::vector<cigar_op> rev_;
+  std::int64_t begin_i_ = 0, begin_j_ = 0;
+};
+
+//! Scalar model of both fills (tests): row-major, same pointers, checkpoints and codes.
+class cpu_trace_backend final : public trace_backend {
+ public:
+  explicit cpu_trace_backend(const scoring_scheme& s) : scheme_(s) {}
+
+  crossing_result crossing_fill(const trace_sub& sub, std::int64_t k, std::int64_t end_col) override {
+    crossing_result res;
+    run(sub, k, end_col, &res, false);
+    return res;
+  }
+  checkpoint_entry checkpoint(std::int64_t b, std::int64_t c) override {
+    return ck_.at(std::size_t(b - 1) * std::size_t(n_) + std::size_t(c - 1));
+  }
+  void codes_fill(const trace_sub& sub) override { run(sub, 0, 0, nullptr, true); }
+  std::uint8_t code_at(std::int64_t i, std::int64_t j) const override {
+    return codes_.at(std::size_t(i - 1) * std::size_t(n_) + std::size_t(j - 1));
+  }
+  std::int64_t held_bytes() const override { return 0; }
+
+ private:
+  void run(const trace_sub& sub, std::int64_t k, std::int64_t end_col, crossing_result* res, bool codes) {
+    const std::int64_t m = std::int64_t(sub.query.size()), n = std::int64_t(sub.target.size());
+    n_ = n;
+    const std::int32_t goe = scheme_.gap_open + scheme_.gap_extend, ge = scheme_.gap_extend;
+    std::vector<std::int32_t> hr(std::size_t(n + 1), 0), fr(std::size_t(n + 1), trace_minus_infinity);
+    std::vector<std::uint32_t> ph(std::size_t(n + 1)), pf(std::size_t(n + 1));
+    if (sub.start_col > 0) hr[std::size_t(sub.start_col)] = sub.start_h, fr[std::size_t(sub.start_col)] = sub.start_f;
+    for (std::int64_t c = 0; c <= n; ++c) ph[std::size_t(c)] = std::uint32_t(c), pf[std::size_t(c)] = std::uint32_t(c) | ptr_state_f;
+    ck_.clear();
+    if (codes) codes_.assign(std::size_t(m) * std::size_t(n), 0);
+    if (!codes) ck_.resize(std::size_t(std::max<std::int64_t>((m - 1) / k, 0)) * std::size_t(n));
+    best_cell best;
+    std::uint32_t best_ptr = 0;
+    for (std::int64_t i = 1; i <= m; ++i) {
+      std::int32_t e = trace_minus_infinity, hleft = 0, diag = hr[0];
+      std::uint32_t pe = 0, phleft = ptr_stop, pdiag = ph[0];
+      for (std::int64_t j = 1; j <= n; ++j) {
+        const std::int32_t e_open = hleft - goe, e_ext = e - ge;
+        pe = e_open >= e_ext ? phleft : pe;
+        e = std::max(e_open, e_ext);
+        const std::int32_t f_open = hr[std::size_t(j)] - goe, f_ext = fr[std::size_t(j)] - ge;
+        const std::uint32_t pfn = f_open >= f_ext ? ph[std::size_t(j)] : pf[std::size_t(j)];
+        const std::int32_t f = std::max(f_open, f_ext);
+        const std::int32_t d = diag + scheme_.score(sub.query[std::size_t(i - 1)], sub.target[std::size_t(j - 1)]);
+        const std::int32_t h = std::max({0, d, e, f});
+        std::uint32_t p = h == d ? pdiag : h == e ? pe : pfn;
+        if (h == 0) p = ptr_stop | std::uint32_t(j);
+        if (codes) codes_[std::size_t(i - 1) * std::size_t(n) + std::size_t(j - 1)] = make_code(h, d, e, e_open, e_ext, f_open, f_ext);
+        if (!codes && h > 0 && cell_beats(h, i, j, best.score, best.query_end, best.target_end))
+          best = {h, i, j}, best_ptr = p;
+        if (!codes && i == m && j == end_col) res->end_ph = p, res->end_pf = pfn;
+        diag = hr[std::size_t(j)];
+        pdiag = ph[std::size_t(j)];
+        hr[std::size_t(j)] = h;
+        fr[std::size_t(j)] = f;
+        ph[std::size_t(j)] = p;
+        pf[std::size_t(j)] = pfn;
+        hleft = h;
+        phleft = p;
+      }
+      ph[0] = ptr_stop;
+      if (!codes && i % k == 0 && i < m) {
+        for (std::int64_t j = 1; j <= n; ++j) {
+          ck_[std::size_t(i / k - 1) * std::size_t(n) + std::size_t(j - 1)] =
+              checkpoint_entry{hr[std::size_t(j)], fr[std::size_t(j)], ph[std::size_t(j)], pf[std::size_t(j)]};
+        }
+        for (std::int64_t c = 0; c <= n; ++c) ph[std::size_t(c)] = std::uint32_t(c), pf[std::size_t(c)] = std::uint32_t(c) | ptr_state_f;
+      }
+    }
+    if (res) res->best = best, res->best_ptr = best_ptr;
+  }
+
+  scoring_scheme scheme_;
+  std::int64_t n_ = 0;
+  std::vector<checkpoint_entry> ck_;
+  std::vector<std::uint8_t> codes_;
+};
+
+}  // namespace
+
+std::int64_t crossing_fill_bytes(std::int64_t rows, std::int64_t cols, std::int64_t band_rows) {
+  return fixed_bytes(rows, cols) + 16 * cols * std::max<std::int64_t>(ceil_div(rows, band_rows) - 1, 0);
+}
+
+std::int64_t codes_fill_bytes(std::int64_t rows, std::int64_t cols) {
+  return fixed_bytes(rows, cols) + 128 * ceil_div(rows, trace_strip_rows) * (cols + 31);
+}
+
+alignment trace_alignment(residue_span query, residue_span target, trace_backend& backend,
+                          const trace_options& options, trace_stats* stats) {
+  trace_stats local;
+  if (query.empty() || target.empty()) return {};
+  tracer tr(query, target, backend, options, stats ? *stats : local);
+  return tr.run();
+}
+
+std::unique_ptr<trace_backend> make_cpu_trace_backend(const scoring_scheme& scheme) {
+  return std::make_unique<cpu_trace_backend>(scheme);
+}
+
+}  // namespace swat::fast

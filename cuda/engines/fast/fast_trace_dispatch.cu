@@ -1,0 +1,251 @@
+// GPU backend of the traceback (fast_trace.hpp): device buffers, launches of the crossing and
+// codes fills (fast_trace_tile.cuh), progress polling, code and checkpoint read-back.
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cuda/common/cuda_check.cuh"
+#include "cuda/common/device_buffer.hpp"
+#include "cuda/common/launch.cuh"
+#include "cuda/engines/fast/fast_fill.hpp"
+#include "cuda/engines/fast/fast_host_buffers.cuh"
+#include "cuda/engines/fast/fast_trace.hpp"
+#include "cuda/engines/fast/fast_trace_tile.cuh"
+
+namespace swat::fast {
+
+namespace {
+
+constexpr double poll_seconds = 0.05;                //!< progress polling period (s)
+constexpr double progress_after_seconds = 2.0;       //!< first progress call after (s)
+
+template <bool codes_v>
+int launch_trace(const cuda::device_context& dev, const trace_problem& tp, cudaStream_t stream) {
+  const std::size_t smem = std::size_t(trace_policy::warps_per_block) * std::size_t(tp.base.ranks) * 32 *
+                           sizeof(profile_entry<trace_policy::profile_words>);
+  static_assert(std::size_t(trace_policy::warps_per_block) * fast_table_stride * 32 *
+                        sizeof(profile_entry<trace_policy::profile_words>) <= 227 * 1024,
+                "trace profile exceeds the shared memory of a Hopper SM");
+  const int cap = cuda::max_coresident_blocks(dev, trace_fill_kernel<codes_v>, trace_policy::block_threads, smem);
+  const int wanted = (tp.base.strips + trace_policy::warps_per_block - 1) / trace_policy::warps_per_block;
+  const int blocks = std::max(1, std::min(cap, wanted));
+  cuda::launch_cooperative(dev, trace_fill_kernel<codes_v>, dim3(unsigned(blocks)), dim3(trace_policy::block_threads),
+                           smem, stream, tp);
+  return blocks;
+}
+
+class gpu_trace_backend final : public trace_backend {
+ public:
+  gpu_trace_backend(const cuda::device_context& dev, const scoring_scheme& s, double watchdog,
+                    trace_progress progress)
+      : dev_(dev), packed_(s), watchdog_(watchdog), progress_(progress) {
+    if (!scheme_fits(s)) throw std::invalid_argument("sw_fast trace: scores must lie in [-127, 127]");
+    dev_.make_current();
+    SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    SWAT_CUDA_CHECK(cudaEventCreate(&launched_));
+    SWAT_CUDA_CHECK(cudaEventCreate(&done_));
+    SWAT_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&h_progress_), sizeof(unsigned long long),
+                                  cudaHostAllocMapped));
+    SWAT_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&d_progress_), h_progress_, 0));
+    sm_clock_hz_ = double(dev_.clock_khz()) * 1e3;
+  }
+  ~gpu_trace_backend() override {
+    if (h_codes_) cudaFreeHost(h_codes_);
+    if (h_progress_) cudaFreeHost(h_progress_);
+    if (done_) cudaEventDestroy(done_);
+    if (launched_) cudaEventDestroy(launched_);
+    if (stream_) cudaStreamDestroy(stream_);
+  }
+
+  crossing_result crossing_fill(const trace_sub& sub, std::int64_t band_rows, std::int64_t end_col) override {
+    trace_problem tp = setup(sub, band_rows, false);
+    tp.end_col = std::int32_t(end_col);
+    const std::int64_t strips = tp.base.strips;
+    *static_cast<volatile unsigned long long*>(h_progress_) = 0;
+    SWAT_CUDA_CHECK(cudaEventRecord(launched_, stream_));
+    const int blocks = launch_trace<false>(dev_, tp, stream_);
+    SWAT_CUDA_CHECK(cudaEventRecord(done_, stream_));
+    wait_with_progress(strips, tp.base.n);
+    float kernel_ms = 0;
+    SWAT_CUDA_CHECK(cudaEventElapsedTime(&kernel_ms, launched_, done_));
+    const double kernel_s = double(kernel_ms) / 1e3;
+    std::vector<strip_best> bests(static_cast<std::size_t>(strips));
+    std::uint32_t end[2] = {0, 0};
+    std::int32_t error = 0;
+    unsigned long long wait_cycles = 0;
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(&wait_cycles, tp.base.d_wait_cycles, 8, cudaMemcpyDeviceToHost, stream_));
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(bests.data(), tp.base.d_best, bests.size() * sizeof(strip_best),
+                                    cudaMemcpyDeviceToHost, stream_));
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(end, tp.d_end, sizeof end, cudaMemcpyDeviceToHost, stream_));
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(&error, tp.base.d_error, 4, cudaMemcpyDeviceToHost, stream_));
+    SWAT_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    check_error(error);
+    crossing_result res;
+    strip_best top{0, 0, 0, 0, 0};
+    for (const strip_best& sb : bests)
+      if (sb.score > 0 && cell_beats(sb.score, sb.query_end, sb.target_end, top.score, top.query_end, top.target_end))
+        top = sb;
+    res.best = {top.score, top.query_end, top.target_end};
+    res.best_ptr = std::uint32_t(top.origin);
+    res.end_ph = end[0];
+    res.end_pf = end[1];
+    if (sm_clock_hz_ > 0 && kernel_s > 0)
+      res.flag_wait_share = double(wait_cycles) / sm_clock_hz_ / (double(blocks) * trace_policy::warps_per_block * kernel_s);
+    ck_ = tp.d_ck;
+    n_ = tp.base.n;
+    return res;
+  }
+
+  checkpoint_entry checkpoint(std::int64_t b, std::int64_t c) override {
+    checkpoint_entry e{};
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(&e, ck_ + std::size_t(b - 1) * std::size_t(n_) + std::size_t(c - 1), sizeof e,
+                                    cudaMemcpyDeviceToHost, stream_));
+    SWAT_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return e;
+  }
+
+  void codes_fill(const trace_sub& sub) override {
+    trace_problem tp = setup(sub, trace_strip_rows, true);
+    launch_trace<true>(dev_, tp, stream_);
+    const std::size_t words = std::size_t(tp.base.strips) * std::size_t(tp.base.n + 31) * 32;
+    if (words * 4 > h_codes_bytes_) {
+      if (h_codes_) SWAT_CUDA_CHECK(cudaFreeHost(h_codes_));
+      h_codes_ = nullptr;
+      h_codes_bytes_ = 0;
+      SWAT_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&h_codes_), words * 4));
+      h_codes_bytes_ = words * 4;
+    }
+    std::int32_t error = 0;
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(h_codes_, tp.d_codes, words * 4, cudaMemcpyDeviceToHost, stream_));
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(&error, tp.base.d_error, 4, cudaMemcpyDeviceToHost, stream_));
+    SWAT_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    check_error(error);
+    n_ = tp.base.n;
+  }
+
+  std::uint8_t code_at(std::int64_t i, std::int64_t j) const override {
+    const std::int64_t w = i - 1, s = w / trace_strip_rows, lane = (w % trace_strip_rows) / 8, r = w % 8;
+    const std::int64_t t = (j - 1) + lane;
+    const std::uint32_t word = h_codes_[(std::size_t(s) * std::size_t(n_ + 31) + std::size_t(t)) * 32 + std::size_t(lane)];
+    return std::uint8_t((word >> (4 * r)) & 15u);
+  }
+
+  std::int64_t held_bytes() const override { return std::int64_t(buffer_.bytes()); }
+
+ private:
+  void check_error(std::int32_t error) const {
+    if (error != 0)
+      throw cuda_error("sw_fast trace: a ready flag did not rise within " + std::to_string(watchdog_) + " s (watchdog)");
+  }
+
+  void wait_with_progress(std::int64_t strips, std::int64_t n) {
+    const auto t0 = std::chrono::steady_clock::now();
+    double nap = 1e-4;  // polls start at 0.1 ms and double up to poll_seconds: short fills return at once
+    for (;;) {
+      const cudaError_t q = cudaEventQuery(done_);
+      if (q == cudaSuccess) break;
+      if (q != cudaErrorNotReady) SWAT_CUDA_CHECK(q);
+      std::this_thread::sleep_for(std::chrono::duration<double>(nap));
+      nap = std::min(2 * nap, poll_seconds);
+      const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (progress_.fn && el >= progress_after_seconds) {
+        const unsigned long long done = *static_cast<volatile unsigned long long*>(h_progress_);
+        progress_.fn(progress_.user, double(done) / (double(strips) * double(n)), el);
+      }
+    }
+    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (progress_.fn && el >= progress_after_seconds) progress_.fn(progress_.user, 1.0, el);
+  }
+
+  //! Lays out the buffer for one fill and uploads the sub-problem.
+  trace_problem setup(const trace_sub& sub, std::int64_t band_rows, bool codes) {
+    const std::int64_t m = std::int64_t(sub.query.size()), n = std::int64_t(sub.target.size());
+    if (m < 1 || n < 1 || n > trace_max_columns || m > (1ll << 31) - 1024)
+      throw std::invalid_argument("sw_fast trace: sub-problem size out of range");
+    const std::int64_t strips = (m + trace_strip_rows - 1) / trace_strip_rows;
+    const std::int64_t padded = strips * trace_strip_rows;
+    const std::int64_t bands = (m + band_rows - 1) / band_rows;
+    const std::size_t un = std::size_t(n);
+    cuda::buffer_layout layout;
+    const std::size_t o_query = layout.add(std::size_t(padded));
+    const std::size_t o_target = layout.add(un);
+    const std::size_t o_table = layout.add(packed_.table.size());
+    const std::size_t o_ready = layout.add(std::size_t(strips) * 4);
+    const std::size_t o_best = layout.add(std::size_t(strips) * sizeof(strip_best));
+    const std::size_t o_error = layout.add(24);  // error word; +8: end pointers (2 × 4 B); +16: flag-wait cycles
+    const std::size_t o_border = layout.add(2 * un * (codes ? 8 : 16));
+    const std::size_t o_extra = layout.add(codes ? std::size_t(strips) * (un + 31) * 128
+                                                 : std::size_t(bands - 1) * un * sizeof(checkpoint_entry));
+    buffer_.reserve(layout.bytes());
+    std::vector<std::uint8_t> q(static_cast<std::size_t>(padded), static_cast<std::uint8_t>(pad_rank));
+    std::copy(sub.query.begin(), sub.query.end(), q.begin());
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(buffer_.as<void>(o_query), q.data(), q.size(), cudaMemcpyHostToDevice, stream_));
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(buffer_.as<void>(o_target), sub.target.data(), un, cudaMemcpyHostToDevice, stream_));
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(buffer_.as<void>(o_table), packed_.table.data(), packed_.table.size(),
+                                    cudaMemcpyHostToDevice, stream_));
+    SWAT_CUDA_CHECK(cudaMemsetAsync(buffer_.as<void>(o_ready), 0, o_border - o_ready, stream_));
+    trace_problem tp{};
+    fast_problem& pb = tp.base;
+    pb.d_query = buffer_.as<std::uint8_t>(o_query);
+    pb.d_target = buffer_.as<std::uint8_t>(o_target);
+    pb.d_table = buffer_.as<std::int8_t>(o_table);
+    pb.m = std::int32_t(m);
+    pb.n = std::int32_t(n);
+    pb.strips = std::int32_t(strips);
+    packed_.apply(pb);
+    const std::size_t cell = codes ? 8 : 16;
+    for (int k = 0; k < 2; ++k) {
+      const std::size_t row = o_border + std::size_t(k) * un * cell;
+      pb.border[k].h = buffer_.as<std::int32_t>(row);
+      pb.border[k].f = buffer_.as<std::int32_t>(row + 4 * un);
+      pb.border[k].oh = nullptr;
+      pb.border[k].of = nullptr;
+      tp.ph[k] = codes ? nullptr : buffer_.as<std::uint32_t>(row + 8 * un);
+      tp.pf[k] = codes ? nullptr : buffer_.as<std::uint32_t>(row + 12 * un);
+    }
+    pb.d_ready = buffer_.as<std::uint32_t>(o_ready);
+    pb.d_best = buffer_.as<strip_best>(o_best);
+    pb.d_error = buffer_.as<std::int32_t>(o_error);
+    pb.d_wait_cycles = buffer_.as<unsigned long long>(o_error + 16);
+    pb.watchdog_cycles = static_cast<long long>(watchdog_ * watchdog_clock_hz);
+    tp.start_col = sub.start_col;
+    tp.start_h = sub.start_h;
+    tp.start_f = sub.start_f;
+    tp.band_strips = std::int32_t(band_rows / trace_strip_rows);
+    tp.d_ck = codes ? nullptr : buffer_.as<checkpoint_entry>(o_extra);
+    tp.end_col = 0;
+    tp.d_end = buffer_.as<std::uint32_t>(o_error + 8);
+    tp.d_codes = codes ? buffer_.as<std::uint32_t>(o_extra) : nullptr;
+    tp.d_progress = codes ? nullptr : d_progress_;
+    return tp;
+  }
+
+  cuda::device_context dev_;
+  packed_scheme packed_;
+  double watchdog_;
+  double sm_clock_hz_ = 0;  // nominal SM clock (clock64 cycles per second)
+  trace_progress progress_;
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t launched_ = nullptr;  // recorded before a crossing fill's kernel
+  cudaEvent_t done_ = nullptr;      // after it (polled, and timed against launched_)
+  unsigned long long* h_progress_ = nullptr;
+  unsigned long long* d_progress_ = nullptr;
+  cuda::device_buffer buffer_;
+  std::uint32_t* h_codes_ = nullptr;
+  std::size_t h_codes_bytes_ = 0;
+  checkpoint_entry* ck_ = nullptr;
+  std::int64_t n_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<trace_backend> make_gpu_trace_backend(const cuda::device_context& dev, const scoring_scheme& scheme,
+                                                      double watchdog_seconds, trace_progress progress) {
+  return std::make_unique<gpu_trace_backend>(dev, scheme, watchdog_seconds, progress);
+}
+
+}  // namespace swat::fast

@@ -1,0 +1,7 @@
+// Launch functions of the coalesced engine, every sync mode (one file per engine: parallel builds).
+
+#include "cuda/engines/paper/sw_launch_impl.cuh"
+
+namespace swat::paper {
+SWAT_SW_INSTANTIATE(diagonal_algo<coalesced_layout>)
+}  // namespace swat::paper

@@ -1,7 +1,0 @@
-// Launch functions of the diagonal engine, every sync mode (one file per engine: parallel builds).
-
-#include "cuda/sw/sw_launch_impl.cuh"
-
-namespace swat::sw {
-SWAT_SW_INSTANTIATE(diagonal_algo<simple_layout>)
-}  // namespace swat::sw

@@ -1,6 +1,0 @@
-// Packed 16-bit score-only variant (2 × 32 × 16 rows per strip, fast_tile16.cuh).
-#include "cuda/sw_fast/fast_launch.inl"
-
-namespace swat::sw_fast {
-template int launch_fill<score16_policy>(const fast_problem&, int, cudaStream_t);
-}  // namespace swat::sw_fast

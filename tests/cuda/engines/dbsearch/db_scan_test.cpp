@@ -1,0 +1,370 @@
+// The database scan on the GPU against the CPU engine (whose score pass equals the reference):
+// every (query, target) best cell — score, query end, target end under the tie rule — on seeded
+// random databases (target lengths 0 … 70,000 with the strip and group borders ±1, one-residue
+// and empty targets, related and unrelated targets), every protein matrix and DNA schemes, the
+// three group widths, task queue and static partition, resident and streamed query profiles,
+// chunked databases, 16-bit saturation and too-long targets handed back; and every pair of
+// db_queries.fa × swissprot_subset_mmseqs2.fa from ../shared/data.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <random>
+#include <set>
+
+#include "cuda/engines/dbsearch/db_align.hpp"
+#include "cuda/engines/dbsearch/db_scan.hpp"
+#include "engine/cpu_engine.hpp"
+#include "io/fasta.hpp"
+#include "scoring/scoring.hpp"
+#include "support/gpu_test.hpp"
+#include "engines/fast/fast_test_util.hpp"
+
+namespace swat::dbsearch {
+namespace {
+
+using seqs_t = std::vector<std::vector<std::uint8_t>>;
+
+std::vector<residue_span> spans_of(const seqs_t& seqs) { return {seqs.begin(), seqs.end()}; }
+
+//! Exact best cells of every query × target (CPU engine, all cores).
+std::vector<best_cell> cpu_cells(const std::vector<residue_span>& queries, const std::vector<residue_span>& targets,
+                                 const scoring_scheme& scheme) {
+  std::vector<pair_job> jobs;
+  for (std::size_t q = 0; q < queries.size(); ++q)
+    for (std::size_t t = 0; t < targets.size(); ++t) jobs.push_back({q, t, queries[q], targets[t]});
+  std::vector<best_cell> out(jobs.size());
+  cpu_engine(0).score_many(jobs, scheme, out, {});
+  return out;
+}
+
+//! Runs the scan and checks it against the CPU: every cell not handed back is exact; a pair is
+//! handed back only when its target is longer than max_target_length or its score exceeds the
+//! 16-bit limit (no false overflow, no missed one). Returns the number of pairs handed back.
+std::size_t check_scan(const std::vector<residue_span>& queries, const std::vector<residue_span>& targets,
+                       const scoring_scheme& scheme, const scan_options& options, const std::string& label,
+                       const std::vector<best_cell>* expected = nullptr, std::size_t* chunks = nullptr) {
+  const std::vector<best_cell> want = expected ? *expected : cpu_cells(queries, targets, scheme);
+  db_scanner scanner(targets, scheme, options);
+  std::vector<best_cell> got(queries.size() * targets.size());
+  std::vector<pair_index> rescan;
+  std::atomic<std::uint64_t> progress_cells{0};
+  scanner.search(queries, got, rescan, [&](std::uint64_t c) { progress_cells += c; });
+  if (chunks) *chunks = scanner.timing().chunks;
+  const std::int32_t limit = options.score_limit > 0 ? options.score_limit : 32767 - scheme.max_score();
+  std::set<pair_index> handed(rescan.begin(), rescan.end());
+  EXPECT_EQ(handed.size(), rescan.size()) << label << ": a pair handed back twice";
+  std::uint64_t cells = 0;
+  int wrong = 0;
+  for (std::size_t q = 0; q < queries.size(); ++q) {
+    for (std::size_t t = 0; t < targets.size(); ++t) {
+      const std::size_t k = q * targets.size() + t;
+      const bool too_long = targets[t].size() > std::size_t(options.max_target_length);
+      const bool saturates = want[k].score > limit;
+      const bool back = handed.count({q, t}) > 0;
+      if (!too_long) cells += std::uint64_t(queries[q].size()) * targets[t].size();
+      if (back != ((too_long || saturates) && !queries[q].empty())) {
+        if (++wrong <= 10)
+          ADD_FAILURE() << label << ": query " << q << " (" << queries[q].size() << ") target " << t << " ("
+                        << targets[t].size() << ") handed back " << back << " but score " << want[k].score
+                        << " limit " << limit;
+        continue;
+      }
+      if (back) continue;
+      if (got[k] != want[k] && ++wrong <= 10)
+        ADD_FAILURE() << label << ": query " << q << " (" << queries[q].size() << ") target " << t << " ("
+                      << targets[t].size() << ") got " << got[k].score << " @" << got[k].query_end << ","
+                      << got[k].target_end << " want " << want[k].score << " @" << want[k].query_end << ","
+                      << want[k].target_end;
+    }
+  }
+  EXPECT_EQ(wrong, 0) << label;
+  EXPECT_EQ(progress_cells.load(), cells) << label << ": progress must add up to the scanned cells";
+  return rescan.size();
+}
+
+//! Lengths at the borders of strips (128, 256, 512 rows), group widths and chunks of columns.
+std::vector<std::int64_t> border_lengths() {
+  std::vector<std::int64_t> out = {0, 1, 2};
+  for (std::int64_t b : {8, 16, 32, 64, 128, 256, 512, 1024, 2048})
+    for (std::int64_t d : {-1, 0, 1}) out.push_back(b + d);
+  return out;
+}
+
+//! Queries of the given lengths and targets: every border length plus random ones, half of
+//! them related to a query.
+void random_db(std::mt19937& rng, const scoring_scheme& s, const std::vector<std::int64_t>& query_lengths,
+               int random_targets, std::int64_t max_random, seqs_t& queries, seqs_t& targets) {
+  for (std::int64_t m : query_lengths) queries.push_back(test::random_residues(rng, m, s));
+  std::vector<std::int64_t> lengths = border_lengths();
+  for (int k = 0; k < random_targets; ++k)
+    lengths.push_back(std::uniform_int_distribution<std::int64_t>(1, max_random)(rng));
+  std::shuffle(lengths.begin(), lengths.end(), rng);
+  for (std::int64_t n : lengths) {
+    const auto& q = queries[std::uniform_int_distribution<std::size_t>(0, queries.size() - 1)(rng)];
+    targets.push_back(fast::test::related_or_random(rng, q, n, s));
+  }
+}
+
+std::vector<scoring_scheme> every_scheme() {
+  std::vector<scoring_scheme> out = {scoring::make_dna_scheme(2, -3, 5, 2), scoring::make_dna_scheme(1, -1, 0, 1),
+                                     scoring::make_dna_scheme(5, -4, 10, 1)};
+  for (const std::string& name : scoring::builtin_matrix_names()) out.push_back(scoring::make_protein_scheme(name, 11, 1));
+  out.push_back(scoring::make_protein_scheme("BLOSUM45", 10, 2));
+  out.push_back(scoring::make_protein_scheme("PAM30", 9, 1));
+  return out;
+}
+
+TEST(DbScan, RandomDatabasesEverySchemeAndGroupWidth) {
+  SWAT_REQUIRE_DEVICE();
+  std::mt19937 rng(20261124);
+  const std::vector<std::int64_t> qlens = {1, 17, 127, 128, 129, 255, 256, 257, 511, 512, 513, 700};
+  const auto schemes = every_scheme();
+  for (std::size_t k = 0; k < schemes.size(); ++k) {
+    const scoring_scheme& s = schemes[k];
+    seqs_t queries, targets;
+    random_db(rng, s, qlens, test::short_run() ? 20 : 120, 1500, queries, targets);
+    const auto qs = spans_of(queries), ts = spans_of(targets);
+    const std::vector<best_cell> want = cpu_cells(qs, ts, s);
+    for (int g : {0, 8, 16, 32}) {
+      for (int rows : {0, 16, 32}) {
+        for (bool queue : {true, false}) {
+          if ((g == 0) != (rows == 0)) continue;  // 0, 0: the shape chosen per query
+          if (!queue && (g != 16 || rows != 16)) continue;
+          scan_options o;
+          o.group_lanes = g;
+          o.rows_per_lane = rows;
+          o.task_queue = queue;
+          check_scan(qs, ts, s, o,
+                     s.matrix_name + " g" + std::to_string(g) + " r" + std::to_string(rows) + (queue ? " queue" : " static"),
+                     &want);
+        }
+      }
+    }
+  }
+}
+
+TEST(DbScan, LongTargetsStreamedProfilesAndTooLongTargets) {
+  SWAT_REQUIRE_DEVICE();
+  std::mt19937 rng(4242);
+  for (const scoring_scheme& s : {scoring::make_protein_scheme("BLOSUM62", 11, 1), scoring::make_dna_scheme(2, -3, 5, 2)}) {
+    // Protein profiles beyond ~7,300 rows and DNA beyond ~34,000 do not stay resident.
+    const bool dna = s.alphabet == alphabet_kind::dna;
+    const std::vector<std::int64_t> qlens = dna ? std::vector<std::int64_t>{300, 36000} : std::vector<std::int64_t>{300, 9000};
+    seqs_t queries, targets;
+    random_db(rng, s, qlens, 10, 3000, queries, targets);
+    for (std::int64_t n : {65535, 65536, 65537, 69999, 70000})
+      targets.push_back(fast::test::related_or_random(rng, queries[1], n, s));
+    const auto qs = spans_of(queries), ts = spans_of(targets);
+    // max_target_length 65,536: the last three go back to the caller (check_scan checks that
+    // exactly those and the DNA pairs that saturate 16 bits are handed back).
+    scan_options o;
+    const std::vector<best_cell> want = cpu_cells(qs, ts, s);
+    EXPECT_GE(check_scan(qs, ts, s, o, s.matrix_name + " long", &want), 2u * 3u);
+    o.max_target_length = 70000;
+    o.group_lanes = 32;
+    check_scan(qs, ts, s, o, s.matrix_name + " long g32", &want);
+  }
+}
+
+TEST(DbScan, SaturatedPairsAreHandedBackExactly) {
+  SWAT_REQUIRE_DEVICE();
+  std::mt19937 rng(99);
+  const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
+  seqs_t queries, targets;
+  random_db(rng, s, {200, 600}, 40, 800, queries, targets);
+  // Real 16-bit saturation on a query without N (N never matches): a copy of 16,383 residues
+  // scores 32,766 > 32767 − 2 and is handed back; one of 16,382 scores 32,764 and stays exact.
+  std::vector<std::uint8_t> acgt(20000);
+  for (auto& r : acgt) r = std::uint8_t(std::uniform_int_distribution<int>(0, 3)(rng));
+  queries.push_back(acgt);
+  targets.push_back(std::vector<std::uint8_t>(acgt.begin(), acgt.begin() + 16383));
+  targets.push_back(std::vector<std::uint8_t>(acgt.begin() + 100, acgt.begin() + 100 + 16382));
+  const auto qs = spans_of(queries), ts = spans_of(targets);
+  const std::vector<best_cell> want = cpu_cells(qs, ts, s);
+  scan_options o;
+  EXPECT_GE(check_scan(qs, ts, s, o, "saturation", &want), 1u);
+  // A lowered limit hands back exactly the pairs above it (the limit is the 16-bit one's role).
+  std::vector<std::int32_t> scores;
+  for (const best_cell& c : want) scores.push_back(c.score);
+  std::sort(scores.begin(), scores.end());
+  o.score_limit = std::max(1, scores[scores.size() / 2]);
+  EXPECT_GE(check_scan(qs, ts, s, o, "lowered limit", &want), scores.size() / 4);
+}
+
+TEST(DbScan, ChunkedDatabaseGivesTheSameCells) {
+  SWAT_REQUIRE_DEVICE();
+  std::mt19937 rng(5);
+  const scoring_scheme s = scoring::make_protein_scheme("BLOSUM62", 11, 1);
+  seqs_t queries, targets;
+  random_db(rng, s, {90, 400}, test::short_run() ? 2000 : 20000, 1000, queries, targets);
+  const auto qs = spans_of(queries), ts = spans_of(targets);
+  const std::vector<best_cell> want = cpu_cells(qs, ts, s);
+  // Budgets from 1 GiB down in 8 MiB steps until the scan refuses (the border rows of every
+  // group are the fixed part): every budget that cuts the database into 3+ chunks is checked.
+  std::size_t tested = 0;
+  for (std::int64_t mib = 1024; mib > 0 && tested < 3; mib -= 8) {
+    scan_options o;
+    o.max_gpu_bytes = mib << 20;
+    std::size_t chunks = 0;
+    try {
+      db_scanner probe(ts, s, o);
+      chunks = probe.timing().chunks;
+    } catch (const runtime_failure&) {
+      break;  // below the fixed part: the scan says so
+    }
+    if (chunks < 3) continue;
+    check_scan(qs, ts, s, o, "budget " + std::to_string(mib) + " MiB", &want);
+    ++tested;
+  }
+  EXPECT_GE(tested, 1u) << "no budget gave three or more chunks";
+}
+
+TEST(DbScan, ManyQueriesAgainstFewLongTargets) {
+  SWAT_REQUIRE_DEVICE();
+  // Fragments against a handful of genomes: one batch of every query, profiles read through
+  // L1 (few pairs per query); and many short protein queries sharing shared memory.
+  std::mt19937 rng(31);
+  const scoring_scheme dna = scoring::make_dna_scheme(2, -3, 5, 2);
+  seqs_t genomes, fragments;
+  for (std::int64_t n : {20000, 19999, 12000, 3})
+    genomes.push_back(test::random_residues(rng, n, dna));
+  for (int k = 0; k < (test::short_run() ? 20 : 120); ++k) {
+    const auto& g = genomes[std::size_t(k) % 3];
+    const std::size_t len = std::uniform_int_distribution<std::size_t>(1, 3000)(rng);
+    const std::size_t at = std::uniform_int_distribution<std::size_t>(0, g.size() - len)(rng);
+    fragments.push_back(fast::test::related_or_random(rng, std::vector<std::uint8_t>(g.begin() + std::ptrdiff_t(at), g.begin() + std::ptrdiff_t(at + len)), std::int64_t(len), dna));
+  }
+  const auto fs = spans_of(fragments), gs = spans_of(genomes);
+  check_scan(fs, gs, dna, scan_options{}, "fragments x genomes");
+  scan_options fixed;
+  fixed.group_lanes = 32;
+  fixed.rows_per_lane = 32;
+  fixed.task_queue = false;
+  check_scan(fs, gs, dna, fixed, "fragments x genomes g32 r32 static");
+
+  const scoring_scheme protein = scoring::make_protein_scheme("BLOSUM62", 11, 1);
+  seqs_t queries, targets;
+  std::vector<std::int64_t> qlens;
+  for (int k = 0; k < 300; ++k) qlens.push_back(std::uniform_int_distribution<std::int64_t>(1, 120)(rng));
+  random_db(rng, protein, qlens, 200, 600, queries, targets);
+  check_scan(spans_of(queries), spans_of(targets), protein, scan_options{}, "300 short queries");
+}
+
+TEST(DbAlign, BoxesFromTheReversePassGiveTheReferenceAlignment) {
+  SWAT_REQUIRE_DEVICE();
+  // Every hit of random databases (every scheme, related and unrelated targets, lengths at the
+  // strip borders): the box of its best cell aligned alone equals the CPU engine's alignment
+  // of the whole pair (score, both ends, every CIGAR op).
+  std::mt19937 rng(777);
+  cpu_engine cpu(0);
+  int checked = 0;
+  for (const scoring_scheme& s : every_scheme()) {
+    seqs_t queries, targets;
+    random_db(rng, s, {1, 60, 511, 513, 1500}, test::short_run() ? 5 : 30, 1200, queries, targets);
+    std::vector<pair_job> jobs;
+    for (std::size_t q = 0; q < queries.size(); ++q)
+      for (std::size_t t = 0; t < targets.size(); ++t) jobs.push_back({q, t, queries[q], targets[t]});
+    std::vector<best_cell> cells(jobs.size());
+    cpu.score_many(jobs, s, cells, {});
+    std::vector<residue_span> qs, ts;
+    std::vector<std::int32_t> scores;
+    std::vector<std::size_t> which;
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+      if (cells[k].score <= 0) continue;
+      qs.push_back(jobs[k].query.first(std::size_t(cells[k].query_end)));
+      ts.push_back(jobs[k].target.first(std::size_t(cells[k].target_end)));
+      scores.push_back(cells[k].score);
+      which.push_back(k);
+    }
+    const std::vector<box_extent> boxes = reverse_reach(qs, ts, scores, s, 0);
+    ASSERT_EQ(boxes.size(), which.size());
+    std::vector<pair_job> whole, box;
+    for (std::size_t b = 0; b < which.size(); ++b) {
+      ASSERT_GT(boxes[b].rows, 0) << s.matrix_name << " hit " << b;
+      ASSERT_LE(boxes[b].rows, std::int64_t(qs[b].size()));
+      ASSERT_LE(boxes[b].columns, std::int64_t(ts[b].size()));
+      whole.push_back(jobs[which[b]]);
+      box.push_back({0, 0, qs[b].subspan(qs[b].size() - std::size_t(boxes[b].rows)),
+                     ts[b].subspan(ts[b].size() - std::size_t(boxes[b].columns))});
+    }
+    std::vector<alignment> want(whole.size()), got(box.size());
+    cpu.align_many(whole, s, want, {});
+    cpu.align_many(box, s, got, {});
+    int wrong = 0;
+    for (std::size_t b = 0; b < box.size(); ++b) {
+      alignment a = got[b];
+      const std::int64_t qb = std::int64_t(qs[b].size()) - boxes[b].rows, tb = std::int64_t(ts[b].size()) - boxes[b].columns;
+      a.query_begin += qb;
+      a.query_end += qb;
+      a.target_begin += tb;
+      a.target_end += tb;
+      if (a != want[b] && ++wrong <= 5)
+        ADD_FAILURE() << s.matrix_name << " hit " << b << ": box " << boxes[b].rows << "x" << boxes[b].columns
+                      << " gives " << a.score << " @" << a.query_begin << "-" << a.query_end << " want " << want[b].score
+                      << " @" << want[b].query_begin << "-" << want[b].query_end;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 1000);
+}
+
+TEST(DbScan, SeveralDeviceWorkersShareOneQueue) {
+  SWAT_REQUIRE_DEVICE();
+  // Workers pull chunks of the database from one queue: two or three workers on the one GPU
+  // lent to the tests (each device of a multi-GPU machine is one worker) give the same cells.
+  std::mt19937 rng(8);
+  const scoring_scheme s = scoring::make_protein_scheme("BLOSUM62", 11, 1);
+  seqs_t queries, targets;
+  random_db(rng, s, {40, 300, 700, 3000}, test::short_run() ? 300 : 3000, 1500, queries, targets);
+  const auto qs = spans_of(queries), ts = spans_of(targets);
+  const std::vector<best_cell> want = cpu_cells(qs, ts, s);
+  for (const std::vector<int>& devices : {std::vector<int>{0, 0}, std::vector<int>{0, 0, 0}}) {
+    scan_options o;
+    o.devices = devices;
+    std::size_t chunks = 0;
+    check_scan(qs, ts, s, o, std::to_string(devices.size()) + " workers", &want, &chunks);
+    EXPECT_GE(chunks, 4 * devices.size());
+  }
+}
+
+TEST(DbScan, EmptyQueriesAndEmptyDatabase) {
+  SWAT_REQUIRE_DEVICE();
+  const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
+  const seqs_t queries = {{}, {0, 1, 2, 3}}, targets = {{}, {0, 1, 2, 3}, {3}};
+  EXPECT_EQ(check_scan(spans_of(queries), spans_of(targets), s, scan_options{}, "empty"), 0u);
+  const seqs_t none;
+  db_scanner scanner(spans_of(none), s, scan_options{});
+  std::vector<pair_index> rescan;
+  std::vector<best_cell> got;
+  scanner.search(spans_of(queries), got, rescan, {});
+  EXPECT_TRUE(rescan.empty());
+}
+
+TEST(DbScan, SwissProtSubsetEveryPair) {
+  SWAT_REQUIRE_DEVICE();
+  const std::filesystem::path data = SWAT_SHARED_DATA;
+  const auto qpath = data / "protein" / "db_queries.fa", dpath = data / "protein" / "swissprot_subset_mmseqs2.fa";
+  if (!std::filesystem::exists(qpath) || !std::filesystem::exists(dpath)) GTEST_SKIP() << "no " << dpath;
+  const sequence_set q = io::read_fasta(qpath.string(), io::alphabet_request::protein, {});
+  const sequence_set d = io::read_fasta(dpath.string(), io::alphabet_request::protein, {});
+  std::vector<residue_span> qs, ts;
+  for (const auto& r : q.records) qs.push_back(r.residues);
+  for (const auto& r : d.records) ts.push_back(r.residues);
+  ASSERT_EQ(qs.size() * ts.size(), 22281u);
+  const scoring_scheme s = scoring::make_protein_scheme("BLOSUM62", 11, 1);
+  const std::vector<best_cell> want = cpu_cells(qs, ts, s);
+  for (int g : {8, 16, 32}) {
+    for (int rows : {16, 32}) {
+      scan_options o;
+      o.group_lanes = g;
+      o.rows_per_lane = rows;
+      EXPECT_EQ(check_scan(qs, ts, s, o, "swissprot g" + std::to_string(g) + " r" + std::to_string(rows), &want), 0u);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace swat::dbsearch

@@ -1,0 +1,194 @@
+// The packed 16-bit fill (fast_tile16.cuh): exact against the reference while the scores fit,
+// and an automatic 32-bit rerun when they do not — forced both by a real overflow (scores past
+// 32767) and by a lowered limit on ordinary pairs, on both sides of the limit.
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "cuda/engines/fast/fast_fill.hpp"
+#include "engine/cpu_engine.hpp"
+#include "reference/reference.hpp"
+#include "cuda/engines/fast/fast_test_util.hpp"
+
+namespace swat::fast {
+namespace {
+
+//! Random A/C/G/T ranks (no N: identical sequences then score exactly 2 per residue).
+std::vector<std::uint8_t> acgt(std::mt19937& rng, std::int64_t length) {
+  std::vector<std::uint8_t> out(static_cast<std::size_t>(length));
+  for (auto& r : out) r = static_cast<std::uint8_t>(std::uniform_int_distribution<int>(0, 3)(rng));
+  return out;
+}
+
+best_cell cell_of(const alignment& a) { return {a.score, a.query_end, a.target_end}; }
+
+fill_options score16(std::int32_t limit = 0) {
+  fill_options o;
+  o.variant = fill_variant::score16;
+  o.score16_limit = limit;
+  return o;
+}
+
+TEST(FastScore16, EqualsReferenceOnSeededPairs) {
+  SWAT_REQUIRE_DEVICE();
+  const auto schemes = test::schemes();
+  std::mt19937 rng(1606);
+  fill_context ctx(swat::test::test_device());
+  const auto borders = test::border_lengths();
+  const int pairs = test::short_run() ? 150 : 600;
+  for (int k = 0; k < pairs; ++k) {
+    const scoring_scheme& s = schemes[std::size_t(k) % schemes.size()];
+    std::int64_t m = borders[std::uniform_int_distribution<std::size_t>(0, borders.size() - 1)(rng)];
+    std::int64_t n = std::uniform_int_distribution<int>(0, 1)(rng)
+                         ? borders[std::uniform_int_distribution<std::size_t>(0, borders.size() - 1)(rng)]
+                         : std::uniform_int_distribution<std::int64_t>(1, 900)(rng);
+    while (m * n > 3'000'000) n = std::max<std::int64_t>(1, n / 2);
+    const auto q = test::random_residues(rng, m, s);
+    const auto t = test::related_or_random(rng, q, n, s);
+    const best_cell want = cell_of(reference::align(q, t, s));
+    const fill_result r = ctx.fill(q, t, s, score16());
+    ASSERT_EQ(r.best, want) << "pair " << k << " m " << m << " n " << n << " " << s.matrix_name;
+    EXPECT_EQ(r.ran, fill_variant::score16);
+    EXPECT_FALSE(r.overflowed);
+  }
+}
+
+TEST(FastScore16, ScoresPast32767RerunAt32Bits) {
+  SWAT_REQUIRE_DEVICE();
+  const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
+  std::mt19937 rng(42);
+  fill_context ctx(swat::test::test_device());
+  // 16,382 identical residues score 32,764 ≤ 32,765 = 32767 − 2: stays in 16 bits, exact.
+  const auto a = acgt(rng, 16382);
+  fill_result r = ctx.fill(a, a, s, score16());
+  EXPECT_EQ(r.best, (best_cell{32764, 16382, 16382}));
+  EXPECT_FALSE(r.overflowed);
+  EXPECT_EQ(r.ran, fill_variant::score16);
+  // One more residue: 32,766 passes the limit → overflow detected, rerun at 32 bits.
+  const auto b = acgt(rng, 16383);
+  r = ctx.fill(b, b, s, score16());
+  EXPECT_EQ(r.best, (best_cell{32766, 16383, 16383}));
+  EXPECT_TRUE(r.overflowed);
+  EXPECT_EQ(r.ran, fill_variant::score32);
+  // Far past 32767 (the 16-bit cells would wrap): 24,000 residues inside random flanks.
+  const auto core = acgt(rng, 24000);
+  auto q = test::random_residues(rng, 3000, s), t = test::random_residues(rng, 1000, s);
+  q.insert(q.end(), core.begin(), core.end());
+  t.insert(t.end(), core.begin(), core.end());
+  const auto tail = test::random_residues(rng, 2000, s);
+  q.insert(q.end(), tail.begin(), tail.end());
+  r = ctx.fill(q, t, s, score16());
+  EXPECT_TRUE(r.overflowed);
+  EXPECT_EQ(r.ran, fill_variant::score32);
+  EXPECT_GE(r.best.score, 48000);
+  EXPECT_EQ(r.best, cpu_engine(1).score_only(q, t, s));  // 27,000 × 25,000: the striped CPU engine
+}
+
+TEST(FastScore16, LoweredLimitForcesTheRerun) {
+  SWAT_REQUIRE_DEVICE();
+  const auto schemes = test::schemes();
+  std::mt19937 rng(77);
+  fill_context ctx(swat::test::test_device());
+  int forced = 0;
+  for (int k = 0; k < (test::short_run() ? 40 : 200); ++k) {
+    const scoring_scheme& s = schemes[std::size_t(k) % schemes.size()];
+    const std::int64_t m = std::uniform_int_distribution<std::int64_t>(1, 2500)(rng);
+    const std::int64_t n = std::uniform_int_distribution<std::int64_t>(1, 1500)(rng);
+    const auto q = test::random_residues(rng, m, s);
+    const auto t = test::related_or_random(rng, q, n, s);
+    const best_cell want = cell_of(reference::align(q, t, s));
+    // Limit just below the best score: must rerun; exactly at it: must not.
+    if (want.score > 1) {
+      const fill_result below = ctx.fill(q, t, s, score16(want.score - 1));
+      EXPECT_TRUE(below.overflowed) << "pair " << k;
+      EXPECT_EQ(below.ran, fill_variant::score32);
+      EXPECT_EQ(below.best, want) << "pair " << k;
+      ++forced;
+    }
+    const fill_result at = ctx.fill(q, t, s, score16(std::max(want.score, 1)));
+    EXPECT_FALSE(at.overflowed) << "pair " << k;
+    EXPECT_EQ(at.ran, fill_variant::score16) << "pair " << k;
+    EXPECT_EQ(at.best, want) << "pair " << k;
+  }
+  EXPECT_GT(forced, 10);  // the seeded pairs must exercise the forced rerun many times
+}
+
+TEST(FastScore16, LongGapsGoStraightTo32Bits) {
+  SWAT_REQUIRE_DEVICE();
+  const scoring_scheme s = scoring::make_dna_scheme(2, -3, 9000, 1);  // o + e > 8192
+  ASSERT_TRUE(scheme_fits(s));
+  ASSERT_FALSE(scheme_fits16(s));
+  std::mt19937 rng(5);
+  const auto q = test::random_residues(rng, 700, s);
+  const auto t = test::related_or_random(rng, q, 650, s);
+  fill_context ctx(swat::test::test_device());
+  const fill_result r = ctx.fill(q, t, s, score16());
+  EXPECT_EQ(r.ran, fill_variant::score32);
+  EXPECT_FALSE(r.overflowed);
+  EXPECT_EQ(r.best, cell_of(reference::align(q, t, s)));
+}
+
+}  // namespace
+}  // namespace swat::fast
+
+namespace swat::fast {
+namespace {
+
+// The grid-barrier variant (fast_barrier_kernel.cuh): every persistent mode, phases of 32, 64
+// and 256 columns, grids of 1, 3 and all blocks (1 and 3 blocks: several rounds of strips,
+// idle warps in the last round), equal to the reference; an overflow still reruns at 32 bits.
+TEST(FastScore16Barrier, EveryModeEqualsReference) {
+  SWAT_REQUIRE_DEVICE();
+  const auto schemes = test::schemes();
+  std::mt19937 rng(2010);
+  fill_context ctx(swat::test::test_device());
+  const int columns[] = {32, 64, 256};
+  const int grids[] = {1, 3, 0};
+  int k = 0;
+  for (sync_mode mode : persistent_sync_modes()) {
+    for (int pass = 0; pass < (test::short_run() ? 2 : 6); ++pass, ++k) {
+      const scoring_scheme& s = schemes[std::size_t(k) % schemes.size()];
+      const std::int64_t m = std::uniform_int_distribution<std::int64_t>(1, 14000)(rng);
+      const std::int64_t n = std::uniform_int_distribution<std::int64_t>(1, 300)(rng);
+      const auto q = test::random_residues(rng, m, s);
+      const auto t = test::related_or_random(rng, q, n, s);
+      fill_options o = score16();
+      o.grid_barrier = mode;
+      o.barrier_columns = columns[k % 3];
+      o.max_blocks = grids[(k / 3) % 3];
+      const fill_result r = ctx.fill(q, t, s, o);
+      EXPECT_EQ(r.best, cell_of(reference::align(q, t, s)))
+          << to_string(mode) << " pair " << k << " m " << m << " n " << n << " columns " << o.barrier_columns
+          << " blocks " << r.blocks;
+      EXPECT_EQ(r.ran, fill_variant::score16);
+    }
+  }
+  // Overflow under a barrier: the fill runs to its end, then the 32-bit rerun gives the answer.
+  const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
+  const auto a = acgt(rng, 17000);
+  fill_options o = score16();
+  o.grid_barrier = sync_mode::lastin;
+  const fill_result r = ctx.fill(a, a, s, o);
+  EXPECT_TRUE(r.overflowed);
+  EXPECT_EQ(r.best, (best_cell{34000, 17000, 17000}));
+}
+
+TEST(FastScore16Barrier, RejectsLaunchModesAndOtherVariants) {
+  SWAT_REQUIRE_DEVICE();
+  const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
+  const std::vector<std::uint8_t> q{0, 1, 2, 3};
+  fill_context ctx(swat::test::test_device());
+  fill_options o = score16();
+  o.grid_barrier = sync_mode::cpu;
+  EXPECT_THROW(ctx.fill(q, q, s, o), std::invalid_argument);
+  o.grid_barrier = sync_mode::lastin;
+  o.barrier_columns = 48;
+  EXPECT_THROW(ctx.fill(q, q, s, o), std::invalid_argument);
+  o.barrier_columns = 0;
+  o.variant = fill_variant::score32;
+  EXPECT_THROW(ctx.fill(q, q, s, o), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace swat::fast

@@ -1,0 +1,138 @@
+// Bounded-memory traceback (cuda/engines/fast/fast_trace.hpp). The host algorithm with the scalar CPU
+// model of the fills (no device needed) and with the GPU fills, against reference::align on
+// seeded random pairs under tiny budgets (root bands of 256 rows, segments split again), and
+// mid-size related pairs (2k–20k) against cpu_engine; the 1.46 Mb Spiroplasma pair end to end.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <random>
+
+#include "cuda/engines/fast/fast_engine.hpp"
+#include "cuda/engines/fast/fast_trace.hpp"
+#include "engine/cpu_engine.hpp"
+#include "io/fasta.hpp"
+#include "reference/reference.hpp"
+#include "cuda/engines/fast/fast_test_util.hpp"
+
+namespace swat::fast {
+namespace {
+
+//! A budget that holds the root with ~4 checkpoint rows but forces splits of wide segments.
+trace_options tight(std::int64_t m, std::int64_t n, std::int64_t preferred) {
+  trace_options o;
+  o.preferred_band_rows = preferred;
+  o.budget_bytes = std::max(crossing_fill_bytes(m, n, std::max<std::int64_t>(trace_strip_rows, (m + 4) / 5)),
+                            codes_fill_bytes(trace_strip_rows, n + 1));
+  return o;
+}
+
+void random_pairs(trace_backend& (*get)(const scoring_scheme&), int pairs, std::int64_t max_len, std::uint32_t seed) {
+  const auto schemes = test::schemes();
+  std::mt19937 rng(seed);
+  int failed = 0, splits = 0;
+  for (int k = 0; k < pairs && failed < 5; ++k) {
+    const scoring_scheme& s = schemes[std::size_t(k) % schemes.size()];
+    const std::int64_t m = std::uniform_int_distribution<std::int64_t>(1, max_len)(rng);
+    const std::int64_t n = std::uniform_int_distribution<std::int64_t>(1, max_len)(rng);
+    const auto q = test::random_residues(rng, m, s);
+    const auto t = test::related_or_random(rng, q, n, s);
+    const alignment want = reference::align(q, t, s);
+    trace_stats st;
+    const trace_options o = tight(m, n, k % 2 ? trace_strip_rows : 1024);
+    const alignment got = trace_alignment(q, t, get(s), o, &st);
+    splits += st.crossing_fills - 1;
+    EXPECT_EQ(got, want) << "pair " << k << " m " << m << " n " << n << " " << s.matrix_name << " score "
+                         << got.score << " want " << want.score;
+    EXPECT_LE(st.peak_bytes, o.budget_bytes);
+    failed += got == want ? 0 : 1;
+  }
+  std::printf("trace: %d pairs, %d segment splits, %d failed\n", pairs, splits, failed);
+  EXPECT_GT(splits, 0);
+}
+
+trace_backend& cpu_backend(const scoring_scheme& s) {
+  static std::unique_ptr<trace_backend> be;
+  be = make_cpu_trace_backend(s);
+  return *be;
+}
+
+trace_backend& gpu_backend(const scoring_scheme& s) {
+  static std::unique_ptr<trace_backend> be;
+  be = make_gpu_trace_backend(swat::test::test_device(), s, 20.0, {});
+  return *be;
+}
+
+TEST(FastTrace, CpuModelEqualsReference) { random_pairs(cpu_backend, test::short_run() ? 40 : 300, 1500, 11); }
+
+TEST(FastTrace, GpuEqualsReference) {
+  SWAT_REQUIRE_DEVICE();
+  random_pairs(gpu_backend, test::short_run() ? 60 : 600, 2600, 12);
+}
+
+TEST(FastTrace, GpuMidSizeEqualsCpuEngine) {
+  SWAT_REQUIRE_DEVICE();
+  const auto schemes = test::schemes();
+  std::mt19937 rng(13);
+  cpu_engine cpu;
+  for (int k = 0; k < (test::short_run() ? 3 : 16); ++k) {
+    const scoring_scheme& s = schemes[std::size_t(k) % 2];
+    const std::int64_t m = std::uniform_int_distribution<std::int64_t>(2000, 20000)(rng);
+    const std::int64_t n = std::uniform_int_distribution<std::int64_t>(2000, 20000)(rng);
+    const auto q = test::random_residues(rng, m, s);
+    const auto t = test::related_or_random(rng, q, n, s);
+    const alignment want = cpu.align(q, t, s);
+    for (std::int64_t pref : {std::int64_t(256), std::int64_t(2048)}) {
+      trace_stats st;
+      const trace_options o = tight(m, n, pref);
+      const alignment got = trace_alignment(q, t, gpu_backend(s), o, &st);
+      EXPECT_EQ(got, want) << "pair " << k << " m " << m << " n " << n << " K " << pref;
+      EXPECT_EQ(rescore(got, q, t, s), got.score);
+      EXPECT_LE(st.peak_bytes, o.budget_bytes);
+    }
+  }
+  auto eng = make_fast_engine(engine_options{});  // engine path (GPU trace above 2^24 cells)
+  const auto q = test::random_residues(rng, 9000, schemes[0]);
+  const auto t = test::related_or_random(rng, q, 8000, schemes[0]);
+  EXPECT_EQ(eng->align(q, t, schemes[0]), cpu.align(q, t, schemes[0]));
+}
+
+TEST(FastTrace, Spiroplasma) {
+  SWAT_REQUIRE_DEVICE();
+  const std::filesystem::path dir = SWAT_SHARED_DATA;
+  const auto read = [&](const char* f) {
+    return io::read_fasta((dir / "dna" / f).string(), io::alphabet_request::dna, {}).records.at(0).residues;
+  };
+  if (!std::filesystem::exists(dir / "dna/spiroplasma_kunkelii_CP010899.1.fa")) GTEST_SKIP() << "no data";
+  if (test::short_run()) GTEST_SKIP() << "short run";
+  const auto q = read("spiroplasma_kunkelii_CP010899.1.fa");
+  const auto t = read("spiroplasma_kunkelii_CP010899.1_mutated_seed42.fa");
+  const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
+  for (std::int64_t pref : {std::int64_t(2048), std::int64_t(4096)}) {
+    trace_progress hook;  // K = 2048 prints the progress hook's calls (a TTY is not there)
+    if (pref == 2048)
+      hook = {[](void*, double f, double e) { std::fprintf(stderr, "\rfill %3d%% (%.1f s)%s", int(f * 100), e, f >= 1 ? "\n" : ""); },
+              nullptr};
+    auto be = make_gpu_trace_backend(swat::test::test_device(), s, 20.0, hook);
+    trace_options o;
+    o.preferred_band_rows = pref;
+    o.budget_bytes = std::int64_t(double(swat::test::test_device().free_bytes()) * 0.85);
+    trace_stats st;
+    const auto t0 = std::chrono::steady_clock::now();
+    const alignment a = trace_alignment(q, t, *be, o, &st);
+    const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(a.score, 2832494);
+    EXPECT_EQ(a.query_end, 1463918);
+    EXPECT_EQ(a.target_end, 1463909);
+    EXPECT_EQ(rescore(a, q, t, s), a.score);
+    std::printf("spiroplasma trace K=%lld: score %d begin %lld,%lld end %lld,%lld ops %zu; total %.3f s = "
+                "crossing fills %.3f s (%d) + codes fills %.3f s (%d) + CPU walk %.3f s; peak plan %.2f GB\n",
+                (long long)st.root_band_rows, a.score, (long long)a.query_begin + 1, (long long)a.target_begin + 1,
+                (long long)a.query_end, (long long)a.target_end, a.ops.size(), total, st.crossing_seconds,
+                st.crossing_fills, st.codes_seconds, st.codes_fills, st.walk_seconds, double(st.peak_bytes) / 1e9);
+  }
+}
+
+}  // namespace
+}  // namespace swat::fast
