@@ -43,8 +43,13 @@ TEST_F(cli_options, gpu_options_are_checked_on_the_cpu_too) {
   for (const char* device : {"--device cpu", "--device auto", "--device gpu"}) {
     const std::string d = device;
     expect_usage_error(d + " --kernel foo", {"--kernel", "'foo'"});
+#if SWAT_WITH_CUDA
     expect_usage_error(d + " --kernel fast --sync cg", {"--sync"});
     expect_usage_error(d + " --kernel tiled --tile 1000", {"--tile"});
+#else  // a CPU-only build has no GPU engine to name
+    expect_usage_error(d + " --kernel fast --sync cg", {"--kernel", "no GPU engine"});
+    expect_usage_error(d + " --sync cg", {"--sync"});
+#endif
     expect_usage_error(d + " --sync none", {"none"});
     expect_usage_error(d + " --tile x", {"--tile", "'x'"});
   }
@@ -52,6 +57,9 @@ TEST_F(cli_options, gpu_options_are_checked_on_the_cpu_too) {
 }
 
 TEST_F(cli_options, gpu_options_that_do_not_apply_are_a_notice) {
+#if !SWAT_WITH_CUDA
+  GTEST_SKIP() << "a CPU-only build has no GPU engine to name";
+#endif
   const auto plain = run_shell(align("--device cpu"), dir);
   ASSERT_EQ(plain.exit_code, 0) << plain.err;
   EXPECT_TRUE(plain.err.empty()) << plain.err;
