@@ -89,7 +89,11 @@ best_cell cpu_engine::score_only(residue_span query, residue_span target, const 
 std::size_t cpu_engine::fitting_workers(std::span<const pair_job> jobs, const scoring_scheme& scheme,
                                         bool traceback, std::size_t wanted) const {
   std::size_t need = 0, worst = 0;
+  constexpr std::size_t max_residues = (std::size_t(1) << 31) - 1;  // int32 cell coordinates
   for (std::size_t k = 0; k < jobs.size(); ++k) {
+    if (jobs[k].query.size() > max_residues || jobs[k].target.size() > max_residues)
+      throw usage_error("a sequence of " + std::to_string(std::max(jobs[k].query.size(), jobs[k].target.size())) +
+                        " residues is longer than the CPU engine's limit of " + std::to_string(max_residues));
     const std::size_t b = pair_min_bytes(std::int64_t(jobs[k].query.size()), std::int64_t(jobs[k].target.size()),
                                          scheme, traceback);
     if (b > need) need = b, worst = k;

@@ -62,8 +62,8 @@ class cpu_engine final : public engine {
   alignment align_one(residue_span query, residue_span target, const scoring_scheme& scheme,
                       std::size_t budget_bytes, const progress_fn* progress) const;
 
-  //! Refuses (usage_error) a set of pairs of which one cannot fit the budget; returns how many
-  //! workers (≤ wanted) fit when each takes an equal share.
+  //! Refuses (usage_error) a set of pairs of which one cannot fit the budget or has a sequence
+  //! longer than 2^31 - 1 residues; returns how many workers (≤ wanted) fit in equal shares.
   std::size_t fitting_workers(std::span<const pair_job> jobs, const scoring_scheme& scheme, bool traceback,
                               std::size_t wanted) const;
   //! Runs fn(job, budget_bytes) for every job on the worker pool; rethrows the first error.
