@@ -8,6 +8,8 @@
 #   cli       the GPU CLI tests (database searches byte for byte equal to the CPU engine)
 #   db        bench/dbsearch/run_db.sh: whole commands against CUDASW++4.0 and parasail → db.csv
 #   test      test_dbsearch (every pair against the CPU engine)
+#   alltests  every GPU test binary of build/tests/cuda (barrier, collective, paper, fast,
+#             dbsearch, fft, sort) → tests.log
 #   scan      swat-gpu bench db: queries of db_queries.fa × Swiss-Prot subset ×1, ×10, ×50,
 #             shapes, task queue and static partition, device workers → scan.csv
 #   cudasw4   CUDASW++4.0 makedb + scan (DPX) at ×1 and ×50 → cudasw4.log
@@ -25,6 +27,9 @@ commit=${COMMIT:-unknown}
 pack() {
   rm -rf "$carry" && mkdir -p "$carry/bin" "$carry/data" "$carry/peers"
   cp "$root"/build/tests/cuda/engines/dbsearch/test_dbsearch* "$carry/bin/"
+  # Every GPU test binary (the device steps run them from here).
+  mkdir -p "$carry/tests"
+  (cd "$root/build/tests" && find cuda -name 'test_*' -type f -perm -u+x -exec cp --parents {} "$carry/tests/" \;)
   cp -r "$root/../shared/data/protein" "$root/../shared/data/dna" "$carry/data/"
   cp -r "$root/../shared/peers/cudasw4" "$carry/peers/"
   if [ -d /tmp/parasail-pkg ]; then cp -r /tmp/parasail-pkg "$carry/peers/parasail"; fi
@@ -57,6 +62,11 @@ for step in "$@"; do
   case $step in
     pack) pack ;;
     test) setup; timeout 900 "$carry/bin/test_dbsearch" 2>&1 | tail -40 | tee -a "$out/tests.log" ;;
+    alltests) setup  # every GPU test binary, then the GPU CLI tests
+      for t in $(cd "$carry/tests" && find cuda -name 'test_*' -type f | sort); do
+        echo "== $t" | tee -a "$out/tests.log"
+        (cd /work/main && timeout 600 "$carry/tests/$t" 2>&1 | grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests? from .* ran|Failure" | tee -a "$out/tests.log")
+      done ;;
     cli) setup
       (cd /work/main && timeout 900 build/tests/cli/test_cli --gtest_filter="${CLI_FILTER:-cli_gpu.*}" 2>&1 | tail -30 | tee -a "$out/tests.log") ;;
     db) setup; COMMIT=$commit SWAT=/work/main/build/bin/swat-gpu DNA_DATA=$carry/data/dna "$here/run_db.sh" "$out" ;;
