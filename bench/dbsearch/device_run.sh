@@ -3,7 +3,8 @@
 # `bench/dbsearch/device_run.sh pack` here (binaries, protein data and the peers into
 # .carry/db, which the device call carries). Results go to $OUT (or .carry/out).
 #   pack      (here)  copy the dbsearch tests, ../shared/data/{protein,dna},
-#                     CUDASW++4.0 (../shared/peers/cudasw4) and Debian's parasail into .carry/db
+#                     into .carry/db, CUDASW++4.0 (../shared/peers/cudasw4) and Debian's parasail
+#                     into .carry/peers
 #                     (the call also carries build/bin and build/tests/cli/test_cli)
 #   cli       the GPU CLI tests (database searches byte for byte equal to the CPU engine)
 #   db        bench/dbsearch/run_db.sh: whole commands against CUDASW++4.0 and parasail → db.csv
@@ -21,18 +22,19 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 carry=$root/.carry/db
+peers=$root/.carry/peers  # carried only by the calls that time the peers (cudasw4, db)
 out=${OUT:-$root/.carry/out}
 commit=${COMMIT:-unknown}
 
 pack() {
-  rm -rf "$carry" && mkdir -p "$carry/bin" "$carry/data" "$carry/peers"
+  rm -rf "$carry" "$peers" && mkdir -p "$carry/bin" "$carry/data" "$peers"
   cp "$root"/build/tests/cuda/engines/dbsearch/test_dbsearch* "$carry/bin/"
   # Every GPU test binary (the device steps run them from here).
   mkdir -p "$carry/tests"
   (cd "$root/build/tests" && find cuda -name 'test_*' -type f -perm -u+x -exec cp --parents {} "$carry/tests/" \;)
   cp -r "$root/../shared/data/protein" "$root/../shared/data/dna" "$carry/data/"
-  cp -r "$root/../shared/peers/cudasw4" "$carry/peers/"
-  if [ -d /tmp/parasail-pkg ]; then cp -r /tmp/parasail-pkg "$carry/peers/parasail"; fi
+  cp -r "$root/../shared/peers/cudasw4" "$peers/"
+  if [ -d /tmp/parasail-pkg ]; then cp -r /tmp/parasail-pkg "$peers/parasail"; fi
   # htslib and what it links that the GPU machine's image may lack.
   mkdir -p "$carry/lib"
   for l in libhts.so.3 libhtscodecs.so.2 libdeflate.so.0; do cp -L "/lib/x86_64-linux-gnu/$l" "$carry/lib/"; done
@@ -78,9 +80,9 @@ for step in "$@"; do
       export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH
       for x in 1 50; do
         f=$(replicate $x); mkdir -p /tmp/cdb
-        /usr/bin/time -f "makedb x$x %e s" "$carry/peers/cudasw4/makedb" "$f" /tmp/cdb/x$x > /dev/null 2>> "$out/cudasw4.log"
+        /usr/bin/time -f "makedb x$x %e s" "$peers/cudasw4/makedb" "$f" /tmp/cdb/x$x > /dev/null 2>> "$out/cudasw4.log"
         for rep in 1 2; do
-          /usr/bin/time -f "align x$x %e s" "$carry/peers/cudasw4/align" --query "$q" --db /tmp/cdb/x$x --top 10 \
+          /usr/bin/time -f "align x$x %e s" "$peers/cudasw4/align" --query "$q" --db /tmp/cdb/x$x --top 10 \
             --gop -12 --gex -1 --dpx --verbose 2>&1 | grep -E "Total time|GCUPS|align x" | tee -a "$out/cudasw4.log"
         done
       done ;;
