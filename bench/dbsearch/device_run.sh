@@ -32,7 +32,7 @@ pack() {
   # Every GPU test binary (the device steps run them from here).
   mkdir -p "$carry/tests"
   (cd "$root/build/tests" && find cuda -name 'test_*' -type f -perm -u+x -exec cp --parents {} "$carry/tests/" \;)
-  cp -r "$root/../shared/data/protein" "$root/../shared/data/dna" "$carry/data/"
+  cp -r "$root/../shared/data/protein" "$root/../shared/data/dna" "$root/../shared/data/expected.tsv" "$carry/data/"
   cp -r "$root/../shared/peers/cudasw4" "$peers/"
   if [ -d /tmp/parasail-pkg ]; then cp -r /tmp/parasail-pkg "$peers/parasail"; fi
   # htslib and what it links that the GPU machine's image may lack.
