@@ -9,6 +9,7 @@
 
 #include "cuda/common/cuda_check.cuh"
 #include "cuda/engines/dbsearch/db_launch.cuh"
+#include "cuda/common/device_buffer.hpp"
 #include "cuda/engines/dbsearch/db_memory.cuh"
 #include "cuda/engines/dbsearch/db_pack.hpp"
 #include "cuda/engines/dbsearch/db_plan.hpp"
@@ -17,7 +18,6 @@ namespace swat::dbsearch {
 
 namespace {
 constexpr int reach_lanes = 32, reach_rows = 16, strip_rows = reach_lanes * reach_rows;
-std::size_t round_up(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
 }  // namespace
 
 std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefixes,
@@ -55,9 +55,9 @@ std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefix
     columns_total += n;
     longest = std::max(longest, std::int32_t(n));
   }
-  const std::size_t table_bytes = round_up(hits * sizeof(query_info), 256);
-  const std::size_t tasks_offset = table_bytes + round_up(std::size_t(profile_total), 256);
-  const std::size_t columns_offset = tasks_offset + round_up(hits * sizeof(pair_task), 256);
+  const std::size_t table_bytes = cuda::align_up(hits * sizeof(query_info), 256);
+  const std::size_t tasks_offset = table_bytes + cuda::align_up(std::size_t(profile_total), 256);
+  const std::size_t columns_offset = tasks_offset + cuda::align_up(hits * sizeof(pair_task), 256);
   const std::size_t in_bytes = columns_offset + std::size_t(columns_total) * sizeof(std::uint16_t);
   std::vector<std::uint8_t> host(in_bytes);
   std::copy_n(reinterpret_cast<const std::uint8_t*>(table.data()), hits * sizeof(query_info), host.data());
@@ -74,11 +74,11 @@ std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefix
   }
 
   const shape_info shape = shape_on<reach_lanes, reach_rows, true>(device, 0);
-  device_memory memory;
-  const std::size_t border_offset = round_up(in_bytes, 256);
+  cuda::device_buffer memory;
+  const std::size_t border_offset = cuda::align_up(in_bytes, 256);
   const std::size_t border_bytes = std::size_t(shape.groups()) * std::size_t(longest) * sizeof(std::uint64_t);
-  const std::size_t results_offset = border_offset + round_up(border_bytes, 256);
-  const std::size_t counters_offset = results_offset + round_up(2 * hits * sizeof(result_cell), 256);
+  const std::size_t results_offset = border_offset + cuda::align_up(border_bytes, 256);
+  const std::size_t counters_offset = results_offset + cuda::align_up(2 * hits * sizeof(result_cell), 256);
   memory.reserve(counters_offset + 256);
   SWAT_CUDA_CHECK(cudaMemcpy(memory.as<void>(), host.data(), in_bytes, cudaMemcpyHostToDevice));
   SWAT_CUDA_CHECK(cudaMemset(memory.as<void>(counters_offset), 0, 256));

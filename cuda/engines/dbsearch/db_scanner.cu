@@ -14,6 +14,7 @@
 
 #include "cuda/common/cuda_check.cuh"
 #include "cuda/engines/dbsearch/db_launch.cuh"
+#include "cuda/common/device_buffer.hpp"
 #include "cuda/engines/dbsearch/db_memory.cuh"
 #include "cuda/engines/dbsearch/db_pack.hpp"
 #include "cuda/engines/dbsearch/db_plan.hpp"
@@ -34,11 +35,10 @@ double seconds_since(clock_type::time_point t0) {
   return std::chrono::duration<double>(clock_type::now() - t0).count();
 }
 
-std::size_t round_up(std::size_t x, std::size_t to = 256) { return (x + to - 1) / to * to; }
 
 //! Device copy of one chunk: columns and pairs.
 struct chunk_buffer {
-  device_memory memory;
+  cuda::device_buffer memory;
   std::size_t tasks_offset = 0;
   cudaEvent_t uploaded = nullptr, released = nullptr;
   int chunk = -1;  //!< chunk held, −1 none
@@ -47,7 +47,7 @@ struct chunk_buffer {
 //! One batch in flight: its inputs (query table and profiles) and results on both sides.
 struct batch_slot {
   pinned_memory host_in, host_out;
-  device_memory device;          //!< query table | profiles | results
+  cuda::device_buffer device;          //!< query table | profiles | results
   cudaEvent_t inputs_free = nullptr, results_ready = nullptr;
   std::vector<std::size_t> queries;
   int chunk = -1;                //!< −1: nothing pending
@@ -75,8 +75,8 @@ struct device_worker {
   std::size_t max_groups = 0;      // border slots: the most groups any shape keeps in flight
   chunk_buffer buffers[2];
   batch_slot slots[2];
-  device_memory border;    // per group slot: the longest pair's columns
-  device_memory counters;  // queue head at 0, cells done at 8
+  cuda::device_buffer border;    // per group slot: the longest pair's columns
+  cuda::device_buffer counters;  // queue head at 0, cells done at 8
   pinned_memory cells_host;
   cudaStream_t compute = nullptr, copy = nullptr, poll = nullptr;
 
@@ -139,8 +139,8 @@ struct device_worker {
   //! Copies chunk c into b on the copy stream (after b's previous scans released it).
   void upload(int c, chunk_buffer& b) {
     const db_chunk& chunk = host.layout.chunks[std::size_t(c)];
-    b.tasks_offset = round_up(chunk.columns * sizeof(std::uint16_t));
-    b.memory.reserve(b.tasks_offset + round_up(chunk.tasks * sizeof(pair_task)));
+    b.tasks_offset = cuda::align_up(chunk.columns * sizeof(std::uint16_t), 256);
+    b.memory.reserve(b.tasks_offset + cuda::align_up(chunk.tasks * sizeof(pair_task), 256));
     SWAT_CUDA_CHECK(cudaStreamWaitEvent(copy, b.released, 0));
     SWAT_CUDA_CHECK(cudaMemcpyAsync(b.memory.as<void>(), host.columns.data() + chunk.first_column,
                                     chunk.columns * sizeof(std::uint16_t), cudaMemcpyHostToDevice, copy));
@@ -269,9 +269,9 @@ struct device_worker {
                              : mode == profile_mode::streamed ? std::size_t(host.profile_rows) * std::size_t(strip_rows)
                                                               : 0;
     // Inputs: the query table, then every profile; results after them.
-    const std::size_t table_bytes = round_up(nq * sizeof(query_info), 16);
+    const std::size_t table_bytes = cuda::align_up(nq * sizeof(query_info), 16);
     const std::size_t in_bytes = table_bytes + std::size_t(batch.profile_bytes);
-    const std::size_t out_offset = round_up(in_bytes);
+    const std::size_t out_offset = cuda::align_up(in_bytes, 256);
     const std::size_t out_bytes = 2 * nq * chunk.tasks * sizeof(result_cell);
     SWAT_CUDA_CHECK(cudaEventSynchronize(sl.inputs_free));  // its last upload has left the host buffer
     sl.host_in.reserve(in_bytes);

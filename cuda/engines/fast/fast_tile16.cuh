@@ -25,29 +25,17 @@
 // every 512 columns, so an overflow stops the whole fill early. Below: −16384 − e and
 // −16384 − o − e stay above −32768 for o + e ≤ 8192 (scheme check on the host).
 
+#include "cuda/common/packed16.cuh"
 #include "cuda/engines/fast/fast_tile.cuh"
 
 namespace swat::fast {
 
-//! int16x2 of the sign-extended bytes k of top (bits 0–15) and bottom (bits 16–31): one PRMT
-//! (selector nibbles with bit 3 set replicate the selected byte's sign).
-__device__ __forceinline__ std::uint32_t byte_pair(std::uint32_t top, std::uint32_t bottom, int k) {
-  const unsigned sel = unsigned(k) | (unsigned(k | 8) << 4) | (unsigned(4 + k) << 8) |
-                       (unsigned((4 + k) | 8) << 12);
-  std::uint32_t d;
-  asm("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(top), "r"(bottom), "r"(sel));
-  return d;
-}
-
-//! Both halves set to v.
-__device__ __forceinline__ std::uint32_t splat16(std::int32_t v) {
-  return (std::uint32_t(v) & 0xffffu) * 0x10001u;
-}
-
-//! The top half's cell (bits 0–15), sign-extended.
-__device__ __forceinline__ std::int32_t top16(std::uint32_t x) { return std::int32_t(std::int16_t(x & 0xffffu)); }
-//! The bottom half's cell (bits 16–31), sign-extended.
-__device__ __forceinline__ std::int32_t bottom16(std::uint32_t x) { return std::int32_t(x) >> 16; }
+// Packed 16-bit helpers (cuda/common/packed16.cuh): the top half of the strip sits in bits 0–15
+// (lo16), the bottom half in bits 16–31 (hi16).
+using swat::cuda::byte_pair;
+using swat::cuda::splat16;
+__device__ __forceinline__ std::int32_t top16(std::uint32_t x) { return swat::cuda::lo16(x); }
+__device__ __forceinline__ std::int32_t bottom16(std::uint32_t x) { return swat::cuda::hi16(x); }
 
 //! Strips wait for each other through per-strip ready flags (the default): strip s waits, with a
 //! device-scope acquire, for strip s − 1 to publish the columns it needs, and publishes its own
