@@ -8,6 +8,7 @@
 #                     (the call also carries build/bin and build/tests/cli/test_cli)
 #   realdata  the fast and paper engines' real-data tests (../shared/data/expected.tsv)
 #   regress   bench fast / barrier / sw subsets for comparison with bench/results (issue 11)
+#   ab        bench sw of this build and of d793d2b (.carry/old), interleaved (the seam's cost)
 #   sanitize  compute-sanitizer memcheck, racecheck, synccheck on small tests of every engine
 #   cli       the GPU CLI tests (database searches byte for byte equal to the CPU engine)
 #   db        bench/dbsearch/run_db.sh: whole commands against CUDASW++4.0 and parasail → db.csv
@@ -83,6 +84,14 @@ for step in "$@"; do
       timeout 200 $sg bench fast --lengths 16000,64000,256000,0 --variants score16,score32 --reps 3 --commit "$commit" --csv "$out/fast.csv" 2>&1 | tail -12
       timeout 200 $sg bench barrier --blocks 132,528 --blocks-per-sm 1,4 --repeats 3 --commit "$commit" --csv "$out/barrier.csv" 2>&1 | tail -30
       timeout 200 $sg bench sw --lengths 8461,30000 --kernels coalesced,tiled --modes cpu,graph,simple,lastin,cg --reps 2 --blocks 132 --csv "$out/sw.csv" 2>&1 | tail -24 ;;
+    ab) setup  # the paper engines' fill times, this build against .carry/old/swat-gpu-d793d2b, interleaved
+      for rep in 1 2; do
+        for b in /work/main/.carry/old/swat-gpu-d793d2b /work/main/build/bin/swat-gpu; do
+          echo "== $b (round $rep)" | tee -a "$out/ab.log"
+          timeout 200 $b bench sw --lengths 8461,30000 --kernels coalesced,tiled --modes cpu,graph,simple,lastin,cg --reps 3 \
+            --blocks 132 --csv "$out/ab_$(basename $b)_$rep.csv" 2>&1 | grep -E "^(8461|30000)" | tee -a "$out/ab.log"
+        done
+      done ;;
     sanitize) setup  # compute-sanitizer on small GPU tests of every engine and study (issue 15)
       export SWAT_SHORT=1 SWAT_STRESS_PHASES=200 SWAT_STRESS_MAX_BLOCKS=8
       for r in "engines/dbsearch/test_dbsearch --gtest_filter=DbScan.EmptyQueriesAndEmptyDatabase:DbScan.ManyQueriesAgainstFewLongTargets:DbAlign.*" \
