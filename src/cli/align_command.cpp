@@ -80,8 +80,8 @@ int align_command(const engine_registry& engines, const std::vector<std::string>
   opts.positional_help("QUERY.fa DB.fa").show_positional_help();
   // clang-format off
   opts.add_options("Input")
-    ("query", "query FASTA (.gz ok)", cxxopts::value<std::string>())
-    ("db", "database FASTA (.gz ok)", cxxopts::value<std::string>())
+    ("query", "query FASTA (.gz ok; - for standard input)", cxxopts::value<std::string>())
+    ("db", "database FASTA (.gz ok; - for standard input)", cxxopts::value<std::string>())
     ("alphabet", "auto|dna|protein", cxxopts::value<std::string>()->default_value("auto"))
     ("strand", "DNA strands of the queries searched: both|plus|minus [both]", cxxopts::value<std::string>());
   opts.add_options("Scoring")
@@ -95,7 +95,7 @@ int align_command(const engine_registry& engines, const std::vector<std::string>
   opts.add_options("Engine")
     ("device", "cpu|gpu|gpu:ID|auto (auto: GPU if present, else CPU with a notice; gpu:ID: CUDA device ID)",
      cxxopts::value<std::string>()->default_value("auto"))
-    ("threads", "CPU threads (0 = all cores)", cxxopts::value<std::string>()->default_value("0"))
+    ("t,threads", "CPU threads (0 = all cores)", cxxopts::value<std::string>()->default_value("0"))
     ("cpu-mem", "CPU traceback memory budget in MiB", cxxopts::value<std::string>()->default_value("1024"))
     ("kernel", kernel_help(engines), cxxopts::value<std::string>()->default_value("auto"))
     ("sync", "GPU inter-block sync of the paper kernels: " + sync_mode_names() +
@@ -132,6 +132,8 @@ int align_command(const engine_registry& engines, const std::vector<std::string>
   pipeline::align_options o;
   o.query_path = r["query"].as<std::string>();
   o.db_path = r["db"].as<std::string>();
+  if (o.query_path == "-" && o.db_path == "-")
+    throw usage_error("QUERY and DB cannot both be '-' (standard input is one stream)");
   o.alphabet = io::parse_alphabet_request(r["alphabet"].as<std::string>());
   o.scoring.match = optional_int(r, "match");
   o.scoring.mismatch = optional_int(r, "mismatch");

@@ -143,7 +143,8 @@ struct input_file::state {
 
 input_file::input_file(const std::string& path) : s_(std::make_unique<state>()) {
   s_->path = path;
-  s_->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // "-" is standard input (a pipe is kept in memory for the second pass, see read_fasta).
+  s_->fd = path == "-" ? ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (s_->fd < 0) {
     const int err = errno;
     throw input_error(path, err == ENOENT ? std::string("no such file") : "cannot open: " + errno_message(err));

@@ -14,7 +14,8 @@ namespace swat::io::detail {
 //! is not another member is an error (all-zero padding excepted, as gzip itself accepts it).
 class input_file {
  public:
-  //! Opens path. Throws swat::input_error for a missing file, a directory or an unreadable file.
+  //! Opens path ("-": standard input). Throws swat::input_error for a missing file, a directory
+  //! or an unreadable file.
   explicit input_file(const std::string& path);
   ~input_file();
   input_file(const input_file&) = delete;
