@@ -17,6 +17,7 @@
 
 #include "cli/commands.hpp"
 #include "common/error.hpp"
+#include "engine/registry.hpp"
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   // libFuzzer opens its corpus directories after this: make them absolute before the chdir.
@@ -46,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     else args.back() += c;
   }
   try {
-    swat::cli::align_command(args);
+    swat::cli::align_command(swat::built_engines(), args);
   } catch (const swat::usage_error&) {
   } catch (const swat::input_error&) {
   } catch (const swat::runtime_failure&) {
