@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "engine/cpu_hsps.hpp"
 #include "engine/cpu_kernels.hpp"
 #include "engine/cpu_traceback.hpp"
 
@@ -48,8 +49,10 @@ cpu_engine::cpu_engine(unsigned threads, std::size_t budget_bytes, engine_notice
             " hardware threads: the extra ones only add overhead");
 }
 
-std::size_t cpu_engine::pair_min_bytes(std::int64_t m, std::int64_t n, const scoring_scheme& scheme, bool traceback) {
+std::size_t cpu_engine::pair_min_bytes(std::int64_t m, std::int64_t n, const scoring_scheme& scheme, job_kind kind) {
   if (m == 0 || n == 0) return 0;
+  if (kind == job_kind::hsps) return cpu::plan_hsps(m, n, 0).bytes;
+  const bool traceback = kind == job_kind::align;
   std::size_t need = cpu::plan_score_pass(m, n, scheme.size(), traceback, 0).bytes;
   if (traceback)
     need = std::max(need, cpu::trace_overhead_bytes(span_bound(m, n, scheme), span_bound(n, m, scheme)));
@@ -76,18 +79,18 @@ alignment cpu_engine::align_one(residue_span query, residue_span target, const s
 
 alignment cpu_engine::align(residue_span query, residue_span target, const scoring_scheme& scheme) {
   const pair_job job{0, 0, query, target};
-  fitting_workers({&job, 1}, scheme, true, 1);
+  fitting_workers({&job, 1}, scheme, job_kind::align, 1);
   return align_one(query, target, scheme, budget_bytes_, nullptr);
 }
 
 best_cell cpu_engine::score_only(residue_span query, residue_span target, const scoring_scheme& scheme) {
   const pair_job job{0, 0, query, target};
-  fitting_workers({&job, 1}, scheme, false, 1);
+  fitting_workers({&job, 1}, scheme, job_kind::score, 1);
   return cpu::score_pass(query, target, scheme, false, nullptr, budget_bytes_).best;
 }
 
 std::size_t cpu_engine::fitting_workers(std::span<const pair_job> jobs, const scoring_scheme& scheme,
-                                        bool traceback, std::size_t wanted) const {
+                                        job_kind kind, std::size_t wanted) const {
   std::size_t need = 0, worst = 0;
   constexpr std::size_t max_residues = (std::size_t(1) << 31) - 1;  // int32 cell coordinates
   for (std::size_t k = 0; k < jobs.size(); ++k) {
@@ -95,7 +98,7 @@ std::size_t cpu_engine::fitting_workers(std::span<const pair_job> jobs, const sc
       throw usage_error("a sequence of " + std::to_string(std::max(jobs[k].query.size(), jobs[k].target.size())) +
                         " residues is longer than the CPU engine's limit of " + std::to_string(max_residues));
     const std::size_t b = pair_min_bytes(std::int64_t(jobs[k].query.size()), std::int64_t(jobs[k].target.size()),
-                                         scheme, traceback);
+                                         scheme, kind);
     if (b > need) need = b, worst = k;
   }
   if (need <= min_budget_bytes) return wanted;
@@ -112,11 +115,11 @@ std::size_t cpu_engine::fitting_workers(std::span<const pair_job> jobs, const sc
   return fit;
 }
 
-void cpu_engine::for_each_job(std::span<const pair_job> jobs, const scoring_scheme& scheme, bool traceback,
+void cpu_engine::for_each_job(std::span<const pair_job> jobs, const scoring_scheme& scheme, job_kind kind,
                               const std::function<void(std::size_t, std::size_t)>& fn) const {
   const std::size_t count = jobs.size();
   if (count == 0) return;
-  const std::size_t workers = fitting_workers(jobs, scheme, traceback, std::min<std::size_t>(threads_, count));
+  const std::size_t workers = fitting_workers(jobs, scheme, kind, std::min<std::size_t>(threads_, count));
   const std::size_t budget = std::max<std::size_t>(budget_bytes_ / workers, 1);
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
@@ -157,15 +160,24 @@ void cpu_engine::for_each_job(std::span<const pair_job> jobs, const scoring_sche
 
 void cpu_engine::align_many(std::span<const pair_job> jobs, const scoring_scheme& scheme,
                             std::span<alignment> results, const progress_fn& progress) {
-  for_each_job(jobs, scheme, true, [&](std::size_t k, std::size_t budget) {
+  for_each_job(jobs, scheme, job_kind::align, [&](std::size_t k, std::size_t budget) {
     results[k] = align_one(jobs[k].query, jobs[k].target, scheme, budget, &progress);
   });
 }
 
 void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme& scheme,
                             std::span<best_cell> results, const progress_fn& progress) {
-  for_each_job(jobs, scheme, false, [&](std::size_t k, std::size_t budget) {
+  for_each_job(jobs, scheme, job_kind::score, [&](std::size_t k, std::size_t budget) {
     results[k] = cpu::score_pass(jobs[k].query, jobs[k].target, scheme, false, &progress, budget).best;
+  });
+}
+
+void cpu_engine::align_hsps_many(std::span<const pair_job> jobs, std::span<const std::int32_t> min_scores,
+                                 std::size_t max_hsps, const scoring_scheme& scheme,
+                                 std::span<std::vector<alignment>> results, const progress_fn& progress) {
+  for_each_job(jobs, scheme, job_kind::hsps, [&](std::size_t k, std::size_t budget) {
+    results[k] = cpu::waterman_eggert(jobs[k].query, jobs[k].target, scheme, max_hsps, min_scores[k], budget,
+                                      &progress);
   });
 }
 

@@ -49,14 +49,20 @@ class cpu_engine final : public engine {
                   std::span<alignment> results, const progress_fn& progress) override;
   void score_many(std::span<const pair_job> jobs, const scoring_scheme& scheme, std::span<best_cell> results,
                   const progress_fn& progress) override;
+  void align_hsps_many(std::span<const pair_job> jobs, std::span<const std::int32_t> min_scores, std::size_t max_hsps,
+                       const scoring_scheme& scheme, std::span<std::vector<alignment>> results,
+                       const progress_fn& progress) override;
 
   //! Worker threads used by align_many.
   unsigned threads() const { return threads_; }
   //! Memory budget (bytes).
   std::size_t budget_bytes() const { return budget_bytes_; }
-  //! Smallest memory an m × n pair can run in (bytes): score pass bands and, with traceback,
-  //! the checkpoint rows of the widest rectangle the scores allow.
-  static std::size_t pair_min_bytes(std::int64_t m, std::int64_t n, const scoring_scheme& scheme, bool traceback);
+  //! What a pair is run for: its best cell, its alignment, or several alignments (--max-hsps).
+  enum class job_kind { score, align, hsps };
+  //! Smallest memory an m × n pair can run in (bytes): score pass bands and, for an alignment,
+  //! the checkpoint rows of the widest rectangle the scores allow; for several alignments the
+  //! smallest tile layout of cpu_hsps.hpp.
+  static std::size_t pair_min_bytes(std::int64_t m, std::int64_t n, const scoring_scheme& scheme, job_kind kind);
 
  private:
   alignment align_one(residue_span query, residue_span target, const scoring_scheme& scheme,
@@ -64,10 +70,10 @@ class cpu_engine final : public engine {
 
   //! Refuses (usage_error) a set of pairs of which one cannot fit the budget or has a sequence
   //! longer than 2^31 - 1 residues; returns how many workers (≤ wanted) fit in equal shares.
-  std::size_t fitting_workers(std::span<const pair_job> jobs, const scoring_scheme& scheme, bool traceback,
+  std::size_t fitting_workers(std::span<const pair_job> jobs, const scoring_scheme& scheme, job_kind kind,
                               std::size_t wanted) const;
   //! Runs fn(job, budget_bytes) for every job on the worker pool; rethrows the first error.
-  void for_each_job(std::span<const pair_job> jobs, const scoring_scheme& scheme, bool traceback,
+  void for_each_job(std::span<const pair_job> jobs, const scoring_scheme& scheme, job_kind kind,
                     const std::function<void(std::size_t, std::size_t)>& fn) const;
 
   unsigned threads_;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/alignment.hpp"
+#include "common/error.hpp"
 #include "common/scoring_scheme.hpp"
 #include "common/sequence.hpp"
 #include "common/traceback.hpp"
@@ -86,6 +87,15 @@ class engine {
       results[k] = align(jobs[k].query, jobs[k].target, scheme);
       if (progress) progress(std::uint64_t(jobs[k].query.size()) * jobs[k].target.size());
     }
+  }
+  //! Several alignments per pair (--max-hsps): results[k] receives the alignments of jobs[k]
+  //! under the Waterman–Eggert rule (no residue pair aligned twice; engine/cpu_hsps.hpp), best
+  //! first, at most max_hsps (0: no limit), each scoring at least min_scores[k]. The CPU engine
+  //! computes them; the GPU→CPU fallback hands them to it; other engines refuse.
+  virtual void align_hsps_many(std::span<const pair_job> /*jobs*/, std::span<const std::int32_t> /*min_scores*/,
+                               std::size_t /*max_hsps*/, const scoring_scheme& /*scheme*/,
+                               std::span<std::vector<alignment>> /*results*/, const progress_fn& /*progress*/) {
+    throw runtime_failure("the " + name() + " engine cannot report several alignments per pair (--max-hsps)");
   }
 };
 

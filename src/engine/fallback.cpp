@@ -75,6 +75,13 @@ class fallback_engine final : public engine {
     });
   }
 
+  //! No GPU engine computes several alignments per pair yet: the CPU engine does.
+  void align_hsps_many(std::span<const pair_job> jobs, std::span<const std::int32_t> min_scores, std::size_t max_hsps,
+                       const scoring_scheme& scheme, std::span<std::vector<alignment>> results,
+                       const progress_fn& progress) override {
+    cpu_->align_hsps_many(jobs, min_scores, max_hsps, scheme, results, progress);
+  }
+
  private:
   //! The one fits-check: true when the GPU engine takes the pair, else its reason is told.
   bool takes(residue_span query, residue_span target, const scoring_scheme& scheme) {

@@ -4,7 +4,8 @@
 
 namespace swat::reference {
 
-dp_matrices fill(residue_span query, residue_span target, const scoring_scheme& scheme) {
+dp_matrices fill(residue_span query, residue_span target, const scoring_scheme& scheme,
+                 const std::vector<bool>& forbidden) {
   dp_matrices dp;
   dp.m = std::int64_t(query.size());
   dp.n = std::int64_t(target.size());
@@ -22,7 +23,9 @@ dp_matrices fill(residue_span query, residue_span target, const scoring_scheme& 
       const std::int32_t e_ext = dp.E(i, j - 1) - ext;
       const std::int32_t f_open = dp.H(i - 1, j) - open;
       const std::int32_t f_ext = dp.F(i - 1, j) - ext;
-      const std::int32_t diag = dp.H(i - 1, j - 1) + scheme.score(query[i - 1], target[j - 1]);
+      const std::int32_t diag = !forbidden.empty() && forbidden[std::size_t(c)]
+                                    ? minus_infinity
+                                    : dp.H(i - 1, j - 1) + scheme.score(query[i - 1], target[j - 1]);
       dp.e[c] = std::max(e_open, e_ext);
       dp.f[c] = std::max(f_open, f_ext);
       dp.h[c] = std::max({0, diag, dp.e[c], dp.f[c]});
@@ -45,6 +48,28 @@ best_cell find_best(const dp_matrices& dp) {
 alignment align(residue_span query, residue_span target, const scoring_scheme& scheme) {
   const dp_matrices dp = fill(query, target, scheme);
   return walk_traceback(find_best(dp), [&](std::int64_t i, std::int64_t j) { return dp.code[dp.index(i, j)]; });
+}
+
+std::vector<alignment> waterman_eggert(residue_span query, residue_span target, const scoring_scheme& scheme,
+                                       std::size_t max_hsps, std::int32_t min_score) {
+  std::vector<alignment> found;
+  std::vector<bool> forbidden(std::size_t(query.size() + 1) * std::size_t(target.size() + 1), false);
+  const std::int64_t n = std::int64_t(target.size());
+  while (max_hsps == 0 || found.size() < max_hsps) {
+    const dp_matrices dp = fill(query, target, scheme, forbidden);
+    const best_cell best = find_best(dp);
+    if (best.score <= 0 || best.score < min_score) break;
+    alignment aln = walk_traceback(best, [&](std::int64_t i, std::int64_t j) { return dp.code[dp.index(i, j)]; });
+    std::int64_t i = aln.query_begin, j = aln.target_begin;
+    for (const cigar_op& op : aln.ops)
+      for (std::uint32_t k = 0; k < op.length; ++k) {
+        if (op.op == 'M') forbidden[std::size_t((i + 1) * (n + 1) + j + 1)] = true;
+        if (op.op != 'D') ++i;
+        if (op.op != 'I') ++j;
+      }
+    found.push_back(std::move(aln));
+  }
+  return found;
 }
 
 }  // namespace swat::reference

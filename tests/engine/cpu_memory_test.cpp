@@ -63,7 +63,7 @@ TEST(cpu_memory, gigabase_query_plan_fits_256_mib) {
     EXPECT_LT(plan.bytes, std::size_t(4) << 20);
   }
   // The traceback of such a pair (a rectangle at most ~2 kb wide) needs well under a MiB.
-  EXPECT_LT(cpu_engine::pair_min_bytes(1'000'000'000, 1000, test::dna_scheme(), true), std::size_t(1) << 20);
+  EXPECT_LT(cpu_engine::pair_min_bytes(1'000'000'000, 1000, test::dna_scheme(), cpu_engine::job_kind::align), std::size_t(1) << 20);
 }
 
 TEST(cpu_memory, pair_that_cannot_fit_is_refused_before_any_work) {
@@ -91,7 +91,7 @@ TEST(cpu_memory, fewer_threads_when_pairs_need_a_large_share) {
   const scoring_scheme scheme = test::dna_scheme();
   std::vector<std::pair<residues, residues>> pairs;
   for (int k = 0; k < 4; ++k) pairs.push_back({random_residues(rng, 8000, dna_size), random_residues(rng, 8000, dna_size)});
-  const std::size_t need = cpu_engine::pair_min_bytes(8000, 8000, scheme, true);
+  const std::size_t need = cpu_engine::pair_min_bytes(8000, 8000, scheme, cpu_engine::job_kind::align);
   ASSERT_GT(need, cpu_engine::min_budget_bytes);
   std::vector<pair_job> jobs;
   for (std::size_t k = 0; k < pairs.size(); ++k) jobs.push_back({k, k, pairs[k].first, pairs[k].second});

@@ -1,0 +1,68 @@
+#pragma once
+// Several alignments per pair (--max-hsps) on the CPU, exact and in bounded memory.
+//
+// The rule (Waterman & Eggert 1987; Huang & Miller 1991's SIM): the first alignment is the
+// pair's optimal local alignment; each next one is the optimal local alignment that aligns no
+// residue pair (i, j) an earlier one aligned. In the DP such a forbidden cell loses its diagonal
+// term, H(i,j) = max(0, E(i,j), F(i,j)); gaps may cross it. Every alignment is the optimum of its
+// matrix under the tie rules of common/traceback.hpp, i.e. exactly reference::waterman_eggert.
+//
+// Bounded memory: the matrix is cut into tiles of K × K cells and only the tiles' borders are
+// kept (H and F of the last row of every row of tiles, H and E of the last column of every column
+// of tiles), with the best cell of every tile. A tile is refilled from its left and upper
+// neighbours' borders alone, so:
+//   - pass 0 fills every tile once (score pass);
+//   - forbidding an alignment marks the tiles it crosses dirty; a refilled tile whose border
+//     changed marks the neighbours that read it (right, below, below-right) dirty. A tile is
+//     exact when neither it nor any tile above-left of it (its cone) is dirty.
+//   - the values only fall when cells are forbidden, and the recurrences are monotone in their
+//     inputs, so a stale tile's stored best is an upper bound of its true best. The next
+//     alignment is found lazily: take the tile with the best stored cell (tie order); if it is
+//     exact, its best is the matrix's best; else refill the dirty tiles of its cone in row-major
+//     order and look again. Tiles whose stored best is below the threshold are never refilled,
+//     and the search stops as soon as the best stored cell is below it.
+//   - the path is walked back through the tiles of the cone (all exact): each tile is refilled
+//     band by band with traceback codes (rows checkpointed inside the tile when it is tall).
+// Only the regions that earlier alignments touched are recomputed, as in SIM; the tile fill
+// with borders in and out is the unit a GPU engine would take over.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "common/alignment.hpp"
+#include "common/scoring_scheme.hpp"
+#include "common/sequence.hpp"
+#include "engine/engine.hpp"
+
+namespace swat::cpu {
+
+//! Layout of one pair's search for several alignments.
+struct hsp_plan {
+  std::int64_t tile = 0;       //!< tile edge K (cells)
+  std::int64_t band_rows = 0;  //!< rows per traceback band inside a tile (≤ K)
+  std::size_t bytes = 0;       //!< borders, tile records, traceback codes and checkpoints (bytes)
+};
+
+//! Smallest tile edge the planner chooses (cells); tests may ask for smaller tiles.
+inline constexpr std::int64_t hsp_min_tile = 256;
+
+//! Plan for an m × n pair within budget_bytes: the smallest tile edge (from hsp_min_tile,
+//! doubling) whose layout fits. When nothing fits, the layout of fewest bytes (bytes >
+//! budget_bytes: the caller refuses).
+hsp_plan plan_hsps(std::int64_t m, std::int64_t n, std::size_t budget_bytes);
+
+//! The alignments of query against target under the Waterman–Eggert rule, best first: at most
+//! max_hsps (0: no limit), each with score ≥ min_score (values below 1 count as 1). Memory within
+//! budget_bytes (usage_error when the pair cannot fit). progress (may be null) receives the cells
+//! of the first pass, m·n in total. layout.tile > 0 forces the tile edge and layout.band_rows > 0
+//! the traceback band height (tests; the budget is then not checked).
+std::vector<alignment> waterman_eggert(residue_span query, residue_span target, const scoring_scheme& scheme,
+                                       std::size_t max_hsps, std::int32_t min_score, std::size_t budget_bytes,
+                                       const progress_fn* progress = nullptr, const hsp_plan& layout = {});
+
+//! Cells filled by the calls of waterman_eggert on this thread so far (first passes, refills and
+//! traceback bands): for benchmarks and tests of how much the lazy refill saves.
+std::uint64_t hsp_cells_filled();
+
+}  // namespace swat::cpu

@@ -1,0 +1,233 @@
+// Several alignments per pair (--max-hsps, engine/cpu_hsps.hpp) against the full-matrix
+// Waterman–Eggert of the reference: every alignment equal (score, coordinates, every CIGAR op)
+// for tile edges from a few cells to one tile, traceback bands inside tiles, thresholds and
+// limits; planted repeats are all found, the alignments share no residue pair, the refills stay
+// near the alignments, and a long pair runs within its memory budget.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/cpu_engine.hpp"
+#include "engine/cpu_hsps.hpp"
+#include "engine/test_schemes.hpp"
+#include "reference/reference.hpp"
+
+namespace swat {
+namespace {
+
+using residues = std::vector<std::uint8_t>;
+using test::mutate;
+using test::random_residues;
+
+std::string describe(const std::vector<alignment>& alns) {
+  std::string s;
+  for (const alignment& a : alns) {
+    s += std::to_string(a.score) + " q[" + std::to_string(a.query_begin) + "," + std::to_string(a.query_end) +
+         ") t[" + std::to_string(a.target_begin) + "," + std::to_string(a.target_end) + ") ";
+    for (const cigar_op& c : a.ops) s += std::to_string(c.length) + c.op;
+    s += "\n";
+  }
+  return s;
+}
+
+//! The aligned residue pairs of aln (0-based).
+std::vector<std::pair<std::int64_t, std::int64_t>> pairs_of(const alignment& aln) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> out;
+  std::int64_t i = aln.query_begin, j = aln.target_begin;
+  for (const cigar_op& op : aln.ops)
+    for (std::uint32_t k = 0; k < op.length; ++k) {
+      if (op.op == 'M') out.emplace_back(i, j);
+      if (op.op != 'D') ++i;
+      if (op.op != 'I') ++j;
+    }
+  return out;
+}
+
+//! Each alignment rescores to its score, scores do not rise, and no pair is aligned twice.
+void expect_valid(const std::vector<alignment>& alns, const residues& q, const residues& t,
+                  const scoring_scheme& scheme) {
+  std::set<std::pair<std::int64_t, std::int64_t>> used;
+  for (std::size_t k = 0; k < alns.size(); ++k) {
+    EXPECT_EQ(rescore(alns[k], q, t, scheme), alns[k].score);
+    if (k > 0) {
+      EXPECT_LE(alns[k].score, alns[k - 1].score);
+    }
+    for (const auto& p : pairs_of(alns[k])) EXPECT_TRUE(used.insert(p).second) << "pair aligned twice";
+  }
+}
+
+//! A random target with copies (mutated, some reverse-ordered segments) of pieces of q planted.
+residues with_planted_copies(std::mt19937& rng, const residues& q, std::size_t n, int alphabet, int copies) {
+  residues t = random_residues(rng, n, alphabet);
+  for (int c = 0; c < copies && !q.empty(); ++c) {
+    const std::size_t len = std::min<std::size_t>(q.size(), 10 + rng() % 60);
+    const std::size_t from = rng() % (q.size() - len + 1);
+    const residues piece = mutate(rng, residues(q.begin() + std::ptrdiff_t(from), q.begin() + std::ptrdiff_t(from + len)),
+                                  alphabet, 0.1);
+    if (piece.size() >= t.size()) continue;
+    const std::size_t at = rng() % (t.size() - piece.size());
+    std::copy(piece.begin(), piece.end(), t.begin() + std::ptrdiff_t(at));
+  }
+  return t;
+}
+
+void check(const residues& q, const residues& t, const scoring_scheme& scheme, std::size_t max_hsps,
+           std::int32_t min_score, const std::string& what) {
+  const std::vector<alignment> want = reference::waterman_eggert(q, t, scheme, max_hsps, min_score);
+  expect_valid(want, q, t, scheme);
+  for (const cpu::hsp_plan layout : {cpu::hsp_plan{3, 0, 0}, cpu::hsp_plan{7, 2, 0}, cpu::hsp_plan{16, 5, 0},
+                                     cpu::hsp_plan{64, 0, 0}, cpu::hsp_plan{}}) {
+    const std::vector<alignment> got =
+        cpu::waterman_eggert(q, t, scheme, max_hsps, min_score, std::size_t(1) << 30, nullptr, layout);
+    ASSERT_EQ(describe(got), describe(want)) << what << " tile " << layout.tile << " band " << layout.band_rows
+                                             << " m=" << q.size() << " n=" << t.size();
+  }
+}
+
+TEST(cpu_hsps, reference_finds_both_copies_of_a_motif_without_sharing_a_pair) {
+  const scoring_scheme s = test::dna_scheme();
+  // ACGTTGCAAGGT planted twice in the target.
+  const residues q = {0, 1, 2, 3, 3, 2, 1, 0, 0, 2, 2, 3};
+  residues t(40, 1);
+  std::copy(q.begin(), q.end(), t.begin() + 3);
+  std::copy(q.begin(), q.end(), t.begin() + 25);
+  const std::vector<alignment> alns = reference::waterman_eggert(q, t, s, 0, 10);
+  ASSERT_EQ(alns.size(), 2u) << describe(alns);
+  EXPECT_EQ(alns[0].score, 24);
+  EXPECT_EQ(alns[1].score, 24);
+  EXPECT_EQ(alns[0].target_begin, 3);  // equal scores: the smaller target end first
+  EXPECT_EQ(alns[1].target_begin, 25);
+  EXPECT_EQ(reference::waterman_eggert(q, t, s, 1, 1).size(), 1u);
+  EXPECT_TRUE(reference::waterman_eggert(q, t, s, 0, 25).empty());
+}
+
+TEST(cpu_hsps, equal_to_the_reference_on_seeded_random_pairs) {
+  std::mt19937 rng(20261124);
+  const std::vector<scoring_scheme> schemes = {test::dna_scheme(), test::dna_scheme(1, -1, 0, 1),
+                                               test::dna_scheme(5, -4, 10, 1), test::protein_scheme(7, 11, 1),
+                                               test::protein_scheme(8, 4, 2), test::protein_scheme(9, 0, 3)};
+  for (int round = 0; round < 120; ++round) {
+    const scoring_scheme& s = schemes[std::size_t(round) % schemes.size()];
+    const int alphabet = s.alphabet == alphabet_kind::dna ? 4 : 20;
+    const std::size_t m = rng() % 90, n = rng() % 160;
+    const residues q = random_residues(rng, m, alphabet);
+    const residues t = round % 2 ? with_planted_copies(rng, q, n, alphabet, 4) : random_residues(rng, n, alphabet);
+    const std::size_t max_hsps = std::vector<std::size_t>{0, 1, 2, 5}[std::size_t(round) % 4];
+    const std::int32_t min_score = std::vector<std::int32_t>{1, 8, 20}[std::size_t(round) % 3];
+    check(q, t, s, max_hsps, min_score, "round " + std::to_string(round));
+  }
+}
+
+TEST(cpu_hsps, equal_to_the_reference_on_lengths_around_tile_borders) {
+  std::mt19937 rng(77);
+  const scoring_scheme s = test::dna_scheme(1, -1, 2, 1);
+  for (std::size_t m : {1, 2, 15, 16, 17, 63, 64, 65})
+    for (std::size_t n : {1, 16, 17, 64, 65, 130}) {
+      const residues q = random_residues(rng, m, 4);
+      const residues t = with_planted_copies(rng, q, n, 4, 3);
+      check(q, t, s, 0, 3, "m " + std::to_string(m) + " n " + std::to_string(n));
+    }
+}
+
+TEST(cpu_hsps, low_complexity_pairs_full_of_ties) {
+  std::mt19937 rng(5);
+  for (int round = 0; round < 30; ++round) {
+    const scoring_scheme s = round % 2 ? test::dna_scheme(1, -1, 1, 1) : test::dna_scheme();
+    const residues q = random_residues(rng, 20 + rng() % 60, 2);  // A/C only
+    const residues t = random_residues(rng, 20 + rng() % 100, 2);
+    check(q, t, s, round % 3 ? 0 : 4, 4, "round " + std::to_string(round));
+  }
+}
+
+TEST(cpu_hsps, first_alignment_is_the_cpu_engines) {
+  std::mt19937 rng(11);
+  const scoring_scheme s = test::protein_scheme(3, 10, 1);
+  cpu_engine eng(1);
+  for (int round = 0; round < 20; ++round) {
+    const residues q = random_residues(rng, 50 + rng() % 400, 20);
+    const residues t = with_planted_copies(rng, q, 100 + rng() % 1500, 20, 3);
+    const std::vector<alignment> got = cpu::waterman_eggert(q, t, s, 3, 1, std::size_t(1) << 30);
+    ASSERT_FALSE(got.empty());
+    EXPECT_EQ(got[0], eng.align(q, t, s));
+    expect_valid(got, q, t, s);
+  }
+}
+
+TEST(cpu_hsps, planted_copies_are_all_found_and_refills_stay_near_them) {
+  std::mt19937 rng(2024);
+  const scoring_scheme s = test::dna_scheme();
+  const residues gene = random_residues(rng, 600, 4);
+  residues genome = random_residues(rng, 40000, 4);
+  const std::size_t at[] = {3000, 15000, 27000, 36000};
+  for (std::size_t a : at) {
+    const residues copy = mutate(rng, gene, 4, 0.03);
+    std::copy(copy.begin(), copy.end(), genome.begin() + std::ptrdiff_t(a));
+  }
+  // A random 600 × 40,000 matrix scores ~20 at most: a threshold of 300 keeps only the copies.
+  const std::uint64_t before = cpu::hsp_cells_filled();
+  const std::vector<alignment> got = cpu::waterman_eggert(gene, genome, s, 0, 300, std::size_t(64) << 20);
+  const std::uint64_t cells = cpu::hsp_cells_filled() - before;
+  ASSERT_EQ(got.size(), 4u) << describe(got);
+  std::vector<std::int64_t> starts;
+  for (const alignment& a : got) starts.push_back(a.target_begin);
+  std::sort(starts.begin(), starts.end());
+  for (std::size_t k = 0; k < 4; ++k) EXPECT_NEAR(double(starts[k]), double(at[k]), 40.0);
+  expect_valid(got, gene, genome, s);
+  // The first pass fills m·n cells; the refills and the traceback bands of four alignments add
+  // the tiles around them, a fraction of the matrix.
+  const double matrix = double(gene.size()) * double(genome.size());
+  EXPECT_LT(double(cells), 1.5 * matrix) << cells << " cells for a matrix of " << matrix;
+  // Same answer with tiny tiles and bands.
+  EXPECT_EQ(describe(cpu::waterman_eggert(gene, genome, s, 0, 300, std::size_t(64) << 20, nullptr, {64, 9, 0})),
+            describe(got));
+}
+
+TEST(cpu_hsps, long_pair_runs_within_its_budget_with_banded_tiles) {
+  std::mt19937 rng(99);
+  const scoring_scheme s = test::dna_scheme();
+  const residues q = random_residues(rng, 3000, 4);
+  const residues t = with_planted_copies(rng, q, 300000, 4, 12);
+  const std::size_t budget = std::size_t(8) << 20;
+  const cpu::hsp_plan plan = cpu::plan_hsps(std::int64_t(q.size()), std::int64_t(t.size()), budget);
+  EXPECT_LE(plan.bytes, budget);
+  EXPECT_GT(plan.tile, cpu::hsp_min_tile);  // the budget forced larger tiles
+  const std::vector<alignment> got = cpu::waterman_eggert(q, t, s, 6, 40, budget);
+  ASSERT_FALSE(got.empty());
+  expect_valid(got, q, t, s);
+  EXPECT_EQ(got[0], cpu_engine(1).align(q, t, s));
+  // Another layout (small tiles, short bands) gives the same alignments.
+  EXPECT_EQ(describe(cpu::waterman_eggert(q, t, s, 6, 40, budget, nullptr, {1000, 7, 0})), describe(got));
+}
+
+TEST(cpu_hsps, refuses_a_pair_that_cannot_fit) {
+  const scoring_scheme s = test::dna_scheme();
+  const residues q(20000, 1), t(20000, 2);
+  EXPECT_THROW(cpu::waterman_eggert(q, t, s, 0, 1, 1000), usage_error);
+  EXPECT_TRUE(cpu::waterman_eggert(residues{}, t, s, 0, 1, 1000).empty());
+}
+
+TEST(cpu_hsps, engine_runs_pairs_on_threads_in_job_order) {
+  std::mt19937 rng(8);
+  const scoring_scheme s = test::dna_scheme();
+  std::vector<residues> qs, ts;
+  std::vector<pair_job> jobs;
+  for (int k = 0; k < 12; ++k) {
+    qs.push_back(random_residues(rng, 30 + rng() % 100, 4));
+    ts.push_back(with_planted_copies(rng, qs.back(), 200 + rng() % 400, 4, 3));
+  }
+  for (std::size_t k = 0; k < qs.size(); ++k) jobs.push_back({k, k, qs[k], ts[k]});
+  const std::vector<std::int32_t> min_scores(jobs.size(), 12);
+  std::vector<std::vector<alignment>> got(jobs.size());
+  cpu_engine(4).align_hsps_many(jobs, min_scores, 0, s, got, {});
+  for (std::size_t k = 0; k < jobs.size(); ++k)
+    EXPECT_EQ(describe(got[k]), describe(reference::waterman_eggert(qs[k], ts[k], s, 0, 12))) << k;
+}
+
+}  // namespace
+}  // namespace swat
