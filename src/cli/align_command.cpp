@@ -109,7 +109,9 @@ int align_command(const engine_registry& engines, const std::vector<std::string>
     ("outfmt", "6 [columns…] | 7 [columns…] | blast6 [extra columns…] | sam | bam | pair | json (see below)",
      cxxopts::value<std::string>()->default_value("blast6"))
     ("o,out", "output file, written atomically (default: stdout)", cxxopts::value<std::string>())
-    ("max-hits", "hits reported per query", cxxopts::value<std::string>()->default_value("10"))
+    ("max-hits", "hits (targets) reported per query", cxxopts::value<std::string>()->default_value("10"))
+    ("max-hsps", "alignments reported per query-target pair: the best ones that share no aligned residue "
+                 "pair (Waterman-Eggert), each above --min-score/--evalue; 0 = all", cxxopts::value<std::string>()->default_value("1"))
     ("min-score", "smallest score reported", cxxopts::value<std::string>()->default_value("1"))
     ("evalue", "largest E-value reported (> 0; BLAST's default 10)", cxxopts::value<std::string>()->default_value("10"))
     ("sam-hit-only", "SAM/BAM: no unmapped records for queries without hits")
@@ -163,6 +165,7 @@ int align_command(const engine_registry& engines, const std::vector<std::string>
   }
   o.max_hits = std::size_t(count_value(r, "max-hits", ~0ull >> 1));
   if (o.max_hits == 0) throw usage_error("--max-hits must be at least 1");
+  o.max_hsps = std::size_t(count_value(r, "max-hsps", ~0ull >> 1));
   o.min_score = int(integer_value("--min-score", r["min-score"].as<std::string>(), INT_MIN, INT_MAX));
   const std::string evalue = r["evalue"].as<std::string>();
   char* end = nullptr;

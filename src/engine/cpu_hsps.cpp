@@ -12,111 +12,18 @@
 
 #include "common/error.hpp"
 #include "common/traceback.hpp"
+#include "engine/cpu_block.hpp"
 #include "engine/cpu_kernels.hpp"
 
 namespace swat::cpu {
 namespace {
 
-thread_local std::uint64_t filled_cells = 0;
-
 //! Traceback codes of one band: an eighth of the budget, within [64 KiB, 16 MiB].
 std::size_t code_budget(std::size_t budget_bytes) {
   return std::clamp<std::size_t>(budget_bytes / 8, std::size_t(64) << 10, std::size_t(16) << 20);
 }
-constexpr std::int64_t no_column = std::numeric_limits<std::int64_t>::max();
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
-
-//! Residue pairs aligned by earlier alignments: 1-based DP cells (i, j), sorted by row, column.
-class forbidden_cells {
- public:
-  using cell = std::pair<std::int64_t, std::int64_t>;
-
-  //! Adds the aligned pairs ('M' columns) of aln.
-  void add(const alignment& aln) {
-    std::vector<cell> more;
-    std::int64_t i = aln.query_begin, j = aln.target_begin;
-    for (const cigar_op& op : aln.ops)
-      for (std::uint32_t k = 0; k < op.length; ++k) {
-        if (op.op == 'M') more.emplace_back(i + 1, j + 1);
-        if (op.op != 'D') ++i;
-        if (op.op != 'I') ++j;
-      }
-    std::sort(more.begin(), more.end());  // an alignment's pairs rise in i and j: already sorted
-    const std::size_t old = cells_.size();
-    cells_.insert(cells_.end(), more.begin(), more.end());
-    std::inplace_merge(cells_.begin(), cells_.begin() + std::ptrdiff_t(old), cells_.end());
-  }
-  //! The first forbidden cell of row i at column ≥ j, or end().
-  const cell* from(std::int64_t i, std::int64_t j) const {
-    return cells_.data() + (std::lower_bound(cells_.begin(), cells_.end(), cell{i, j}) - cells_.begin());
-  }
-  const cell* begin() const { return cells_.data(); }
-  const cell* end() const { return cells_.data() + cells_.size(); }
-
- private:
-  std::vector<cell> cells_;
-};
-
-//! Rows i0..i1 × columns j0..j1 of the DP (1-based, inclusive).
-struct block {
-  std::int64_t i0, i1, j0, j1;
-  std::int64_t width() const { return j1 - j0 + 1; }
-  std::int64_t height() const { return i1 - i0 + 1; }
-};
-
-//! Fills blk: h, f (width entries) hold H and F of row i0-1 on entry and of row i1 on exit;
-//! corner = H(i0-1, j0-1); left_h, left_e: H and E of column j0-1 for rows i0..i1 (null: column
-//! 0); right_h, right_e (may be null) receive H and E of column j1; codes (with_codes) receive
-//! the 4-bit codes, row by row. Returns the block's best cell under the tie rule (score 0: none).
-template <bool with_codes>
-best_cell fill_block(const block& blk, residue_span query, residue_span target, const scoring_scheme& scheme,
-                     const forbidden_cells& forbidden, std::int32_t* h, std::int32_t* f, std::int32_t corner,
-                     const std::int32_t* left_h, const std::int32_t* left_e, std::int32_t* right_h,
-                     std::int32_t* right_e, std::uint8_t* codes) {
-  const std::int32_t open = scheme.gap_open + scheme.gap_extend, ext = scheme.gap_extend;
-  const std::int64_t w = blk.width();
-  const std::uint8_t* t = target.data() + (blk.j0 - 1);
-  best_cell best{0, 0, 0};
-  for (std::int64_t i = blk.i0; i <= blk.i1; ++i) {
-    const std::int64_t r = i - blk.i0;
-    const std::int32_t* srow = scheme.matrix.data() + std::size_t(query[std::size_t(i - 1)]) * matrix_stride;
-    std::int32_t h_left = left_h ? left_h[r] : 0;
-    std::int32_t e = left_e ? left_e[r] : minus_infinity;
-    std::int32_t h_diag = r == 0 ? corner : left_h ? left_h[r - 1] : 0;
-    const forbidden_cells::cell* next = forbidden.from(i, blk.j0);
-    std::int64_t next_j = next != forbidden.end() && next->first == i ? next->second - blk.j0 : no_column;
-    std::uint8_t* crow = with_codes ? codes + r * w : nullptr;
-    for (std::int64_t k = 0; k < w; ++k) {
-      const std::int32_t up_h = h[k], up_f = f[k];
-      const std::int32_t e_open = h_left - open, e_ext = e - ext;
-      e = std::max(e_open, e_ext);
-      const std::int32_t f_open = up_h - open, f_ext = up_f - ext;
-      const std::int32_t fv = std::max(f_open, f_ext);
-      std::int32_t diag = h_diag + srow[t[k]];
-      if (k == next_j) {  // a pair an earlier alignment aligned: no diagonal step into it
-        diag = minus_infinity;
-        ++next;
-        next_j = next != forbidden.end() && next->first == i ? next->second - blk.j0 : no_column;
-      }
-      const std::int32_t hv = std::max(std::max(diag, 0), std::max(e, fv));
-      if constexpr (with_codes) crow[k] = make_code(hv, diag, e, e_open, e_ext, f_open, f_ext);
-      h_diag = up_h;
-      h[k] = hv;
-      f[k] = fv;
-      h_left = hv;
-      // Row-major order: a later cell wins a tie only with a smaller column (tie rule).
-      if (hv >= best.score && hv > 0 && (hv > best.score || blk.j0 + k < best.target_end))
-        best = {hv, i, blk.j0 + k};
-    }
-    if (right_h) {
-      right_h[r] = h_left;
-      right_e[r] = e;
-    }
-  }
-  filled_cells += std::uint64_t(w) * std::uint64_t(blk.height());
-  return best;
-}
 
 //! Bytes of a layout with tile edge K (see plan_hsps).
 std::size_t layout_bytes(std::int64_t m, std::int64_t n, std::int64_t K, std::size_t codes, std::int64_t& band_rows) {
@@ -226,9 +133,10 @@ class tiled_search {
     const std::int64_t a = t / ct_, b = t % ct_;
     const block g = geometry(t);
     load_top(t, g);
-    const best_cell best = fill_block<false>(g, q_, t_, s_, forbidden_, row_h_.data(), row_f_.data(),
-                                             corner(g.i0, b), left_h(g.i0, b), left_e(g.i0, b), col_h_.data(),
-                                             col_e_.data(), nullptr);
+    const best_cell best = fill_block(g, q_, t_, s_, forbidden_,
+                                      {row_h_.data(), row_f_.data(), corner(g.i0, b), left_h(g.i0, b),
+                                       left_e(g.i0, b), col_h_.data(), col_e_.data()},
+                                      nullptr);
     const std::size_t w = std::size_t(g.width()), ht = std::size_t(g.height());
     std::int32_t* bh = &bottom_h_[std::size_t(a * n_ + g.j0 - 1)];
     std::int32_t* bf = &bottom_f_[std::size_t(a * n_ + g.j0 - 1)];
@@ -289,8 +197,10 @@ class tiled_search {
       load_top(t, g);
       for (std::int64_t k = 0; k + 1 < bands; ++k) {
         const block part{g.i0 + k * S_, g.i0 + (k + 1) * S_ - 1, g.j0, g.j1};
-        fill_block<false>(part, q_, t_, s_, forbidden_, row_h_.data(), row_f_.data(), corner(part.i0, b),
-                          left_h(part.i0, b), left_e(part.i0, b), nullptr, nullptr, nullptr);
+        fill_block(part, q_, t_, s_, forbidden_,
+                   {row_h_.data(), row_f_.data(), corner(part.i0, b), left_h(part.i0, b), left_e(part.i0, b),
+                    nullptr, nullptr},
+                   nullptr);
         std::copy_n(row_h_.begin(), w, checkpoints_.begin() + 2 * k * w);
         std::copy_n(row_f_.begin(), w, checkpoints_.begin() + (2 * k + 1) * w);
       }
@@ -304,8 +214,10 @@ class tiled_search {
     }
     const block part{g.i0 + band * S_, std::min(g.i0 + (band + 1) * S_ - 1, g.i1), g.j0, g.j1};
     codes_.resize(std::size_t(part.height() * w));
-    fill_block<true>(part, q_, t_, s_, forbidden_, row_h_.data(), row_f_.data(), corner(part.i0, b),
-                     left_h(part.i0, b), left_e(part.i0, b), nullptr, nullptr, codes_.data());
+    fill_block(part, q_, t_, s_, forbidden_,
+               {row_h_.data(), row_f_.data(), corner(part.i0, b), left_h(part.i0, b), left_e(part.i0, b), nullptr,
+                nullptr},
+               codes_.data());
     band_tile_ = t;
     band_ = band;
     band_i0_ = part.i0;
@@ -367,6 +279,6 @@ std::vector<alignment> waterman_eggert(residue_span query, residue_span target, 
   return found;
 }
 
-std::uint64_t hsp_cells_filled() { return filled_cells; }
+std::uint64_t hsp_cells_filled() { return block_cells_filled(); }
 
 }  // namespace swat::cpu

@@ -92,6 +92,86 @@ void complement_queries(sequence_set& queries) {
   }
 }
 
+// Several alignments per pair (--max-hsps ≠ 1). Each target of keep[q] (every target when
+// nothing was scanned) is searched on every strand whose scanned best cell reaches the query's
+// threshold (every strand when nothing was scanned) by the engine's align_hsps_many; a target's
+// alignments of both strands are merged best first (plus first on equal scores) and cut to
+// --max-hsps; targets rank by their best alignment. A scanned best cell must be the first
+// alignment's end.
+std::vector<output::hit> hsps_of(engine& eng, const scoring_scheme& scheme, const align_options& options,
+                                 const sequence_set& queries, const sequence_set& targets,
+                                 const std::vector<std::int32_t>& min_scores, bool scanned,
+                                 const std::vector<std::vector<best_cell>>& cells,
+                                 const std::vector<std::vector<std::size_t>>& keep, const std::vector<bool>& minus_of,
+                                 const std::function<void(bool)>& use_strand, const progress_fn& report) {
+  const std::size_t nq = queries.records.size(), nt = targets.records.size(), strands = minus_of.size();
+  std::vector<std::vector<std::size_t>> chosen(nq);  // targets searched per query
+  for (std::size_t q = 0; q < nq; ++q) {
+    if (scanned) {
+      chosen[q] = keep[q];
+    } else {
+      chosen[q].resize(nt);
+      std::iota(chosen[q].begin(), chosen[q].end(), std::size_t(0));
+    }
+  }
+  // found[q][j · strands + k]: the alignments of chosen[q][j] on strand k.
+  std::vector<std::vector<std::vector<alignment>>> found(nq);
+  for (std::size_t q = 0; q < nq; ++q) found[q].resize(chosen[q].size() * strands);
+  for (std::size_t k = 0; k < strands; ++k) {
+    use_strand(minus_of[k]);
+    std::vector<pair_job> jobs;
+    std::vector<std::int32_t> thresholds;
+    std::vector<std::pair<std::size_t, std::size_t>> at;
+    for (std::size_t q = 0; q < nq; ++q)
+      for (std::size_t j = 0; j < chosen[q].size(); ++j) {
+        const std::size_t t = chosen[q][j];
+        best_cell known{};
+        if (scanned) {
+          known = cells[k][q * nt + t];
+          if (known.score <= 0 || known.score < min_scores[q]) continue;
+        }
+        jobs.push_back({q, t, queries.records[q].residues, targets.records[t].residues, known});
+        thresholds.push_back(min_scores[q]);
+        at.emplace_back(q, j * strands + k);
+      }
+    std::vector<std::vector<alignment>> out(jobs.size());
+    eng.align_hsps_many(jobs, thresholds, options.max_hsps, scheme, out, scanned ? progress_fn{} : report);
+    for (std::size_t b = 0; b < out.size(); ++b) {
+      const best_cell& c = jobs[b].known;
+      if (scanned && (out[b].empty() || out[b][0].score != c.score || out[b][0].query_end != c.query_end ||
+                      out[b][0].target_end != c.target_end))
+        throw runtime_failure("internal error: " + eng.name() + " engine scanned a best score of " +
+                              std::to_string(c.score) + " but its alignments differ for " +
+                              queries.records[jobs[b].query_index].name + " vs " +
+                              targets.records[jobs[b].target_index].name);
+      found[at[b].first][at[b].second] = std::move(out[b]);
+    }
+  }
+
+  std::vector<output::hit> hits;
+  for (std::size_t q = 0; q < nq; ++q) {
+    // Per target: its alignments of every strand, best first (stable: plus before minus).
+    std::vector<std::vector<std::pair<alignment*, std::size_t>>> merged(chosen[q].size());
+    std::vector<best_cell> best(nt);
+    for (std::size_t j = 0; j < chosen[q].size(); ++j) {
+      auto& list = merged[j];
+      for (std::size_t k = 0; k < strands; ++k)
+        for (alignment& a : found[q][j * strands + k]) list.emplace_back(&a, k);
+      std::stable_sort(list.begin(), list.end(),
+                       [](const auto& x, const auto& y) { return x.first->score > y.first->score; });
+      if (options.max_hsps != 0 && list.size() > options.max_hsps) list.resize(options.max_hsps);
+      if (!list.empty()) best[chosen[q][j]] = {list[0].first->score, list[0].first->query_end, list[0].first->target_end};
+    }
+    std::vector<std::size_t> slot(nt, SIZE_MAX);
+    for (std::size_t j = 0; j < chosen[q].size(); ++j) slot[chosen[q][j]] = j;
+    const std::vector<std::size_t> order = scanned ? chosen[q] : rank_targets(best, min_scores[q], options.max_hits);
+    for (std::size_t t : order)
+      for (auto& [a, k] : merged[slot[t]])
+        hits.push_back({q, t, std::move(*a), minus_of[k] ? output::dna_strand::minus : output::dna_strand::plus});
+  }
+  return hits;
+}
+
 // Best hits of every query, in query order. DNA queries are searched on the strands asked for:
 // the reverse complement of the query against the database as it is (a minus-strand hit is an
 // alignment of the reverse-complemented query), and a target's hit is its better strand (plus
@@ -152,7 +232,7 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
       for (std::size_t t : keep[q]) keep_strand[q].push_back(strand_of[t]);
     }
     scan_s = std::chrono::duration<double>(clock::now() - t0).count();
-  } else {
+  } else if (options.max_hsps == 1) {
     for (std::size_t q = 0; q < nq; ++q)
       for (std::size_t t = 0; t < nt; ++t)
         for (std::size_t k = 0; k < strands; ++k) {
@@ -160,6 +240,10 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
           keep_strand[q].push_back(k);
         }
   }
+
+  if (options.max_hsps != 1)
+    return hsps_of(eng, scheme, options, queries, targets, min_scores, !all_kept, cells, keep, minus_of, use_strand,
+                   report);
 
   // A scanned hit is aligned in the prefixes that end at its best cell: the DP values there are
   // those of the whole matrix and no cell before the end cell (in the tie order: column, then

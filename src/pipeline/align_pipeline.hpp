@@ -50,7 +50,8 @@ struct align_options {
   engine_plan engine;                            //!< --device, --kernel, --sync, budgets (registry.hpp)
   output::output_spec outfmt;
   std::string out_path;                          //!< "" or "-" = stdout
-  std::size_t max_hits = 10;                     //!< hits kept per query
+  std::size_t max_hits = 10;                     //!< hits (targets) kept per query
+  std::size_t max_hsps = 1;                      //!< alignments per query-target pair (0 = all; Waterman–Eggert)
   std::int32_t min_score = 1;                    //!< hits below are dropped
   double max_evalue = 10;                        //!< hits with a larger E-value are dropped (> 0)
   bool quiet = false;                            //!< no notices, no progress line

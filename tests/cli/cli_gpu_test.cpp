@@ -188,6 +188,26 @@ TEST(cli_gpu, dna_database_search_matches_the_cpu) {
   expect_same_as_cpu(mt.string() + " " + db.string() + " --max-hits 5000 --evalue 1e300", "", dir);
 }
 
+TEST(cli_gpu, several_alignments_per_target_match_the_cpu) {
+  // --max-hsps: the GPU scans, the CPU engine's tiled Waterman–Eggert aligns; the first
+  // alignment of every searched strand must end at the scanned cell (else an internal error).
+  temp_dir dir;
+  if (!gpu_usable(dir)) GTEST_SKIP() << "no usable GPU engine here";
+  const fs::path queries = shared_data / "protein/db_queries.fa", db = shared_data / "protein/swissprot_subset_mmseqs2.fa";
+  if (!fs::exists(queries) || !fs::exists(db)) GTEST_SKIP() << "no " << shared_data;
+  const fs::path short_q = dir.path() / "short.fa";
+  copy_records(queries, short_q, 0, 6);
+  expect_same_as_cpu(short_q.string() + " " + db.string() + " --max-hits 200 --max-hsps 0", "", dir);
+  std::vector<fs::path> genomes;
+  for (const char* f : {"dna/sarscov2_MN908947.3.fa", "dna/lambda_NC_001416.1.fa", "dna/stx2_phage_II_AP005154.1.fa"})
+    genomes.push_back(shared_data / f);
+  for (const fs::path& g : genomes)
+    if (!fs::exists(g)) GTEST_SKIP() << "no " << g;
+  const fs::path fragments = dir.path() / "fragments.fa";
+  write_fragments(genomes, fragments);
+  expect_same_as_cpu((shared_data / "dna/mt_orang.fa").string() + " " + fragments.string() + " --max-hsps 3", "", dir);
+}
+
 TEST(cli_gpu, gpus_workers_share_the_database_and_bad_ids_are_refused) {
   temp_dir dir;
   if (!gpu_usable(dir)) GTEST_SKIP() << "no usable GPU engine here";

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <set>
 #include <string>
@@ -17,6 +19,7 @@
 #include "engine/cpu_hsps.hpp"
 #include "engine/test_schemes.hpp"
 #include "reference/reference.hpp"
+#include "scoring/scoring.hpp"
 
 namespace swat {
 namespace {
@@ -203,6 +206,40 @@ TEST(cpu_hsps, long_pair_runs_within_its_budget_with_banded_tiles) {
   EXPECT_EQ(got[0], cpu_engine(1).align(q, t, s));
   // Another layout (small tiles, short bands) gives the same alignments.
   EXPECT_EQ(describe(cpu::waterman_eggert(q, t, s, 6, 40, budget, nullptr, {1000, 7, 0})), describe(got));
+}
+
+//! The residues of the first record of a shared protein FASTA file (empty when it is missing).
+residues read_protein(const std::string& name) {
+  std::ifstream in(std::filesystem::path(SWAT_SHARED_DATA) / "protein" / name);
+  residues out;
+  std::string line;
+  bool seen = false;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] == '>') {
+      if (seen) break;
+      seen = true;
+      continue;
+    }
+    for (unsigned char c : line)
+      if (protein_rank_table()[c] != invalid_rank) out.push_back(protein_rank_table()[c]);
+  }
+  return out;
+}
+
+TEST(cpu_hsps, titin_domain_repeats_equal_the_reference) {
+  // Titin is made of ~300 immunoglobulin and fibronectin-III domains: one stretch against
+  // another holds many high-scoring, non-overlapping alignments.
+  const residues titin = read_protein("titin_human_Q8WZ42.fa");
+  if (titin.size() < 30000) GTEST_SKIP() << "shared data not found";
+  const scoring_scheme s = scoring::make_protein_scheme("BLOSUM62", 11, 1);
+  const residues q(titin.begin() + 20000, titin.begin() + 20600);
+  const residues t(titin.begin() + 24000, titin.begin() + 26500);
+  const std::vector<alignment> want = reference::waterman_eggert(q, t, s, 0, 45);
+  ASSERT_GE(want.size(), 5u) << describe(want);
+  expect_valid(want, q, t, s);
+  for (const cpu::hsp_plan layout : {cpu::hsp_plan{}, cpu::hsp_plan{100, 13, 0}})
+    EXPECT_EQ(describe(cpu::waterman_eggert(q, t, s, 0, 45, std::size_t(64) << 20, nullptr, layout)), describe(want))
+        << "tile " << layout.tile;
 }
 
 TEST(cpu_hsps, refuses_a_pair_that_cannot_fit) {
