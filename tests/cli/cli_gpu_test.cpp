@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -12,6 +13,8 @@
 #include "support/run_process.hpp"
 
 namespace fs = std::filesystem;
+using swat::test::read_file;
+using swat::test::write_file;
 using swat::test::run_shell;
 using swat::test::temp_dir;
 
@@ -70,6 +73,29 @@ TEST(cli_gpu, every_kernel_matches_the_cpu_on_bundled_data) {
     expect_same_as_cpu(dna, args, dir);
     expect_same_as_cpu(protein, args, dir);
   }
+  // The reverse-complemented regions: every hit moves to the other strand; the CPU side of this
+  // comparison is checked for mirrored coordinates in cli_strand.
+  const fs::path rc = dir.path() / "rc.fa";
+  std::string text = read_file(source_dir / "data/coronavirus_regions.fa"), out, seq;
+  std::istringstream in(text);
+  const auto flush = [&] {
+    std::string r(seq.rbegin(), seq.rend());
+    for (char& c : r) c = c == 'A' ? 'T' : c == 'T' ? 'A' : c == 'C' ? 'G' : c == 'G' ? 'C' : c;
+    if (!seq.empty()) out += r + "\n";
+    seq.clear();
+  };
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line[0] == '>') {
+      flush();
+      out += line + "\n";
+    } else {
+      for (char c : line) seq += char(std::toupper(static_cast<unsigned char>(c)));
+    }
+  }
+  flush();
+  write_file(rc, out);
+  for (const std::string& args : {std::string(""), std::string("--kernel fast"), std::string("--kernel coalesced --sync lastin")})
+    expect_same_as_cpu((source_dir / "data/sarscov2_spike_gene.fa").string() + " " + rc.string(), args, dir);
 }
 
 TEST(cli_gpu, sarscov2_ratg13_default_engine_matches_the_cpu) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <random>
 #include <sstream>
@@ -82,4 +83,73 @@ TEST(cli_strand, protein_and_bad_values_are_refused) {
   r = run_shell(binary + " align " + (dir / "d.fa").string() + " " + (dir / "d.fa").string() + " --strand up", dir);
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("--strand"), std::string::npos) << r.err;
+}
+
+namespace {
+
+//! Every record of a FASTA file reverse-complemented, names prefixed with "rc_".
+void write_reverse_complements(const fs::path& from, const fs::path& to) {
+  std::istringstream in(swat::test::read_file(from));
+  std::string out, name, seq;
+  const auto flush = [&] {
+    if (!name.empty()) out += ">rc_" + name + "\n" + reverse_complement(seq) + "\n";
+    seq.clear();
+  };
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line[0] == '>') {
+      flush();
+      name = line.substr(1, line.find_first_of(" \t") == std::string::npos ? std::string::npos : line.find_first_of(" \t") - 1);
+    } else {
+      for (char c : line) seq += char(std::toupper(static_cast<unsigned char>(c)));
+    }
+  }
+  flush();
+  write_file(to, out);
+}
+
+//! Rows of "qstart qend sstart send score sstrand slen" per subject (first row per subject).
+std::vector<std::vector<long>> coordinates(const std::string& out) {
+  std::vector<std::vector<long>> rows;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream l(line);
+    std::string strand;
+    std::vector<long> v(6);
+    l >> v[0] >> v[1] >> v[2] >> v[3] >> v[4] >> strand >> v[5];
+    v.push_back(strand == "minus");
+    rows.push_back(v);
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST(cli_strand, reverse_complemented_targets_give_mirrored_coordinates_on_real_pairs) {
+  // A query against the reverse complement of its targets: same score, the query's coordinates
+  // unchanged, the target's mirrored (sstart' = slen - sstart + 1) on the other strand.
+  temp_dir dir;
+  std::vector<std::pair<fs::path, fs::path>> pairs = {
+      {fs::path(SWAT_SOURCE_DIR) / "data/sarscov2_spike_gene.fa", fs::path(SWAT_SOURCE_DIR) / "data/coronavirus_regions.fa"}};
+  const fs::path shared = SWAT_SHARED_DATA;
+  if (fs::exists(shared / "dna/mt_orang.fa")) pairs.emplace_back(shared / "dna/mt_orang.fa", shared / "dna/mt_human.fa");
+  for (const auto& [query, db] : pairs) {
+    SCOPED_TRACE(db.string());
+    write_reverse_complements(db, dir / "rc.fa");
+    const std::string fmt = " --device cpu --quiet --outfmt '6 qstart qend sstart send score sstrand slen'";
+    const auto fwd = run_shell(binary + " align " + query.string() + " " + db.string() + fmt, dir);
+    const auto rev = run_shell(binary + " align " + query.string() + " " + (dir / "rc.fa").string() + fmt, dir);
+    ASSERT_EQ(fwd.exit_code, 0) << fwd.err;
+    ASSERT_EQ(rev.exit_code, 0) << rev.err;
+    const auto a = coordinates(fwd.out), b = coordinates(rev.out);
+    ASSERT_EQ(a.size(), b.size()) << fwd.out << rev.out;
+    ASSERT_FALSE(a.empty());
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      EXPECT_EQ(b[k][4], a[k][4]) << "score";
+      EXPECT_EQ(b[k][0], a[k][0]) << "qstart";
+      EXPECT_EQ(b[k][1], a[k][1]) << "qend";
+      EXPECT_EQ(b[k][2], a[k][5] - a[k][2] + 1) << "sstart";
+      EXPECT_EQ(b[k][3], a[k][5] - a[k][3] + 1) << "send";
+      EXPECT_NE(b[k][6], a[k][6]) << "strand";
+    }
+  }
 }
