@@ -22,6 +22,9 @@ namespace {
 
 constexpr double mib = 1024.0 * 1024.0;
 
+//! Memory the tiled layout of one alignment is planned in first (bytes).
+constexpr std::size_t single_alignment_bytes = std::size_t(32) << 20;
+
 std::string mib_text(std::size_t bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / mib);
@@ -60,7 +63,21 @@ std::size_t cpu_engine::pair_min_bytes(std::int64_t m, std::int64_t n, const sco
 }
 
 alignment cpu_engine::align_one(residue_span query, residue_span target, const scoring_scheme& scheme,
-                                std::size_t budget_bytes, const progress_fn* progress) const {
+                                std::size_t budget_bytes, const progress_fn* progress, unsigned threads) const {
+  // The tiled fill (cpu_hsps.hpp, its first alignment) where its layout fits: one AVX2 fill of
+  // the matrix, on several threads when there are fewer pairs than threads, and a traceback
+  // through the tiles the path crosses. One alignment gains nothing from small tiles (they pay
+  // off when later alignments refill what an earlier one changed), so the layout is planned
+  // within at most single_alignment_bytes (a few % of the cells refilled by the traceback).
+  const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
+  if (m > 0 && n > 0) {
+    for (const std::size_t budget : {std::min(budget_bytes, single_alignment_bytes), budget_bytes}) {
+      if (cpu::plan_hsps(m, n, budget, threads).bytes > budget) continue;
+      std::vector<alignment> first = cpu::waterman_eggert(query, target, scheme, 1, 1, budget, progress, {}, threads);
+      return first.empty() ? alignment{} : std::move(first.front());
+    }
+  }
+  // Else linear space: a score pass with exact origins, then the rectangle [begin, end] alone.
   const cpu::pass_result pass = cpu::score_pass(query, target, scheme, true, progress, budget_bytes);
   alignment aln;
   if (pass.best.score <= 0) return aln;
@@ -80,7 +97,7 @@ alignment cpu_engine::align_one(residue_span query, residue_span target, const s
 alignment cpu_engine::align(residue_span query, residue_span target, const scoring_scheme& scheme) {
   const pair_job job{0, 0, query, target};
   fitting_workers({&job, 1}, scheme, job_kind::align, 1);
-  return align_one(query, target, scheme, budget_bytes_, nullptr);
+  return align_one(query, target, scheme, budget_bytes_, nullptr, threads_);
 }
 
 best_cell cpu_engine::score_only(residue_span query, residue_span target, const scoring_scheme& scheme) {
@@ -116,11 +133,13 @@ std::size_t cpu_engine::fitting_workers(std::span<const pair_job> jobs, const sc
 }
 
 void cpu_engine::for_each_job(std::span<const pair_job> jobs, const scoring_scheme& scheme, job_kind kind,
-                              const std::function<void(std::size_t, std::size_t)>& fn) const {
+                              const std::function<void(std::size_t, std::size_t, unsigned)>& fn) const {
   const std::size_t count = jobs.size();
   if (count == 0) return;
   const std::size_t workers = fitting_workers(jobs, scheme, kind, std::min<std::size_t>(threads_, count));
   const std::size_t budget = std::max<std::size_t>(budget_bytes_ / workers, 1);
+  // Threads left over when there are fewer pairs than threads go to each pair's own fill.
+  const unsigned job_threads = std::max(1u, unsigned(threads_ / workers));
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
   std::exception_ptr error;
@@ -130,7 +149,7 @@ void cpu_engine::for_each_job(std::span<const pair_job> jobs, const scoring_sche
       const std::size_t k = next.fetch_add(1);
       if (k >= count || failed.load()) return;
       try {
-        fn(k, budget);
+        fn(k, budget, job_threads);
       } catch (...) {
         const std::lock_guard<std::mutex> lock(error_mutex);
         if (!error) error = std::current_exception();
@@ -160,14 +179,14 @@ void cpu_engine::for_each_job(std::span<const pair_job> jobs, const scoring_sche
 
 void cpu_engine::align_many(std::span<const pair_job> jobs, const scoring_scheme& scheme,
                             std::span<alignment> results, const progress_fn& progress) {
-  for_each_job(jobs, scheme, job_kind::align, [&](std::size_t k, std::size_t budget) {
-    results[k] = align_one(jobs[k].query, jobs[k].target, scheme, budget, &progress);
+  for_each_job(jobs, scheme, job_kind::align, [&](std::size_t k, std::size_t budget, unsigned threads) {
+    results[k] = align_one(jobs[k].query, jobs[k].target, scheme, budget, &progress, threads);
   });
 }
 
 void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme& scheme,
                             std::span<best_cell> results, const progress_fn& progress) {
-  for_each_job(jobs, scheme, job_kind::score, [&](std::size_t k, std::size_t budget) {
+  for_each_job(jobs, scheme, job_kind::score, [&](std::size_t k, std::size_t budget, unsigned) {
     results[k] = cpu::score_pass(jobs[k].query, jobs[k].target, scheme, false, &progress, budget).best;
   });
 }
@@ -175,9 +194,9 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
 void cpu_engine::align_hsps_many(std::span<const pair_job> jobs, std::span<const std::int32_t> min_scores,
                                  std::size_t max_hsps, const scoring_scheme& scheme,
                                  std::span<std::vector<alignment>> results, const progress_fn& progress) {
-  for_each_job(jobs, scheme, job_kind::hsps, [&](std::size_t k, std::size_t budget) {
+  for_each_job(jobs, scheme, job_kind::hsps, [&](std::size_t k, std::size_t budget, unsigned threads) {
     results[k] = cpu::waterman_eggert(jobs[k].query, jobs[k].target, scheme, max_hsps, min_scores[k], budget,
-                                      &progress);
+                                      &progress, {}, threads);
   });
 }
 

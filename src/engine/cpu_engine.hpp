@@ -2,10 +2,14 @@
 // The CPU engine: exact Smith-Waterman–Gotoh alignments (identical to reference::align, tie
 // rules of common/traceback.hpp) in linear space for the score and bounded memory for the path.
 //
-// align(): (1) score pass over the whole matrix with forward origin propagation → best cell and
-// exact begin (cpu_kernels.hpp); (2) the rectangle [begin, end] is refilled alone and walked
-// back, whole or band by band from row checkpoints (cpu_traceback.hpp, proof and memory bound
-// there). align_many(): a small pool of threads takes pairs in turn; results in job order.
+// align(): where its layout fits the pair's memory, the tiled fill of cpu_hsps.hpp (the first
+// alignment of its Waterman–Eggert search): one AVX2 pass over the matrix keeping only tile
+// borders, on several threads when there are fewer pairs than threads, then a traceback through
+// the tiles the path crosses. Otherwise (very long sequences in a small budget): (1) a score
+// pass over the whole matrix with forward origin propagation → best cell and exact begin
+// (cpu_kernels.hpp); (2) the rectangle [begin, end] refilled alone and walked back, whole or
+// band by band from row checkpoints (cpu_traceback.hpp, proof and memory bound there).
+// align_many(): a small pool of threads takes pairs in turn; results in job order.
 //
 // Memory: the budget is shared by the workers; each pair runs within its share (the score pass
 // in bands of query rows, the traceback in checkpointed bands), so a pair's peak stays near its
@@ -66,15 +70,16 @@ class cpu_engine final : public engine {
 
  private:
   alignment align_one(residue_span query, residue_span target, const scoring_scheme& scheme,
-                      std::size_t budget_bytes, const progress_fn* progress) const;
+                      std::size_t budget_bytes, const progress_fn* progress, unsigned threads) const;
 
   //! Refuses (usage_error) a set of pairs of which one cannot fit the budget or has a sequence
   //! longer than 2^31 - 1 residues; returns how many workers (≤ wanted) fit in equal shares.
   std::size_t fitting_workers(std::span<const pair_job> jobs, const scoring_scheme& scheme, job_kind kind,
                               std::size_t wanted) const;
-  //! Runs fn(job, budget_bytes) for every job on the worker pool; rethrows the first error.
+  //! Runs fn(job, budget_bytes, threads) for every job on the worker pool (threads: what a job
+  //! may use for itself when there are fewer jobs than threads); rethrows the first error.
   void for_each_job(std::span<const pair_job> jobs, const scoring_scheme& scheme, job_kind kind,
-                    const std::function<void(std::size_t, std::size_t)>& fn) const;
+                    const std::function<void(std::size_t, std::size_t, unsigned)>& fn) const;
 
   unsigned threads_;
   std::size_t budget_bytes_;

@@ -4,10 +4,14 @@
 #include "engine/cpu_hsps.hpp"
 
 #include <algorithm>
-#include <limits>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
 #include <queue>
 #include <set>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <utility>
 
 #include "common/error.hpp"
@@ -25,18 +29,29 @@ std::size_t code_budget(std::size_t budget_bytes) {
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
-//! Bytes of a layout with tile edge K (see plan_hsps).
-std::size_t layout_bytes(std::int64_t m, std::int64_t n, std::int64_t K, std::size_t codes, std::int64_t& band_rows) {
+//! Bytes of a layout with tile edge K for `threads` fill threads (see plan_hsps).
+std::size_t layout_bytes(std::int64_t m, std::int64_t n, std::int64_t K, std::size_t codes, unsigned threads,
+                         std::int64_t& band_rows) {
   const std::int64_t rt = ceil_div(m, K), ct = ceil_div(n, K);
   const std::int64_t w = std::min(K, n), ht = std::min(K, m);
   band_rows = std::clamp<std::int64_t>(std::int64_t(codes) / std::max<std::int64_t>(w, 1), 1, ht);
   const std::int64_t checkpoints = ceil_div(ht, band_rows) - 1;
-  const std::size_t borders = 8 * std::size_t(rt * n + ct * m);  // H+F per row of tiles, H+E per column
-  const std::size_t records = std::size_t(rt * ct) * 96;         // best cell, heap entries, dirty set
+  // H+F of the last row of every row of tiles but the last, H+E of the last column of every
+  // column of tiles but the last.
+  const std::size_t borders = 8 * std::size_t((rt - 1) * n + (ct - 1) * m);
+  const std::size_t records = std::size_t(rt * ct) * 128;  // best cell, heap entries, dirty set, dependencies
   const std::size_t trace = std::size_t(band_rows * w) + 8 * std::size_t(checkpoints * w);
-  const std::size_t scratch = 8 * std::size_t(2 * w + 2 * ht);
+  const std::size_t scratch = std::size_t(threads) * 8 * std::size_t(w + (ct > 1 ? ht : 0));
   return borders + records + trace + scratch;
 }
+
+//! One thread's arrays for a tile fill: H and F of a row (the tile's width), H and E of its
+//! last column (its height, when that column is kept).
+struct fill_scratch {
+  std::vector<std::int32_t> row_h, row_f, col_h, col_e;
+  fill_scratch(std::int64_t width, std::int64_t height)
+      : row_h(std::size_t(width)), row_f(std::size_t(width)), col_h(std::size_t(height)), col_e(std::size_t(height)) {}
+};
 
 //! One pair's matrix in tiles (see cpu_hsps.hpp).
 class tiled_search {
@@ -44,18 +59,24 @@ class tiled_search {
   tiled_search(residue_span query, residue_span target, const scoring_scheme& scheme, const hsp_plan& plan)
       : q_(query), t_(target), s_(scheme), m_(std::int64_t(query.size())), n_(std::int64_t(target.size())),
         K_(plan.tile), S_(plan.band_rows), rt_(ceil_div(m_, K_)), ct_(ceil_div(n_, K_)),
-        bottom_h_(std::size_t(rt_ * n_)), bottom_f_(std::size_t(rt_ * n_)),
-        right_h_(std::size_t(ct_ * m_)), right_e_(std::size_t(ct_ * m_)),
-        tiles_(std::size_t(rt_ * ct_)),
-        row_h_(std::size_t(std::min(K_, n_))), row_f_(row_h_.size()),
-        col_h_(std::size_t(std::min(K_, m_))), col_e_(col_h_.size()) {}
+        bottom_h_(std::size_t((rt_ - 1) * n_)), bottom_f_(bottom_h_.size()),
+        right_h_(std::size_t((ct_ - 1) * m_)), right_e_(right_h_.size()),
+        tiles_(std::size_t(rt_ * ct_)), main_(std::min(K_, n_), ct_ > 1 ? std::min(K_, m_) : 0) {}
 
-  //! Pass 0: every tile in row-major order.
-  void fill_all(const progress_fn* progress) {
-    for (std::int64_t t = 0; t < rt_ * ct_; ++t) {
-      refill(t, false);
-      if (progress && *progress) (*progress)(std::uint64_t(geometry(t).width()) * std::uint64_t(geometry(t).height()));
+  //! Pass 0: every tile once, on up to `threads` threads (a tile waits for its left and upper
+  //! neighbours; threads the system refuses leave the work to the others).
+  void fill_all(const progress_fn* progress, unsigned threads) {
+    const std::int64_t tiles = rt_ * ct_;
+    const unsigned workers = unsigned(std::clamp<std::int64_t>(threads, 1, std::min(rt_, ct_)));
+    if (workers == 1) {
+      for (std::int64_t t = 0; t < tiles; ++t) {
+        store(t, fill(t, main_), main_, false);
+        report(progress, t);
+      }
+    } else {
+      fill_parallel(progress, workers);
     }
+    for (std::int64_t t = 0; t < tiles; ++t) push(t);
   }
 
   //! The best alignment under the cells forbidden so far, if it scores at least min_score (≥ 1).
@@ -115,49 +136,119 @@ class tiled_search {
   const std::int32_t* left_e(std::int64_t x0, std::int64_t b) const {
     return b == 0 ? nullptr : &right_e_[std::size_t((b - 1) * m_ + x0 - 1)];
   }
-  //! Loads H and F of the row above tile t into row_h_, row_f_.
-  void load_top(std::int64_t t, const block& g) {
+  //! Loads H and F of the row above tile t into row_h, row_f.
+  void load_top(std::int64_t t, const block& g, std::int32_t* row_h, std::int32_t* row_f) const {
     const std::int64_t a = t / ct_, w = g.width();
     if (a == 0) {
-      std::fill_n(row_h_.begin(), w, 0);
-      std::fill_n(row_f_.begin(), w, minus_infinity);
+      std::fill_n(row_h, w, 0);
+      std::fill_n(row_f, w, minus_infinity);
     } else {
-      std::copy_n(&bottom_h_[std::size_t((a - 1) * n_ + g.j0 - 1)], w, row_h_.begin());
-      std::copy_n(&bottom_f_[std::size_t((a - 1) * n_ + g.j0 - 1)], w, row_f_.begin());
+      std::copy_n(&bottom_h_[std::size_t((a - 1) * n_ + g.j0 - 1)], w, row_h);
+      std::copy_n(&bottom_f_[std::size_t((a - 1) * n_ + g.j0 - 1)], w, row_f);
     }
   }
+  void report(const progress_fn* progress, std::int64_t t) const {
+    if (progress && *progress) (*progress)(std::uint64_t(geometry(t).width()) * std::uint64_t(geometry(t).height()));
+  }
 
-  //! Fills tile t from its neighbours' borders and stores its borders and best cell; with
-  //! compare, the neighbours that read a changed border become dirty.
-  void refill(std::int64_t t, bool compare) {
+  //! Fills tile t from its neighbours' borders into x: its last row in x.row_h/row_f, its last
+  //! column in x.col_h/col_e (unless it is in the last column of tiles).
+  best_cell fill(std::int64_t t, fill_scratch& x) const {
+    const std::int64_t b = t % ct_;
+    const block g = geometry(t);
+    load_top(t, g, x.row_h.data(), x.row_f.data());
+    const bool keep_right = b + 1 < ct_;
+    return fill_block(g, q_, t_, s_, forbidden_,
+                      {x.row_h.data(), x.row_f.data(), corner(g.i0, b), left_h(g.i0, b), left_e(g.i0, b),
+                       keep_right ? x.col_h.data() : nullptr, keep_right ? x.col_e.data() : nullptr},
+                      nullptr);
+  }
+
+  //! Stores tile t's borders from x and its best cell; with compare, the neighbours that read a
+  //! changed border become dirty. Tiles of the last row (column) keep no last row (column).
+  void store(std::int64_t t, const best_cell& best, const fill_scratch& x, bool compare) {
     const std::int64_t a = t / ct_, b = t % ct_;
     const block g = geometry(t);
-    load_top(t, g);
-    const best_cell best = fill_block(g, q_, t_, s_, forbidden_,
-                                      {row_h_.data(), row_f_.data(), corner(g.i0, b), left_h(g.i0, b),
-                                       left_e(g.i0, b), col_h_.data(), col_e_.data()},
-                                      nullptr);
     const std::size_t w = std::size_t(g.width()), ht = std::size_t(g.height());
-    std::int32_t* bh = &bottom_h_[std::size_t(a * n_ + g.j0 - 1)];
-    std::int32_t* bf = &bottom_f_[std::size_t(a * n_ + g.j0 - 1)];
-    std::int32_t* rh = &right_h_[std::size_t(b * m_ + g.i0 - 1)];
-    std::int32_t* re = &right_e_[std::size_t(b * m_ + g.i0 - 1)];
-    if (compare) {
-      const bool below = !std::equal(bh, bh + w, row_h_.begin()) || !std::equal(bf, bf + w, row_f_.begin());
-      const bool diagonal = bh[w - 1] != row_h_[w - 1];
-      const bool right = !std::equal(rh, rh + ht, col_h_.begin()) || !std::equal(re, re + ht, col_e_.begin());
-      if (right && b + 1 < ct_) dirty_.insert(t + 1);
-      if (below && a + 1 < rt_) dirty_.insert(t + ct_);
-      if (diagonal && a + 1 < rt_ && b + 1 < ct_) dirty_.insert(t + ct_ + 1);
+    bool below = false, diagonal = false, right = false;
+    if (a + 1 < rt_) {
+      std::int32_t* bh = &bottom_h_[std::size_t(a * n_ + g.j0 - 1)];
+      std::int32_t* bf = &bottom_f_[std::size_t(a * n_ + g.j0 - 1)];
+      if (compare) {
+        below = !std::equal(bh, bh + w, x.row_h.begin()) || !std::equal(bf, bf + w, x.row_f.begin());
+        diagonal = bh[w - 1] != x.row_h[w - 1];
+      }
+      std::copy_n(x.row_h.begin(), w, bh);
+      std::copy_n(x.row_f.begin(), w, bf);
     }
-    std::copy_n(row_h_.begin(), w, bh);
-    std::copy_n(row_f_.begin(), w, bf);
-    std::copy_n(col_h_.begin(), ht, rh);
-    std::copy_n(col_e_.begin(), ht, re);
+    if (b + 1 < ct_) {
+      std::int32_t* rh = &right_h_[std::size_t(b * m_ + g.i0 - 1)];
+      std::int32_t* re = &right_e_[std::size_t(b * m_ + g.i0 - 1)];
+      if (compare) right = !std::equal(rh, rh + ht, x.col_h.begin()) || !std::equal(re, re + ht, x.col_e.begin());
+      std::copy_n(x.col_h.begin(), ht, rh);
+      std::copy_n(x.col_e.begin(), ht, re);
+    }
+    if (right) dirty_.insert(t + 1);
+    if (below) dirty_.insert(t + ct_);
+    if (diagonal && b + 1 < ct_) dirty_.insert(t + ct_ + 1);
     tile_record& rec = tiles_[std::size_t(t)];
     rec.best = best;
     ++rec.version;
-    if (best.score > 0) heap_.push({best, t, rec.version});
+  }
+  void push(std::int64_t t) {
+    const tile_record& rec = tiles_[std::size_t(t)];
+    if (rec.best.score > 0) heap_.push({rec.best, t, rec.version});
+  }
+
+  //! Pass 0 on several threads: a tile is ready once its left and upper neighbours are stored
+  //! (the upper-left one, which gives its corner, is then stored too). Each tile writes only its
+  //! own borders and record.
+  void fill_parallel(const progress_fn* progress, unsigned workers) {
+    const std::int64_t tiles = rt_ * ct_;
+    std::vector<std::uint8_t> waiting(static_cast<std::size_t>(tiles));
+    for (std::int64_t t = 0; t < tiles; ++t) waiting[std::size_t(t)] = std::uint8_t((t / ct_ > 0) + (t % ct_ > 0));
+    std::mutex mutex;
+    std::condition_variable ready_cv;
+    std::vector<std::int64_t> ready{0};
+    std::int64_t done = 0;
+    std::exception_ptr error;
+    auto work = [&] {
+      fill_scratch x(std::min(K_, n_), ct_ > 1 ? std::min(K_, m_) : 0);
+      std::unique_lock<std::mutex> lock(mutex);
+      for (;;) {
+        ready_cv.wait(lock, [&] { return !ready.empty() || done == tiles || error; });
+        if (ready.empty()) return;
+        const std::int64_t t = ready.back();
+        ready.pop_back();
+        lock.unlock();
+        try {
+          const best_cell best = fill(t, x);
+          store(t, best, x, false);
+          report(progress, t);
+        } catch (...) {
+          lock.lock();
+          if (!error) error = std::current_exception();
+          ready_cv.notify_all();
+          return;
+        }
+        lock.lock();
+        ++done;
+        for (const std::int64_t next : {t % ct_ + 1 < ct_ ? t + 1 : -1, t / ct_ + 1 < rt_ ? t + ct_ : -1})
+          if (next >= 0 && --waiting[std::size_t(next)] == 0) ready.push_back(next);
+        ready_cv.notify_all();
+      }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned k = 1; k < workers; ++k) {
+      try {
+        pool.emplace_back(work);
+      } catch (const std::system_error&) {
+        break;  // the calling thread and those that started do the work
+      }
+    }
+    work();
+    for (std::thread& th : pool) th.join();
+    if (error) std::rethrow_exception(error);
   }
 
   //! Refills the dirty tiles of t's cone (t and every tile above-left of it) in row-major
@@ -170,7 +261,8 @@ class tiled_search {
       const std::int64_t d = *it;
       if (d / ct_ <= a && d % ct_ <= b) {
         dirty_.erase(it);
-        refill(d, true);  // marks only later tiles dirty
+        store(d, fill(d, main_), main_, true);  // marks only later tiles dirty
+        push(d);
         any = true;
         it = dirty_.upper_bound(d);
       } else {
@@ -192,31 +284,31 @@ class tiled_search {
   void fill_band(std::int64_t t, const block& g, std::int64_t band) {
     const std::int64_t b = t % ct_, w = g.width();
     const std::int64_t bands = ceil_div(g.height(), S_);
+    std::int32_t* row_h = main_.row_h.data();
+    std::int32_t* row_f = main_.row_f.data();
     if (bands > 1 && ck_tile_ != t) {  // rows above bands 1, 2, … of this tile
       checkpoints_.resize(std::size_t(2 * (bands - 1) * w));
-      load_top(t, g);
+      load_top(t, g, row_h, row_f);
       for (std::int64_t k = 0; k + 1 < bands; ++k) {
         const block part{g.i0 + k * S_, g.i0 + (k + 1) * S_ - 1, g.j0, g.j1};
         fill_block(part, q_, t_, s_, forbidden_,
-                   {row_h_.data(), row_f_.data(), corner(part.i0, b), left_h(part.i0, b), left_e(part.i0, b),
-                    nullptr, nullptr},
+                   {row_h, row_f, corner(part.i0, b), left_h(part.i0, b), left_e(part.i0, b), nullptr, nullptr},
                    nullptr);
-        std::copy_n(row_h_.begin(), w, checkpoints_.begin() + 2 * k * w);
-        std::copy_n(row_f_.begin(), w, checkpoints_.begin() + (2 * k + 1) * w);
+        std::copy_n(row_h, w, checkpoints_.begin() + 2 * k * w);
+        std::copy_n(row_f, w, checkpoints_.begin() + (2 * k + 1) * w);
       }
       ck_tile_ = t;
     }
     if (band == 0) {
-      load_top(t, g);
+      load_top(t, g, row_h, row_f);
     } else {
-      std::copy_n(checkpoints_.begin() + 2 * (band - 1) * w, w, row_h_.begin());
-      std::copy_n(checkpoints_.begin() + (2 * band - 1) * w, w, row_f_.begin());
+      std::copy_n(checkpoints_.begin() + 2 * (band - 1) * w, w, row_h);
+      std::copy_n(checkpoints_.begin() + (2 * band - 1) * w, w, row_f);
     }
     const block part{g.i0 + band * S_, std::min(g.i0 + (band + 1) * S_ - 1, g.i1), g.j0, g.j1};
     codes_.resize(std::size_t(part.height() * w));
     fill_block(part, q_, t_, s_, forbidden_,
-               {row_h_.data(), row_f_.data(), corner(part.i0, b), left_h(part.i0, b), left_e(part.i0, b), nullptr,
-                nullptr},
+               {row_h, row_f, corner(part.i0, b), left_h(part.i0, b), left_e(part.i0, b), nullptr, nullptr},
                codes_.data());
     band_tile_ = t;
     band_ = band;
@@ -226,13 +318,13 @@ class tiled_search {
   residue_span q_, t_;
   const scoring_scheme& s_;
   std::int64_t m_, n_, K_, S_, rt_, ct_;
-  std::vector<std::int32_t> bottom_h_, bottom_f_;  // [row of tiles][column]: H, F of its last row
-  std::vector<std::int32_t> right_h_, right_e_;    // [column of tiles][row]: H, E of its last column
+  std::vector<std::int32_t> bottom_h_, bottom_f_;  // [row of tiles a < rt-1][column]: H, F of its last row
+  std::vector<std::int32_t> right_h_, right_e_;    // [column of tiles b < ct-1][row]: H, E of its last column
   std::vector<tile_record> tiles_;
   std::priority_queue<heap_entry, std::vector<heap_entry>, heap_order> heap_;
   std::set<std::int64_t> dirty_;  // row-major tile numbers
   forbidden_cells forbidden_;
-  std::vector<std::int32_t> row_h_, row_f_, col_h_, col_e_;
+  fill_scratch main_;                      // the calling thread's arrays
   std::vector<std::int32_t> checkpoints_;  // H, F rows above the bands of tile ck_tile_
   std::int64_t ck_tile_ = -1;
   std::vector<std::uint8_t> codes_;  // codes of band band_ of tile band_tile_
@@ -241,12 +333,12 @@ class tiled_search {
 
 }  // namespace
 
-hsp_plan plan_hsps(std::int64_t m, std::int64_t n, std::size_t budget_bytes) {
+hsp_plan plan_hsps(std::int64_t m, std::int64_t n, std::size_t budget_bytes, unsigned threads) {
   hsp_plan plan;
   const std::int64_t longest = std::max<std::int64_t>({m, n, 1});
   for (std::int64_t K = hsp_min_tile;; K *= 2) {
     std::int64_t rows = 0;
-    const std::size_t bytes = layout_bytes(m, n, K, code_budget(budget_bytes), rows);
+    const std::size_t bytes = layout_bytes(m, n, K, code_budget(budget_bytes), std::max(threads, 1u), rows);
     if (plan.tile == 0 || bytes < plan.bytes) plan = {K, rows, bytes};
     if (bytes <= budget_bytes) return {K, rows, bytes};
     if (K >= longest) return plan;  // nothing fits: the smallest layout
@@ -255,21 +347,22 @@ hsp_plan plan_hsps(std::int64_t m, std::int64_t n, std::size_t budget_bytes) {
 
 std::vector<alignment> waterman_eggert(residue_span query, residue_span target, const scoring_scheme& scheme,
                                        std::size_t max_hsps, std::int32_t min_score, std::size_t budget_bytes,
-                                       const progress_fn* progress, const hsp_plan& layout) {
+                                       const progress_fn* progress, const hsp_plan& layout, unsigned threads) {
   std::vector<alignment> found;
   if (query.empty() || target.empty()) return found;
   const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
-  hsp_plan plan = plan_hsps(m, n, budget_bytes);
+  threads = std::max(threads, 1u);
+  hsp_plan plan = plan_hsps(m, n, budget_bytes, threads);
   if (layout.tile > 0) {
     plan.tile = layout.tile;
-    plan.bytes = layout_bytes(m, n, layout.tile, code_budget(budget_bytes), plan.band_rows);
+    plan.bytes = layout_bytes(m, n, layout.tile, code_budget(budget_bytes), threads, plan.band_rows);
     if (layout.band_rows > 0) plan.band_rows = std::min(layout.band_rows, std::min(layout.tile, m));
   } else if (plan.bytes > budget_bytes)
     throw usage_error("a pair of " + std::to_string(query.size()) + " × " + std::to_string(target.size()) +
                       " residues needs " + std::to_string(plan.bytes >> 20) + " MiB of CPU memory for --max-hsps, " +
                       "more than its share of " + std::to_string(budget_bytes >> 20) + " MiB (raise --cpu-mem)");
   tiled_search search(query, target, scheme, plan);
-  search.fill_all(progress);
+  search.fill_all(progress, threads);
   const std::int32_t threshold = std::max(min_score, 1);
   alignment aln;
   while ((max_hsps == 0 || found.size() < max_hsps) && search.next(threshold, aln)) {

@@ -47,22 +47,24 @@ struct hsp_plan {
 //! Smallest tile edge the planner chooses (cells); tests may ask for smaller tiles.
 inline constexpr std::int64_t hsp_min_tile = 256;
 
-//! Plan for an m × n pair within budget_bytes: the smallest tile edge (from hsp_min_tile,
-//! doubling) whose layout fits. When nothing fits, the layout of fewest bytes (bytes >
-//! budget_bytes: the caller refuses).
-hsp_plan plan_hsps(std::int64_t m, std::int64_t n, std::size_t budget_bytes);
+//! Plan for an m × n pair within budget_bytes, filled by `threads` threads: the smallest tile
+//! edge (from hsp_min_tile, doubling) whose layout fits. When nothing fits, the layout of fewest
+//! bytes (bytes > budget_bytes: the caller refuses or takes another path).
+hsp_plan plan_hsps(std::int64_t m, std::int64_t n, std::size_t budget_bytes, unsigned threads = 1);
 
 //! The alignments of query against target under the Waterman–Eggert rule, best first: at most
 //! max_hsps (0: no limit), each with score ≥ min_score (values below 1 count as 1). Memory within
 //! budget_bytes (usage_error when the pair cannot fit). progress (may be null) receives the cells
 //! of the first pass, m·n in total. layout.tile > 0 forces the tile edge and layout.band_rows > 0
-//! the traceback band height (tests; the budget is then not checked).
+//! the traceback band height (tests; the budget is then not checked). The first pass runs on up
+//! to `threads` threads (tiles along anti-diagonals of tiles); the rest on the calling thread.
 std::vector<alignment> waterman_eggert(residue_span query, residue_span target, const scoring_scheme& scheme,
                                        std::size_t max_hsps, std::int32_t min_score, std::size_t budget_bytes,
-                                       const progress_fn* progress = nullptr, const hsp_plan& layout = {});
+                                       const progress_fn* progress = nullptr, const hsp_plan& layout = {},
+                                       unsigned threads = 1);
 
-//! Cells filled by the calls of waterman_eggert on this thread so far (first passes, refills and
-//! traceback bands): for benchmarks and tests of how much the lazy refill saves.
+//! Cells filled on this thread so far by waterman_eggert (first passes run on one thread,
+//! refills and traceback bands): for benchmarks and tests of how much the lazy refill saves.
 std::uint64_t hsp_cells_filled();
 
 }  // namespace swat::cpu

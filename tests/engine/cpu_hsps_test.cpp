@@ -86,10 +86,12 @@ void check(const residues& q, const residues& t, const scoring_scheme& scheme, s
   expect_valid(want, q, t, scheme);
   for (const cpu::hsp_plan layout : {cpu::hsp_plan{3, 0, 0}, cpu::hsp_plan{7, 2, 0}, cpu::hsp_plan{16, 5, 0},
                                      cpu::hsp_plan{64, 0, 0}, cpu::hsp_plan{}}) {
-    const std::vector<alignment> got =
-        cpu::waterman_eggert(q, t, scheme, max_hsps, min_score, std::size_t(1) << 30, nullptr, layout);
-    ASSERT_EQ(describe(got), describe(want)) << what << " tile " << layout.tile << " band " << layout.band_rows
-                                             << " m=" << q.size() << " n=" << t.size();
+    for (unsigned threads : {1u, 3u}) {
+      const std::vector<alignment> got =
+          cpu::waterman_eggert(q, t, scheme, max_hsps, min_score, std::size_t(1) << 30, nullptr, layout, threads);
+      ASSERT_EQ(describe(got), describe(want)) << what << " tile " << layout.tile << " band " << layout.band_rows
+                                               << " threads " << threads << " m=" << q.size() << " n=" << t.size();
+    }
   }
 }
 
@@ -204,8 +206,9 @@ TEST(cpu_hsps, long_pair_runs_within_its_budget_with_banded_tiles) {
   ASSERT_FALSE(got.empty());
   expect_valid(got, q, t, s);
   EXPECT_EQ(got[0], cpu_engine(1).align(q, t, s));
-  // Another layout (small tiles, short bands) gives the same alignments.
+  // Another layout (small tiles, short bands) and a first pass on 4 threads give the same alignments.
   EXPECT_EQ(describe(cpu::waterman_eggert(q, t, s, 6, 40, budget, nullptr, {1000, 7, 0})), describe(got));
+  EXPECT_EQ(describe(cpu::waterman_eggert(q, t, s, 6, 40, budget, nullptr, {}, 4)), describe(got));
 }
 
 //! The residues of the first record of a shared protein FASTA file (empty when it is missing).
