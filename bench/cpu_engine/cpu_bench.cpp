@@ -9,8 +9,10 @@
 #include <iostream>
 #include <random>
 #include <sstream>
+#include <thread>
 
 #include "bench/common/bench_data.hpp"
+#include "bench/common/bench_record.hpp"
 #include "cli/bench_registry.hpp"
 #include "cli/option_values.hpp"
 #include "common/error.hpp"
@@ -37,6 +39,18 @@ std::vector<std::uint8_t> mutate(std::mt19937_64& rng, const std::vector<std::ui
   return t;
 }
 
+//! The processor's model name and hardware thread count (Linux), e.g. "AMD EPYC … (2 threads)".
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string model = "unknown CPU";
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("model name", 0) == 0) {
+      model = line.substr(line.find(':') + 2);
+      break;
+    }
+  return model + " (" + std::to_string(std::thread::hardware_concurrency()) + " threads)";
+}
+
 int cpu_main(const std::vector<std::string>& args) {
   cxxopts::Options opts("swat-gpu bench cpu", "CPU engine throughput on seeded random DNA pairs");
   // clang-format off
@@ -45,6 +59,7 @@ int cpu_main(const std::vector<std::string>& args) {
     ("threads", "threads of the engine (one pair uses one thread)", cxxopts::value<std::string>()->default_value("1"))
     ("repeat", "timed repetitions (median reported)", cxxopts::value<std::string>()->default_value("3"))
     ("csv", "also write CSV to this file", cxxopts::value<std::string>())
+    ("commit", "git commit recorded in the CSV header", cxxopts::value<std::string>()->default_value("unknown"))
     ("h,help", "this help");
   // clang-format on
   const auto argv = cli::argv_of("swat-gpu bench cpu", args);
@@ -79,6 +94,8 @@ int cpu_main(const std::vector<std::string>& args) {
   }
   if (r.count("csv")) {
     std::ofstream out(r["csv"].as<std::string>());
+    write_csv_provenance(out, "swat-gpu bench cpu: CPU engine, threads " + std::to_string(engine.threads()),
+                         cli::command_line("swat-gpu bench cpu", args), r["commit"].as<std::string>(), cpu_model());
     out << csv.str();
     if (!out) throw runtime_failure("cannot write " + r["csv"].as<std::string>());
   }
