@@ -63,36 +63,33 @@ void compare(const std::string& blast_out, const std::string& ours_out, std::siz
   }
 }
 
+//! BLAST+'s program (with its database type and options) and swat-gpu on the same query and
+//! database of data/, compared by compare().
+void compare_with_blast(const std::string& program, const std::string& dbtype, const std::string& options,
+                        const std::string& query, const std::string& db, std::size_t subjects) {
+  temp_dir dir;
+  const auto made = run_shell("makeblastdb -in " + data + db + " -dbtype " + dbtype + " -out " + (dir / "db").string(), dir);
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  const auto blast = run_shell(program + " " + options + " -query " + data + query + " -db " + (dir / "db").string() +
+                                   " -outfmt '6 " + columns + "'",
+                               dir);
+  const auto ours = run_shell(binary + " align " + data + query + " " + data + db +
+                                  " --device cpu --quiet --outfmt '6 " + columns + "'",
+                              dir);
+  ASSERT_EQ(blast.exit_code, 0) << blast.err;
+  ASSERT_EQ(ours.exit_code, 0) << ours.err;
+  compare(blast.out, ours.out, subjects);
+}
+
 }  // namespace
 
 TEST(cli_blast, blastn_best_alignments_column_by_column) {
   if (!have("blastn") || !have("makeblastdb")) GTEST_SKIP() << "no BLAST+ (ncbi-blast+)";
-  temp_dir dir;
-  auto r = run_shell("makeblastdb -in " + data + "coronavirus_regions.fa -dbtype nucl -out " + (dir / "db").string(), dir);
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto blast = run_shell("blastn -task blastn -dust no -query " + data + "sarscov2_spike_gene.fa -db " +
-                                   (dir / "db").string() + " -outfmt '6 " + columns + "'",
-                               dir);
-  const auto ours = run_shell(binary + " align " + data + "sarscov2_spike_gene.fa " + data +
-                                  "coronavirus_regions.fa --device cpu --quiet --outfmt '6 " + columns + "'",
-                              dir);
-  ASSERT_EQ(blast.exit_code, 0) << blast.err;
-  ASSERT_EQ(ours.exit_code, 0) << ours.err;
-  compare(blast.out, ours.out, 3);  // RaTG13 and SARS-CoV (plus strand), lambda (minus strand)
+  // RaTG13 and SARS-CoV (plus strand), lambda (minus strand).
+  compare_with_blast("blastn", "nucl", "-task blastn -dust no", "sarscov2_spike_gene.fa", "coronavirus_regions.fa", 3);
 }
 
 TEST(cli_blast, blastp_best_alignments_column_by_column) {
   if (!have("blastp") || !have("makeblastdb")) GTEST_SKIP() << "no BLAST+ (ncbi-blast+)";
-  temp_dir dir;
-  auto r = run_shell("makeblastdb -in " + data + "spike_proteins.fa -dbtype prot -out " + (dir / "db").string(), dir);
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto blast = run_shell("blastp -comp_based_stats 0 -seg no -query " + data + "spike_sarscov2_QHU36824.fa -db " +
-                                   (dir / "db").string() + " -outfmt '6 " + columns + "'",
-                               dir);
-  const auto ours = run_shell(binary + " align " + data + "spike_sarscov2_QHU36824.fa " + data +
-                                  "spike_proteins.fa --device cpu --quiet --outfmt '6 " + columns + "'",
-                              dir);
-  ASSERT_EQ(blast.exit_code, 0) << blast.err;
-  ASSERT_EQ(ours.exit_code, 0) << ours.err;
-  compare(blast.out, ours.out, 2);
+  compare_with_blast("blastp", "prot", "-comp_based_stats 0 -seg no", "spike_sarscov2_QHU36824.fa", "spike_proteins.fa", 2);
 }

@@ -3,7 +3,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -11,10 +10,9 @@
 #include <vector>
 
 #include "support/run_process.hpp"
+#include "support/sequence_text.hpp"
 
 namespace fs = std::filesystem;
-using swat::test::read_file;
-using swat::test::write_file;
 using swat::test::run_shell;
 using swat::test::temp_dir;
 
@@ -76,24 +74,7 @@ TEST(cli_gpu, every_kernel_matches_the_cpu_on_bundled_data) {
   // The reverse-complemented regions: every hit moves to the other strand; the CPU side of this
   // comparison is checked for mirrored coordinates in cli_strand.
   const fs::path rc = dir.path() / "rc.fa";
-  std::string text = read_file(source_dir / "data/coronavirus_regions.fa"), out, seq;
-  std::istringstream in(text);
-  const auto flush = [&] {
-    std::string r(seq.rbegin(), seq.rend());
-    for (char& c : r) c = c == 'A' ? 'T' : c == 'T' ? 'A' : c == 'C' ? 'G' : c == 'G' ? 'C' : c;
-    if (!seq.empty()) out += r + "\n";
-    seq.clear();
-  };
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line[0] == '>') {
-      flush();
-      out += line + "\n";
-    } else {
-      for (char c : line) seq += char(std::toupper(static_cast<unsigned char>(c)));
-    }
-  }
-  flush();
-  write_file(rc, out);
+  swat::test::write_reverse_complements(source_dir / "data/coronavirus_regions.fa", rc, "");
   for (const std::string& args : {std::string(""), std::string("--kernel fast"), std::string("--kernel coalesced --sync lastin")})
     expect_same_as_cpu((source_dir / "data/sarscov2_spike_gene.fa").string() + " " + rc.string(), args, dir);
 }
@@ -171,6 +152,15 @@ void write_fragments(const std::vector<fs::path>& from, const fs::path& to) {
   }
 }
 
+//! "QUERIES DB": the six short queries of db_queries.fa (copied into dir) and the Swiss-Prot
+//! subset; empty when the shared data is missing.
+std::string short_protein_inputs(const temp_dir& dir) {
+  const fs::path queries = shared_data / "protein/db_queries.fa", db = shared_data / "protein/swissprot_subset_mmseqs2.fa";
+  if (!fs::exists(queries) || !fs::exists(db)) return "";
+  copy_records(queries, dir.path() / "short.fa", 0, 6);
+  return (dir.path() / "short.fa").string() + " " + db.string();
+}
+
 }  // namespace
 
 TEST(cli_gpu, database_search_matches_the_cpu_in_every_format) {
@@ -219,11 +209,9 @@ TEST(cli_gpu, several_alignments_per_target_match_the_cpu) {
   // alignment of every searched strand must end at the scanned cell (else an internal error).
   temp_dir dir;
   if (!gpu_usable(dir)) GTEST_SKIP() << "no usable GPU engine here";
-  const fs::path queries = shared_data / "protein/db_queries.fa", db = shared_data / "protein/swissprot_subset_mmseqs2.fa";
-  if (!fs::exists(queries) || !fs::exists(db)) GTEST_SKIP() << "no " << shared_data;
-  const fs::path short_q = dir.path() / "short.fa";
-  copy_records(queries, short_q, 0, 6);
-  expect_same_as_cpu(short_q.string() + " " + db.string() + " --max-hits 200 --max-hsps 0", "", dir);
+  const std::string inputs = short_protein_inputs(dir);
+  if (inputs.empty()) GTEST_SKIP() << "no " << shared_data;
+  expect_same_as_cpu(inputs + " --max-hits 200 --max-hsps 0", "", dir);
   std::vector<fs::path> genomes;
   for (const char* f : {"dna/sarscov2_MN908947.3.fa", "dna/lambda_NC_001416.1.fa", "dna/stx2_phage_II_AP005154.1.fa"})
     genomes.push_back(shared_data / f);
@@ -237,12 +225,10 @@ TEST(cli_gpu, several_alignments_per_target_match_the_cpu) {
 TEST(cli_gpu, gpus_workers_share_the_database_and_bad_ids_are_refused) {
   temp_dir dir;
   if (!gpu_usable(dir)) GTEST_SKIP() << "no usable GPU engine here";
-  const fs::path queries = shared_data / "protein/db_queries.fa", db = shared_data / "protein/swissprot_subset_mmseqs2.fa";
-  if (!fs::exists(queries) || !fs::exists(db)) GTEST_SKIP() << "no " << shared_data;
-  const fs::path short_q = dir.path() / "short.fa";
-  copy_records(queries, short_q, 0, 6);
+  const std::string inputs = short_protein_inputs(dir);
+  if (inputs.empty()) GTEST_SKIP() << "no " << shared_data;
   // Two and three workers on the one GPU pull chunks from one queue: the same output.
-  const std::string common = "align " + short_q.string() + " " + db.string() + " --quiet --max-hits 50 --outfmt 'blast6 score cigar'";
+  const std::string common = "align " + inputs + " --quiet --max-hits 50 --outfmt 'blast6 score cigar'";
   const auto one = run_shell(binary + " " + common + " --gpus 1", dir);
   ASSERT_EQ(one.exit_code, 0) << one.err;
   for (const char* list : {"0,0", "0,0,0"}) {

@@ -12,45 +12,24 @@
 #include <vector>
 
 #include "support/run_process.hpp"
+#include "support/sequence_text.hpp"
 
+using swat::test::random_dna;
 using swat::test::read_file;
+using swat::test::reverse_complement;
 using swat::test::run_shell;
 using swat::test::temp_dir;
 using swat::test::write_file;
+using swat::test::tsv_rows;
 
 namespace {
 
 const std::string binary = SWAT_BINARY;
 
-std::string reverse_complement(const std::string& s) {
-  std::string out(s.rbegin(), s.rend());
-  for (char& c : out) c = c == 'A' ? 'T' : c == 'T' ? 'A' : c == 'C' ? 'G' : c == 'G' ? 'C' : c;
-  return out;
-}
-
-std::string random_dna(std::mt19937& rng, std::size_t n) {
-  std::string s(n, 'A');
-  for (char& c : s) c = "ACGT"[std::uniform_int_distribution<int>(0, 3)(rng)];
-  return s;
-}
-
 std::string substitute(std::mt19937& rng, std::string s, int every) {
   for (std::size_t k = std::size_t(rng() % unsigned(every)); k < s.size(); k += std::size_t(every))
     s[k] = s[k] == 'A' ? 'C' : 'A';
   return s;
-}
-
-std::vector<std::vector<std::string>> rows(const std::string& out) {
-  std::vector<std::vector<std::string>> v;
-  std::istringstream in(out);
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#' || line[0] == '@') continue;
-    std::vector<std::string> cols;
-    std::istringstream l(line);
-    for (std::string c; std::getline(l, c, '\t');) cols.push_back(c);
-    v.push_back(cols);
-  }
-  return v;
 }
 
 //! A 600-base gene and a 30 kb genome holding four copies (plus at 3,001 and 21,001 with 1 in
@@ -83,7 +62,7 @@ TEST(cli_hsps, planted_copies_on_both_strands_are_all_reported_best_first) {
   const planted p;
   const auto all = p.run("--max-hsps 0 --min-score 300 --outfmt '6 sseqid qstart qend sstart send score sstrand'");
   ASSERT_EQ(all.exit_code, 0) << all.err;
-  const auto r = rows(all.out);
+  const auto r = tsv_rows(all.out);
   ASSERT_EQ(r.size(), 4u) << all.out;
   std::vector<std::string> where;
   for (const auto& row : r) {
@@ -101,17 +80,17 @@ TEST(cli_hsps, planted_copies_on_both_strands_are_all_reported_best_first) {
 
   const auto two = p.run("--max-hsps 2 --min-score 300 --outfmt '6 sstart score'");
   ASSERT_EQ(two.exit_code, 0) << two.err;
-  ASSERT_EQ(rows(two.out).size(), 2u) << two.out;
-  EXPECT_EQ(rows(two.out)[0][0], "27600");
-  EXPECT_EQ(rows(two.out)[1][0], "3001");
+  ASSERT_EQ(tsv_rows(two.out).size(), 2u) << two.out;
+  EXPECT_EQ(tsv_rows(two.out)[0][0], "27600");
+  EXPECT_EQ(tsv_rows(two.out)[1][0], "3001");
   const auto one = p.run("--min-score 300 --outfmt '6 sstart score'");
   ASSERT_EQ(one.exit_code, 0) << one.err;
-  ASSERT_EQ(rows(one.out).size(), 1u) << one.out;
-  EXPECT_EQ(rows(one.out)[0], rows(two.out)[0]);
+  ASSERT_EQ(tsv_rows(one.out).size(), 1u) << one.out;
+  EXPECT_EQ(tsv_rows(one.out)[0], tsv_rows(two.out)[0]);
   // One strand only: its two copies.
   const auto plus = p.run("--max-hsps 0 --min-score 300 --strand plus --outfmt '6 sstart'");
   ASSERT_EQ(plus.exit_code, 0) << plus.err;
-  EXPECT_EQ(rows(plus.out), (std::vector<std::vector<std::string>>{{"3001"}, {"21001"}}));
+  EXPECT_EQ(tsv_rows(plus.out), (std::vector<std::vector<std::string>>{{"3001"}, {"21001"}}));
 }
 
 TEST(cli_hsps, evalue_cutoff_applies_to_every_alignment) {
@@ -122,11 +101,11 @@ TEST(cli_hsps, evalue_cutoff_applies_to_every_alignment) {
   const auto strict = p.run("--max-hsps 0 --evalue 1e-50 --outfmt '6 sseqid evalue score'");
   ASSERT_EQ(loose.exit_code, 0) << loose.err;
   ASSERT_EQ(strict.exit_code, 0) << strict.err;
-  EXPECT_GT(rows(loose.out).size(), 4u) << loose.out;
-  EXPECT_EQ(rows(strict.out).size(), 4u) << strict.out;
-  for (const auto& row : rows(loose.out)) EXPECT_LE(std::stod(row[1]), 10.0) << row[0];
+  EXPECT_GT(tsv_rows(loose.out).size(), 4u) << loose.out;
+  EXPECT_EQ(tsv_rows(strict.out).size(), 4u) << strict.out;
+  for (const auto& row : tsv_rows(loose.out)) EXPECT_LE(std::stod(row[1]), 10.0) << row[0];
   // Targets are ranked by their best alignment and keep their alignments together.
-  const auto r = rows(loose.out);
+  const auto r = tsv_rows(loose.out);
   std::size_t first_decoy = r.size();
   for (std::size_t k = 0; k < r.size(); ++k)
     if (r[k][0] == "decoy") first_decoy = std::min(first_decoy, k);
@@ -138,7 +117,7 @@ TEST(cli_hsps, every_format_carries_several_alignments_of_a_target) {
   const std::string base = "--max-hsps 0 --evalue 1e-50 ";
   const auto sam = p.run(base + "--outfmt sam -o hits.sam");
   ASSERT_EQ(sam.exit_code, 0) << sam.err;
-  const auto recs = rows(read_file(p.dir / "hits.sam"));
+  const auto recs = tsv_rows(read_file(p.dir / "hits.sam"));
   ASSERT_EQ(recs.size(), 4u);
   EXPECT_EQ(recs[0][1], "16");   // primary, minus strand
   EXPECT_EQ(recs[1][1], "256");  // secondary, plus

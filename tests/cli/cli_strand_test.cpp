@@ -11,27 +11,19 @@
 #include <sstream>
 
 #include "support/run_process.hpp"
+#include "support/sequence_text.hpp"
 
 namespace fs = std::filesystem;
+using swat::test::random_dna;
+using swat::test::reverse_complement;
 using swat::test::run_shell;
+using swat::test::write_reverse_complements;
 using swat::test::temp_dir;
 using swat::test::write_file;
 
 namespace {
 
 const std::string binary = SWAT_BINARY;
-
-std::string reverse_complement(const std::string& s) {
-  std::string out(s.rbegin(), s.rend());
-  for (char& c : out) c = c == 'A' ? 'T' : c == 'T' ? 'A' : c == 'C' ? 'G' : c == 'G' ? 'C' : c;
-  return out;
-}
-
-std::string random_dna(std::mt19937& rng, std::size_t n) {
-  std::string s(n, 'A');
-  for (char& c : s) c = "ACGT"[std::uniform_int_distribution<int>(0, 3)(rng)];
-  return s;
-}
 
 // Scores of the blast6 "score" column, one per line.
 std::vector<int> scores(const std::string& out) {
@@ -87,26 +79,6 @@ TEST(cli_strand, protein_and_bad_values_are_refused) {
 
 namespace {
 
-//! Every record of a FASTA file reverse-complemented, names prefixed with "rc_".
-void write_reverse_complements(const fs::path& from, const fs::path& to) {
-  std::istringstream in(swat::test::read_file(from));
-  std::string out, name, seq;
-  const auto flush = [&] {
-    if (!name.empty()) out += ">rc_" + name + "\n" + reverse_complement(seq) + "\n";
-    seq.clear();
-  };
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line[0] == '>') {
-      flush();
-      name = line.substr(1, line.find_first_of(" \t") == std::string::npos ? std::string::npos : line.find_first_of(" \t") - 1);
-    } else {
-      for (char c : line) seq += char(std::toupper(static_cast<unsigned char>(c)));
-    }
-  }
-  flush();
-  write_file(to, out);
-}
-
 //! Rows of "qstart qend sstart send score sstrand slen" per subject (first row per subject).
 std::vector<std::vector<long>> coordinates(const std::string& out) {
   std::vector<std::vector<long>> rows;
@@ -134,7 +106,7 @@ TEST(cli_strand, reverse_complemented_targets_give_mirrored_coordinates_on_real_
   if (fs::exists(shared / "dna/mt_orang.fa")) pairs.emplace_back(shared / "dna/mt_orang.fa", shared / "dna/mt_human.fa");
   for (const auto& [query, db] : pairs) {
     SCOPED_TRACE(db.string());
-    write_reverse_complements(db, dir / "rc.fa");
+    write_reverse_complements(db, dir / "rc.fa", "rc_");
     const std::string fmt = " --device cpu --quiet --outfmt '6 qstart qend sstart send score sstrand slen'";
     const auto fwd = run_shell(binary + " align " + query.string() + " " + db.string() + fmt, dir);
     const auto rev = run_shell(binary + " align " + query.string() + " " + (dir / "rc.fa").string() + fmt, dir);

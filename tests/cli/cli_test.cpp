@@ -9,11 +9,13 @@
 #include <sstream>
 
 #include "support/run_process.hpp"
+#include "support/sequence_text.hpp"
 
 namespace fs = std::filesystem;
 using swat::test::process_result;
 using swat::test::read_file;
 using swat::test::run_shell;
+using swat::test::tsv_rows;
 using swat::test::temp_dir;
 using swat::test::write_file;
 
@@ -25,19 +27,6 @@ const fs::path shared_data = SWAT_SHARED_DATA;
 
 process_result run_swat(const std::string& args, const temp_dir& dir) {
   return run_shell(binary + " " + args, dir);
-}
-
-std::vector<std::vector<std::string>> tsv_rows(const std::string& text) {
-  std::vector<std::vector<std::string>> rows;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#' || line[0] == '@') continue;
-    std::vector<std::string> cols;
-    std::istringstream ls(line);
-    for (std::string c; std::getline(ls, c, '\t');) cols.push_back(c);
-    rows.push_back(cols);
-  }
-  return rows;
 }
 
 bool json_has(const std::string& json, const std::string& key, const std::string& value) {
