@@ -6,6 +6,8 @@
 #include <array>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
+#include <string_view>
 
 #include "common/alphabet.hpp"
 #include "common/error.hpp"
@@ -13,7 +15,8 @@
 namespace swat::io::detail {
 namespace {
 
-enum byte_class : std::uint8_t { residue, space, newline, bad };
+// Bit flags (an OR over a line says whether anything in it is not a residue).
+enum byte_class : std::uint8_t { residue = 0, space = 1, newline = 2, bad = 4 };
 
 // SeqAn3's is_space set (' ' \t \n \v \f \r) is whitespace; digits, '>' and ';' (which SeqAn3
 // would drop or treat as a header), other control bytes and DEL are bad in a sequence line.
@@ -38,6 +41,9 @@ constexpr std::size_t binary_probe_bytes = 4096;
 std::uint8_t class_of(char c) { return byte_classes[static_cast<unsigned char>(c)]; }
 bool is_blank_byte(char c) { return class_of(c) == space || class_of(c) == newline; }
 bool is_control(unsigned char c) { return c < 0x20 || c == 0x7F; }
+
+//! Whitespace that sequence lines may hold besides their line ends (SeqAn3's is_space).
+constexpr std::string_view blank_bytes = " \t\v\f\r";
 
 std::string hex_byte(unsigned char c) {
   char buf[8];
@@ -137,29 +143,72 @@ void fasta_scan::feed(std::string_view bytes) {
         }
         break;
       case state::sequence: {
+        // Up to the next '>' (the next header when it starts a line) in one sweep: every byte
+        // goes into the histograms, which also give the region's whitespace and line ends; a
+        // region with a bad byte (or a '>' inside a line) is walked again byte by byte and throws
+        // at its first bad byte, with the exact line and residue position.
         scanned_record& record = records_.back();
-        std::uint64_t count = record.residues;
-        for (; i < n; ++i) {
-          const auto c = static_cast<unsigned char>(bytes[i]);
-          const std::uint8_t cls = byte_classes[c];
-          if (cls == residue) {
-            ++count;
-            ++counts_[c];
-          } else if (cls == newline) {
-            ++line_;
-            ++i;
-            state_ = state::line_start;
-            break;
-          } else if (cls == bad) {
-            throw input_error(path_, describe_bad_byte(c, line_),
-                              record_label(records_.size() - 1, split_header(record.header).name), count + 1);
-          }
-        }
-        record.residues = count;
+        const char* region = bytes.data() + i;
+        const void* gt = std::memchr(region, '>', n - i);
+        const std::size_t len = gt ? std::size_t(static_cast<const char*>(gt) - region) : n - i;
+        const std::uint64_t blanks_before = count_of(blank_bytes), newlines_before = count_of("\n");
+        const std::uint8_t flags = count_region(region, len);
+        if ((flags & bad) != 0 || (gt != nullptr && (len == 0 || region[len - 1] != '\n')))
+          throw_first_bad(record, {region, gt ? len + 1 : len});
+        const std::uint64_t newlines = count_of("\n") - newlines_before;
+        record.residues += len - newlines - (count_of(blank_bytes) - blanks_before);
+        line_ += newlines;
+        i += len;
+        state_ = region[len - 1] == '\n' ? state::line_start : state::sequence;
         break;
       }
     }
   }
+}
+
+std::uint64_t fasta_scan::count_of(std::string_view chars) const {
+  std::uint64_t sum = 0;
+  for (const char c : chars)
+    for (const auto& h : counts4_) sum += h[static_cast<unsigned char>(c)];
+  return sum;
+}
+
+void fasta_scan::throw_first_bad(const scanned_record& record, std::string_view region) {
+  std::uint64_t count = record.residues;
+  for (const char ch : region) {
+    const auto c = static_cast<unsigned char>(ch);
+    const std::uint8_t cls = byte_classes[c];
+    if (cls == residue) {
+      ++count;
+    } else if (cls == newline) {
+      ++line_;
+    } else if (cls == bad) {
+      throw input_error(path_, describe_bad_byte(c, line_),
+                        record_label(records_.size() - 1, split_header(record.header).name), count + 1);
+    }
+  }
+  throw std::logic_error("fasta_scan: a flagged region without a bad byte");
+}
+
+std::uint8_t fasta_scan::count_region(const char* line, std::size_t len) {
+  // Four histograms so that runs of one letter do not wait on one counter.
+  std::uint8_t flags = 0;
+  std::size_t k = 0;
+  for (; k + 4 <= len; k += 4) {
+    const auto c0 = static_cast<unsigned char>(line[k]), c1 = static_cast<unsigned char>(line[k + 1]);
+    const auto c2 = static_cast<unsigned char>(line[k + 2]), c3 = static_cast<unsigned char>(line[k + 3]);
+    ++counts4_[0][c0];
+    ++counts4_[1][c1];
+    ++counts4_[2][c2];
+    ++counts4_[3][c3];
+    flags |= std::uint8_t(byte_classes[c0] | byte_classes[c1] | byte_classes[c2] | byte_classes[c3]);
+  }
+  for (; k < len; ++k) {
+    const auto c = static_cast<unsigned char>(line[k]);
+    ++counts4_[0][c];
+    flags |= byte_classes[c];
+  }
+  return flags;
 }
 
 void fasta_scan::end_header() {
@@ -177,6 +226,8 @@ void fasta_scan::end_header() {
 }
 
 void fasta_scan::finish() {
+  for (int c = 0; c < 256; ++c)
+    counts_[c] = byte_classes[c] == residue ? counts4_[0][c] + counts4_[1][c] + counts4_[2][c] + counts4_[3][c] : 0;
   if (bytes_ == 0) throw input_error(path_, "file is empty");
   if (state_ == state::blank_prefix) throw input_error(path_, "file has only blank lines, no FASTA record");
   if (state_ == state::header) end_header();
@@ -217,6 +268,33 @@ void fasta_encoder::feed(std::string_view bytes) {
       continue;
     }
     std::vector<std::uint8_t>& out = ranks_[current_ - 1];
+    // Fast path: up to the next '>' in one sweep, each byte looked up once and stored where the
+    // next residue goes (whitespace and line ends are overwritten by the residue after them).
+    // An invalid letter, more residues than pass 1 counted or a '>' inside a line go to the
+    // byte-by-byte walk below, which names the error.
+    {
+      const char* region = bytes.data() + i;
+      const void* gt = std::memchr(region, '>', n - i);
+      const std::size_t len = gt ? std::size_t(static_cast<const char*>(gt) - region) : n - i;
+      if (len > 0 && (!gt || region[len - 1] == '\n')) {
+        std::uint8_t* dst = out.data();
+        const std::size_t cap = out.size();
+        std::size_t pos = pos_;
+        std::uint8_t seen = 0;
+        for (std::size_t k = 0; k < len; ++k) {
+          const std::uint8_t r = ranks_of_bytes_[static_cast<unsigned char>(region[k])];
+          seen |= r;
+          if (pos < cap) dst[pos] = r;
+          pos += (r >> 7) ^ 1;
+        }
+        if ((seen & invalid_bit) == 0 && pos <= cap) {
+          pos_ = pos;
+          i += len;
+          at_line_start_ = region[len - 1] == '\n';
+          continue;
+        }
+      }
+    }
     for (; i < n; ++i) {
       const auto c = static_cast<unsigned char>(bytes[i]);
       if (c == '\n') {
@@ -235,6 +313,19 @@ void fasta_encoder::feed(std::string_view bytes) {
       out[pos_++] = rank;
     }
   }
+}
+
+std::array<std::uint8_t, 256> fasta_encoder::make_ranks(const std::array<std::uint8_t, 256>& table) {
+  std::array<std::uint8_t, 256> ranks{};
+  for (int c = 0; c < 256; ++c) {
+    if (byte_classes[c] == space || byte_classes[c] == newline)
+      ranks[c] = skip_bit;
+    else if (byte_classes[c] == residue && table[c] != invalid_rank && table[c] < invalid_bit)
+      ranks[c] = table[c];
+    else
+      ranks[c] = skip_bit | invalid_bit;
+  }
+  return ranks;
 }
 
 void fasta_encoder::finish() {

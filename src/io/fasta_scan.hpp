@@ -45,6 +45,12 @@ class fasta_scan {
   enum class state { blank_prefix, header, line_start, sequence };
   void end_header();
   [[noreturn]] void not_fasta(std::string_view rest_of_chunk) const;
+  //! Adds the bytes of sequence lines to the histograms; returns the OR of their byte classes.
+  std::uint8_t count_region(const char* bytes, std::size_t len);
+  //! Occurrences of chars in the histograms so far.
+  std::uint64_t count_of(std::string_view chars) const;
+  //! Walks a region known to hold a bad byte (of record's sequence) and throws at the first.
+  [[noreturn]] void throw_first_bad(const scanned_record& record, std::string_view region);
 
   std::string path_;
   state state_ = state::blank_prefix;
@@ -52,7 +58,8 @@ class fasta_scan {
   std::uint64_t bytes_ = 0;
   std::string prefix_;  //!< the first bytes of the file (magic numbers, byte order marks)
   std::vector<scanned_record> records_;
-  std::array<std::uint64_t, 256> counts_{};
+  std::array<std::array<std::uint64_t, 256>, 4> counts4_{};  //!< every sequence-line byte, four ways
+  std::array<std::uint64_t, 256> counts_{};                  //!< residues only (after finish())
 };
 
 //! Pass 2: feed() the same bytes again; each record's residues are encoded through table (256
@@ -65,7 +72,7 @@ class fasta_encoder {
   fasta_encoder(std::string path, const std::array<std::uint8_t, 256>& table, std::string alphabet_what,
                 const std::vector<scanned_record>& records, std::function<void(std::size_t)> on_record)
       : path_(std::move(path)), table_(table), alphabet_(std::move(alphabet_what)), records_(records),
-        on_record_(std::move(on_record)), ranks_(records.size()) {}
+        on_record_(std::move(on_record)), ranks_(records.size()), ranks_of_bytes_(make_ranks(table)) {}
   //! Encodes the next bytes. Throws swat::input_error naming the first invalid residue.
   void feed(std::string_view bytes);
   //! Ends the input: throws when the bytes were not those pass 1 saw (the file changed).
@@ -75,6 +82,12 @@ class fasta_encoder {
 
  private:
   void start_record();
+  //! In ranks_of_bytes_: set for bytes that are not a residue of the alphabet (ranks are < 64),
+  //! and with invalid_bit for those that are not whitespace or a line end either.
+  static constexpr std::uint8_t skip_bit = 0x80, invalid_bit = 0x40;
+  //! table's rank for residue bytes, skip_bit for whitespace and line ends, skip_bit |
+  //! invalid_bit for every other byte.
+  static std::array<std::uint8_t, 256> make_ranks(const std::array<std::uint8_t, 256>& table);
 
   std::string path_;
   const std::array<std::uint8_t, 256>& table_;
@@ -82,6 +95,7 @@ class fasta_encoder {
   const std::vector<scanned_record>& records_;
   std::function<void(std::size_t)> on_record_;
   std::vector<std::vector<std::uint8_t>> ranks_;
+  std::array<std::uint8_t, 256> ranks_of_bytes_;
   std::size_t current_ = 0;  //!< records started so far (current record = current_ - 1)
   bool in_header_ = false;
   bool at_line_start_ = true;
