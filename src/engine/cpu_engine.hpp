@@ -47,6 +47,7 @@ class cpu_engine final : public engine {
                       engine_notice_fn notice = {});
 
   std::string name() const override { return "cpu"; }
+  std::string device() const override { return "CPU (" + std::to_string(threads_) + " threads)"; }
   alignment align(residue_span query, residue_span target, const scoring_scheme& scheme) override;
   best_cell score_only(residue_span query, residue_span target, const scoring_scheme& scheme) override;
   void align_many(std::span<const pair_job> jobs, const scoring_scheme& scheme,

@@ -41,6 +41,9 @@ class engine {
   virtual ~engine() = default;
   //! Short name used in notices and benchmarks ("reference", "cpu", "gpu-fast", …).
   virtual std::string name() const = 0;
+  //! What it runs on, for --timing, SAM @PG and JSON, e.g. "CPU (16 threads)" or
+  //! "GPU 0: NVIDIA H100 80GB HBM3 (132 SMs)".
+  virtual std::string device() const { return "CPU"; }
   //! Why this engine cannot take the pair (empty: it can), e.g. its traceback does not fit the
   //! GPU memory or the scores leave its integer range. with_cpu_fallback() asks before each pair.
   virtual std::string unfit_reason(residue_span /*query*/, residue_span /*target*/,

@@ -17,6 +17,7 @@ class fallback_engine final : public engine {
       : gpu_(std::move(gpu)), cpu_(std::move(cpu)), notice_(std::move(notice)) {}
 
   std::string name() const override { return gpu_->name(); }
+  std::string device() const override { return gpu_->device(); }
 
   std::string unfit_reason(residue_span query, residue_span target, const scoring_scheme& scheme) override {
     return gpu_->unfit_reason(query, target, scheme);

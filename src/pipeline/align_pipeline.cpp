@@ -424,7 +424,7 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
   const double aligned_s = since_start();
 
   const output::run_context ctx{queries, targets, scheme, SWAT_VERSION_STRING, options.command_line,
-                                db_residues, eng->name(), eng->name() == "cpu" ? "cpu" : "gpu", &evalue_params};
+                                db_residues, eng->name(), eng->device(), &evalue_params};
   if (!out_file) {
     output::write_hits(stdout_stream, options.outfmt, ctx, hits);
     stdout_stream.flush();
@@ -434,7 +434,7 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
     out_file->commit();
   }
   if (options.timing) {
-    char line[480];
+    char line[1024];
     std::string stages;
     for (const auto& [stage, seconds] : eng->stage_seconds()) {
       char part[80];
@@ -443,9 +443,9 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
     }
     const double align_s = aligned_s - ready_s;
     std::snprintf(line, sizeof line,
-                  "timing: read %.3f s | %s engine ready %.3f s (started with the read) | align %.3f s "
+                  "timing: read %.3f s | %s engine on %s ready %.3f s (started with the read) | align %.3f s "
                   "(%.3g cells, %.1f GCUPS; %sscan %.3f s, traceback %.3f s) | output %.3f s | total %.3f s",
-                  read_s, eng->name().c_str(), engine_s, align_s, double(total_cells),
+                  read_s, eng->name().c_str(), eng->device().c_str(), engine_s, align_s, double(total_cells),
                   double(total_cells) / std::max(align_s, 1e-9) / 1e9, stages.c_str(), scan_s, align_s - scan_s,
                   since_start() - aligned_s, since_start());
     options.timing(line);

@@ -236,6 +236,11 @@ TEST(cli_gpu, gpus_workers_share_the_database_and_bad_ids_are_refused) {
     ASSERT_EQ(many.exit_code, 0) << many.err;
     EXPECT_EQ(first_difference(one.out, many.out), "") << list;
   }
+  // The devices used are named in SAM's @PG line and in --timing.
+  const auto sam = run_shell(binary + " align " + inputs + " --quiet --max-hits 5 --outfmt sam --gpus 0,0 --timing", dir);
+  ASSERT_EQ(sam.exit_code, 0) << sam.err;
+  EXPECT_NE(sam.out.find("\tDS:engine gpu-db on GPU 0: "), std::string::npos) << sam.out.substr(0, 2000);
+  EXPECT_NE(sam.err.find("engine on GPU 0: "), std::string::npos) << sam.err;
   for (const char* bad : {"64", "63,"}) {
     const auto r = run_shell(binary + " " + common + " --device gpu --gpus " + bad, dir);
     EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.err;

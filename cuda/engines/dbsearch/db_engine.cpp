@@ -21,6 +21,14 @@ class db_engine final : public engine {
       : pairs_(std::move(pairs)), cpu_(std::move(boxes)), options_(std::move(options)), gpu_id_(gpu_id) {}
 
   std::string name() const override { return "gpu-db"; }
+  //! The pair engine's GPU, and the scan's GPUs when --gpus names others.
+  std::string device() const override {
+    std::vector<int> scan = options_.devices;
+    std::sort(scan.begin(), scan.end());
+    scan.erase(std::unique(scan.begin(), scan.end()), scan.end());
+    if (scan == std::vector<int>{gpu_id_}) return pairs_->device();
+    return pairs_->device() + "; database scan on GPUs " + device_list_text(scan);
+  }
 
   std::string unfit_reason(residue_span query, residue_span target, const scoring_scheme& scheme) override {
     return pairs_->unfit_reason(query, target, scheme);

@@ -28,6 +28,7 @@ class fast_engine final : public engine {
   }
 
   std::string name() const override { return "gpu-fast"; }
+  std::string device() const override { return "GPU " + std::to_string(dev_.id()) + ": " + dev_.describe(); }
 
   //! The fits-check: the int8 profile and the score-range bound.
   std::string unfit_reason(residue_span query, residue_span target, const scoring_scheme& scheme) override {

@@ -35,6 +35,9 @@ class paper_engine final : public engine {
   }
 
   std::string name() const override { return "gpu-" + std::string(to_string(kernel_)); }
+  std::string device() const override {
+    return "GPU " + std::to_string(ctx_.device().id()) + ": " + ctx_.device().describe();
+  }
 
   //! Memory plan: empty when the fill fits on the GPU, else why not.
   std::string unfit_reason(residue_span query, residue_span target, const scoring_scheme&) override {
