@@ -151,7 +151,7 @@ TEST(cli_formats, pair_reads_with_biopython_and_json_has_metadata) {
   temp_dir dir;
   process_result r = align(spike_gene + " " + regions + " --outfmt json", dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* needle : {"\"metadata\": {\"program\": \"swat-gpu\"", "\"engine\": \"cpu\"", "\"device\": \"cpu\"",
+  for (const char* needle : {"\"metadata\": {\"program\": \"swat-gpu\"", "\"engine\": \"cpu\"", "\"device\": \"CPU (",
                              "\"database\": {\"file\": ", "\"sequences\": 3, \"residues\": 13000}", "\"source\": \"ncbi_table\"",
                              "\"query_aligned\": \"ATGTTTGTTTTTCTTGTTTTATTGCCACTAG", "\"evalue\": 3.37e-1700,"})
     EXPECT_NE(r.out.find(needle), std::string::npos) << needle;

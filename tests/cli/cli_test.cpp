@@ -95,7 +95,7 @@ TEST(cli, timing_line_names_every_stage) {
   ASSERT_EQ(timed.exit_code, 0) << timed.err;
   EXPECT_EQ(timed.out, plain.out);
   EXPECT_TRUE(plain.err.empty()) << plain.err;
-  for (const char* stage : {"swat-gpu: timing: read ", "cpu engine ready ", "| align ", "GCUPS", "| output ", "| total "})
+  for (const char* stage : {"swat-gpu: timing: read ", "cpu engine on CPU (", " threads) ready ", "| align ", "GCUPS", "| output ", "| total "})
     EXPECT_NE(timed.err.find(stage), std::string::npos) << stage << " missing in: " << timed.err;
 }
 
