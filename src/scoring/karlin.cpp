@@ -5,6 +5,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <mutex>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "common/error.hpp"
 
 namespace swat::scoring {
 namespace {
@@ -17,7 +24,30 @@ std::int64_t effective_score(const karlin_params& p, std::int64_t s) {
 
 karlin_params karlin_params_for(const scoring_scheme& scheme) {
   if (std::optional<karlin_params> published = published_karlin_params(scheme)) return *published;
-  return estimate_karlin_params(scheme);
+  // Estimates are remembered per scheme contents for the life of the process (a library user,
+  // a benchmark or the argument fuzzer asks for the same scheme again).
+  static std::mutex mutex;
+  static std::map<std::vector<std::int32_t>, std::variant<karlin_params, std::string>> known;
+  std::vector<std::int32_t> key = {std::int32_t(scheme.alphabet), scheme.gap_open, scheme.gap_extend};
+  for (int a = 0; a < scheme.size(); ++a)
+    for (int b = 0; b < scheme.size(); ++b) key.push_back(scheme.score(std::uint8_t(a), std::uint8_t(b)));
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = known.find(key); it != known.end()) {
+      if (const auto* p = std::get_if<karlin_params>(&it->second)) return *p;
+      throw usage_error(std::get<std::string>(it->second));
+    }
+  }
+  std::variant<karlin_params, std::string> result;
+  try {
+    result = estimate_karlin_params(scheme);
+  } catch (const usage_error& e) {  // no logarithmic regime: the same answer next time
+    result = std::string(e.what());
+  }
+  const std::lock_guard<std::mutex> lock(mutex);
+  known.emplace(std::move(key), result);
+  if (const auto* p = std::get_if<karlin_params>(&result)) return *p;
+  throw usage_error(std::get<std::string>(result));
 }
 
 // The fixed point of ℓ = (α/λ)·(ln K + ln((m − ℓ)(n − dℓ))) + β, searched as BLAST does
