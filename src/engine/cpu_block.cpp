@@ -95,12 +95,15 @@ SWAT_AVX2 inline vec shift_in(vec v, std::int32_t first) {
 }
 
 //! Rows i..i+7 of blk (see the file comment); left_h/left_e point at row i's entries (or null),
-//! right_h/right_e at row i's outputs (or null); corner = H(i-1, j0-1).
+//! right_h/right_e at row i's outputs (or null); corner = H(i-1, j0-1). With codes: the 4-bit
+//! codes of row i + k at codes + k·width, through skew (8·(width + 8) bytes: step s, lane k at
+//! skew[8s + k]).
+template <bool with_codes>
 SWAT_AVX2 void fill_strip8(const block& blk, std::int64_t i, residue_span query, residue_span target,
                            const scoring_scheme& scheme, const forbidden_cells& forbidden, std::int32_t* h,
                            std::int32_t* f, std::int32_t corner, const std::int32_t* left_h,
                            const std::int32_t* left_e, std::int32_t* right_h, std::int32_t* right_e,
-                           best_cell& best) {
+                           best_cell& best, std::uint8_t* codes, std::uint8_t* skew) {
   const std::int64_t w = blk.width();
   const std::uint8_t* t = target.data() + (blk.j0 - 1);
   const std::uint8_t* q = query.data() + (i - 1);
@@ -134,8 +137,10 @@ SWAT_AVX2 void fill_strip8(const block& blk, std::int64_t i, residue_span query,
     const vec fup = shift_in(fc, in ? f[s - 1] : minus_infinity);
     tres = shift_in(tres, in ? t[s - 1] : 0);
     const vec sc = _mm256_i32gather_epi32(scheme.matrix.data(), _mm256_add_epi32(qbase, tres), 4);
-    const vec e = _mm256_max_epi32(_mm256_sub_epi32(hc, v_open), _mm256_sub_epi32(ec, v_ext));
-    const vec fv = _mm256_max_epi32(_mm256_sub_epi32(up, v_open), _mm256_sub_epi32(fup, v_ext));
+    const vec e_open = _mm256_sub_epi32(hc, v_open), e_ext = _mm256_sub_epi32(ec, v_ext);
+    const vec f_open = _mm256_sub_epi32(up, v_open), f_ext = _mm256_sub_epi32(fup, v_ext);
+    const vec e = _mm256_max_epi32(e_open, e_ext);
+    const vec fv = _mm256_max_epi32(f_open, f_ext);
     const vec j = _mm256_sub_epi32(_mm256_set1_epi32(std::int32_t(s)), lane);
     vec d = _mm256_add_epi32(up_prev, sc);
     const vec hit = _mm256_cmpeq_epi32(j, forbid_at);
@@ -150,6 +155,18 @@ SWAT_AVX2 void fill_strip8(const block& blk, std::int64_t i, residue_span query,
       forbid_at = _mm256_load_si256(reinterpret_cast<const vec*>(next_j));
     }
     vec hv = _mm256_max_epi32(_mm256_max_epi32(d, e), _mm256_max_epi32(fv, zero));
+    if constexpr (with_codes) {  // make_code of common/traceback.hpp, lane by lane
+      vec c = _mm256_blendv_epi8(_mm256_set1_epi32(code_f), _mm256_set1_epi32(code_e), _mm256_cmpeq_epi32(hv, e));
+      c = _mm256_blendv_epi8(c, _mm256_set1_epi32(code_diag), _mm256_cmpeq_epi32(hv, d));
+      c = _mm256_andnot_si256(_mm256_cmpeq_epi32(hv, zero), c);
+      c = _mm256_or_si256(c, _mm256_andnot_si256(_mm256_cmpgt_epi32(e_ext, e_open), _mm256_set1_epi32(code_e_open)));
+      c = _mm256_or_si256(c, _mm256_andnot_si256(_mm256_cmpgt_epi32(f_ext, f_open), _mm256_set1_epi32(code_f_open)));
+      const vec bytes = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,  //
+                                         0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+      const vec packed = _mm256_shuffle_epi8(c, bytes);
+      const __m128i lo = _mm256_castsi256_si128(packed), hi = _mm256_extracti128_si256(packed, 1);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(skew + s * 8), _mm_unpacklo_epi32(lo, hi));
+    }
     const vec before = _mm256_cmpgt_epi32(one, j);  // the lane has not reached column 1: border
     hv = _mm256_blendv_epi8(hv, border_h, before);
     ec = _mm256_blendv_epi8(e, border_e, before);
@@ -172,6 +189,12 @@ SWAT_AVX2 void fill_strip8(const block& blk, std::int64_t i, residue_span query,
     fc = fv;
     up_prev = up;
   }
+  if constexpr (with_codes)
+    for (int k = 0; k < 8; ++k) {
+      std::uint8_t* row = codes + k * w;
+      const std::uint8_t* src = skew + 8 * (1 + k) + k;  // column 1 of lane k: step 1 + k
+      for (std::int64_t jj = 0; jj < w; ++jj) row[jj] = src[jj * 8];
+    }
   alignas(32) std::int32_t maxima[8], columns[8];
   _mm256_store_si256(reinterpret_cast<vec*>(maxima), lane_max);
   _mm256_store_si256(reinterpret_cast<vec*>(columns), lane_max_j);
@@ -204,28 +227,41 @@ best_cell fill_block(const block& blk, residue_span query, residue_span target, 
                      const forbidden_cells& forbidden, const block_borders& b, std::uint8_t* codes) {
   best_cell best{};
   filled += std::uint64_t(blk.width()) * std::uint64_t(blk.height());
-  if (codes) {
-    fill_rows_scalar<true>(blk, blk.i0, blk.i1, query, target, scheme, forbidden, b.h, b.f, b.corner, b.left_h,
-                           b.left_e, b.right_h, b.right_e, codes, best);
-    return best;
-  }
+  const std::int64_t w = blk.width();
   std::int64_t i = blk.i0;
   std::int32_t corner = b.corner;
 #if SWAT_BLOCK_AVX2
-  if (striped_available())
+  if (striped_available()) {
+    thread_local std::vector<std::uint8_t> skew;
+    if (codes) skew.resize(std::size_t(8 * (w + 9)));
     for (; i + 7 <= blk.i1; i += 8) {
       const std::int64_t r = i - blk.i0;
-      fill_strip8(blk, i, query, target, scheme, forbidden, b.h, b.f, corner, b.left_h ? b.left_h + r : nullptr,
-                  b.left_e ? b.left_e + r : nullptr, b.right_h ? b.right_h + r : nullptr,
-                  b.right_e ? b.right_e + r : nullptr, best);
+      const std::int32_t* lh = b.left_h ? b.left_h + r : nullptr;
+      const std::int32_t* le = b.left_e ? b.left_e + r : nullptr;
+      std::int32_t* rh = b.right_h ? b.right_h + r : nullptr;
+      std::int32_t* re = b.right_e ? b.right_e + r : nullptr;
+      if (codes)
+        fill_strip8<true>(blk, i, query, target, scheme, forbidden, b.h, b.f, corner, lh, le, rh, re, best,
+                          codes + r * w, skew.data());
+      else
+        fill_strip8<false>(blk, i, query, target, scheme, forbidden, b.h, b.f, corner, lh, le, rh, re, best, nullptr,
+                           nullptr);
       corner = b.left_h ? b.left_h[r + 7] : 0;
     }
+  }
 #endif
   if (i <= blk.i1) {
     const std::int64_t r = i - blk.i0;
-    fill_rows_scalar<false>(blk, i, blk.i1, query, target, scheme, forbidden, b.h, b.f, corner,
-                            b.left_h ? b.left_h + r : nullptr, b.left_e ? b.left_e + r : nullptr,
-                            b.right_h ? b.right_h + r : nullptr, b.right_e ? b.right_e + r : nullptr, nullptr, best);
+    const std::int32_t* lh = b.left_h ? b.left_h + r : nullptr;
+    const std::int32_t* le = b.left_e ? b.left_e + r : nullptr;
+    std::int32_t* rh = b.right_h ? b.right_h + r : nullptr;
+    std::int32_t* re = b.right_e ? b.right_e + r : nullptr;
+    if (codes)
+      fill_rows_scalar<true>(blk, i, blk.i1, query, target, scheme, forbidden, b.h, b.f, corner, lh, le, rh, re,
+                             codes + r * w, best);
+    else
+      fill_rows_scalar<false>(blk, i, blk.i1, query, target, scheme, forbidden, b.h, b.f, corner, lh, le, rh, re,
+                              nullptr, best);
   }
   return best;
 }
