@@ -14,10 +14,10 @@
 
 #include "engine/cpu_kernels.hpp"
 
+#include "engine/cpu_avx2.hpp"
+
 #if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
 #define SWAT_BLOCK_AVX2 1
-#define SWAT_AVX2 __attribute__((target("avx2")))
 #endif
 
 namespace swat::cpu {
@@ -87,12 +87,8 @@ void fill_rows_scalar(const block& blk, std::int64_t r0, std::int64_t r1, residu
 
 #if SWAT_BLOCK_AVX2
 
-using vec = __m256i;
-
-SWAT_AVX2 inline vec shift_in(vec v, std::int32_t first) {
-  const vec p = _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(7, 0, 1, 2, 3, 4, 5, 6));
-  return _mm256_blend_epi32(p, _mm256_set1_epi32(first), 1);
-}
+using avx2::shift_in;
+using avx2::vec;
 
 //! Rows i..i+7 of blk (see the file comment); left_h/left_e point at row i's entries (or null),
 //! right_h/right_e at row i's outputs (or null); corner = H(i-1, j0-1). With codes: the 4-bit
@@ -155,18 +151,7 @@ SWAT_AVX2 void fill_strip8(const block& blk, std::int64_t i, residue_span query,
       forbid_at = _mm256_load_si256(reinterpret_cast<const vec*>(next_j));
     }
     vec hv = _mm256_max_epi32(_mm256_max_epi32(d, e), _mm256_max_epi32(fv, zero));
-    if constexpr (with_codes) {  // make_code of common/traceback.hpp, lane by lane
-      vec c = _mm256_blendv_epi8(_mm256_set1_epi32(code_f), _mm256_set1_epi32(code_e), _mm256_cmpeq_epi32(hv, e));
-      c = _mm256_blendv_epi8(c, _mm256_set1_epi32(code_diag), _mm256_cmpeq_epi32(hv, d));
-      c = _mm256_andnot_si256(_mm256_cmpeq_epi32(hv, zero), c);
-      c = _mm256_or_si256(c, _mm256_andnot_si256(_mm256_cmpgt_epi32(e_ext, e_open), _mm256_set1_epi32(code_e_open)));
-      c = _mm256_or_si256(c, _mm256_andnot_si256(_mm256_cmpgt_epi32(f_ext, f_open), _mm256_set1_epi32(code_f_open)));
-      const vec bytes = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,  //
-                                         0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
-      const vec packed = _mm256_shuffle_epi8(c, bytes);
-      const __m128i lo = _mm256_castsi256_si128(packed), hi = _mm256_extracti128_si256(packed, 1);
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(skew + s * 8), _mm_unpacklo_epi32(lo, hi));
-    }
+    if constexpr (with_codes) avx2::store_codes(hv, d, e, e_open, e_ext, f_open, f_ext, skew + s * 8);
     const vec before = _mm256_cmpgt_epi32(one, j);  // the lane has not reached column 1: border
     hv = _mm256_blendv_epi8(hv, border_h, before);
     ec = _mm256_blendv_epi8(e, border_e, before);
@@ -189,12 +174,7 @@ SWAT_AVX2 void fill_strip8(const block& blk, std::int64_t i, residue_span query,
     fc = fv;
     up_prev = up;
   }
-  if constexpr (with_codes)
-    for (int k = 0; k < 8; ++k) {
-      std::uint8_t* row = codes + k * w;
-      const std::uint8_t* src = skew + 8 * (1 + k) + k;  // column 1 of lane k: step 1 + k
-      for (std::int64_t jj = 0; jj < w; ++jj) row[jj] = src[jj * 8];
-    }
+  if constexpr (with_codes) avx2::unskew_codes(skew, w, codes, w);
   alignas(32) std::int32_t maxima[8], columns[8];
   _mm256_store_si256(reinterpret_cast<vec*>(maxima), lane_max);
   _mm256_store_si256(reinterpret_cast<vec*>(columns), lane_max_j);
@@ -202,6 +182,16 @@ SWAT_AVX2 void fill_strip8(const block& blk, std::int64_t i, residue_span query,
 }
 
 #endif
+
+}  // namespace
+
+namespace {
+
+//! b's column borders from row offset r of the block on (null stays null).
+block_borders rows_from(const block_borders& b, std::int64_t r) {
+  return {b.h, b.f, b.corner, b.left_h ? b.left_h + r : nullptr, b.left_e ? b.left_e + r : nullptr,
+          b.right_h ? b.right_h + r : nullptr, b.right_e ? b.right_e + r : nullptr};
+}
 
 }  // namespace
 
@@ -235,33 +225,25 @@ best_cell fill_block(const block& blk, residue_span query, residue_span target, 
     thread_local std::vector<std::uint8_t> skew;
     if (codes) skew.resize(std::size_t(8 * (w + 9)));
     for (; i + 7 <= blk.i1; i += 8) {
-      const std::int64_t r = i - blk.i0;
-      const std::int32_t* lh = b.left_h ? b.left_h + r : nullptr;
-      const std::int32_t* le = b.left_e ? b.left_e + r : nullptr;
-      std::int32_t* rh = b.right_h ? b.right_h + r : nullptr;
-      std::int32_t* re = b.right_e ? b.right_e + r : nullptr;
+      const block_borders x = rows_from(b, i - blk.i0);
       if (codes)
-        fill_strip8<true>(blk, i, query, target, scheme, forbidden, b.h, b.f, corner, lh, le, rh, re, best,
-                          codes + r * w, skew.data());
+        fill_strip8<true>(blk, i, query, target, scheme, forbidden, b.h, b.f, corner, x.left_h, x.left_e, x.right_h,
+                          x.right_e, best, codes + (i - blk.i0) * w, skew.data());
       else
-        fill_strip8<false>(blk, i, query, target, scheme, forbidden, b.h, b.f, corner, lh, le, rh, re, best, nullptr,
-                           nullptr);
-      corner = b.left_h ? b.left_h[r + 7] : 0;
+        fill_strip8<false>(blk, i, query, target, scheme, forbidden, b.h, b.f, corner, x.left_h, x.left_e,
+                           x.right_h, x.right_e, best, nullptr, nullptr);
+      corner = b.left_h ? b.left_h[i - blk.i0 + 7] : 0;
     }
   }
 #endif
   if (i <= blk.i1) {
-    const std::int64_t r = i - blk.i0;
-    const std::int32_t* lh = b.left_h ? b.left_h + r : nullptr;
-    const std::int32_t* le = b.left_e ? b.left_e + r : nullptr;
-    std::int32_t* rh = b.right_h ? b.right_h + r : nullptr;
-    std::int32_t* re = b.right_e ? b.right_e + r : nullptr;
+    const block_borders x = rows_from(b, i - blk.i0);
     if (codes)
-      fill_rows_scalar<true>(blk, i, blk.i1, query, target, scheme, forbidden, b.h, b.f, corner, lh, le, rh, re,
-                             codes + r * w, best);
+      fill_rows_scalar<true>(blk, i, blk.i1, query, target, scheme, forbidden, b.h, b.f, corner, x.left_h, x.left_e,
+                             x.right_h, x.right_e, codes + (i - blk.i0) * w, best);
     else
-      fill_rows_scalar<false>(blk, i, blk.i1, query, target, scheme, forbidden, b.h, b.f, corner, lh, le, rh, re,
-                              nullptr, best);
+      fill_rows_scalar<false>(blk, i, blk.i1, query, target, scheme, forbidden, b.h, b.f, corner, x.left_h,
+                              x.left_e, x.right_h, x.right_e, nullptr, best);
   }
   return best;
 }

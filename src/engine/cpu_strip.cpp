@@ -8,10 +8,10 @@
 
 #include "engine/cpu_kernels.hpp"
 
+#include "engine/cpu_avx2.hpp"
+
 #if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
 #define SWAT_STRIP 1
-#define SWAT_AVX2 __attribute__((target("avx2")))
 #endif
 
 namespace swat::cpu {
@@ -19,12 +19,8 @@ namespace swat::cpu {
 #if SWAT_STRIP
 namespace {
 
-using vec = __m256i;
-
-SWAT_AVX2 inline vec shift_in(vec v, std::int32_t first) {
-  const vec p = _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(7, 0, 1, 2, 3, 4, 5, 6));
-  return _mm256_blend_epi32(p, _mm256_set1_epi32(first), 1);
-}
+using avx2::shift_in;
+using avx2::vec;
 
 //! Rows q[0..8) on top of h/f (row above, columns 0..w), in place; codes of row k at
 //! codes + k·stride when codes != nullptr (skew: scratch of 8·(w + 8) bytes).
@@ -38,10 +34,6 @@ SWAT_AVX2 void fill_strip8(const std::uint8_t* q, const std::uint8_t* target, st
   const vec qbase = _mm256_setr_epi32(q[0] * matrix_stride, q[1] * matrix_stride, q[2] * matrix_stride,
                                       q[3] * matrix_stride, q[4] * matrix_stride, q[5] * matrix_stride,
                                       q[6] * matrix_stride, q[7] * matrix_stride);
-  const vec c_f = _mm256_set1_epi32(code_f), c_e = _mm256_set1_epi32(code_e), c_d = _mm256_set1_epi32(code_diag);
-  const vec c_eo = _mm256_set1_epi32(code_e_open), c_fo = _mm256_set1_epi32(code_f_open);
-  const vec bytes = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,  //
-                                     0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
   vec hc = zero, ec = neg, fc = neg, tres = zero;
   vec up_prev = _mm256_set1_epi32(h[0]);  // lane 0: H(r0, 0); other lanes: warm-up zeros
   up_prev = _mm256_blend_epi32(zero, up_prev, 1);
@@ -62,16 +54,7 @@ SWAT_AVX2 void fill_strip8(const std::uint8_t* q, const std::uint8_t* target, st
                                            _mm256_cmpgt_epi32(_mm256_set1_epi32(std::int32_t(w + 1)), j));
     hv = _mm256_and_si256(hv, active);
     ec = _mm256_blendv_epi8(neg, e, active);
-    if (codes) {
-      vec c = _mm256_blendv_epi8(c_f, c_e, _mm256_cmpeq_epi32(hv, e));
-      c = _mm256_blendv_epi8(c, c_d, _mm256_cmpeq_epi32(hv, d));
-      c = _mm256_andnot_si256(_mm256_cmpeq_epi32(hv, zero), c);
-      c = _mm256_or_si256(c, _mm256_andnot_si256(_mm256_cmpgt_epi32(e_ext, e_open), c_eo));
-      c = _mm256_or_si256(c, _mm256_andnot_si256(_mm256_cmpgt_epi32(f_ext, f_open), c_fo));
-      const vec packed = _mm256_shuffle_epi8(c, bytes);
-      const __m128i lo = _mm256_castsi256_si128(packed), hi = _mm256_extracti128_si256(packed, 1);
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(skew + t * 8), _mm_unpacklo_epi32(lo, hi));
-    }
+    if (codes) avx2::store_codes(hv, d, e, e_open, e_ext, f_open, f_ext, skew + t * 8);
     if (t > 7) {
       h[t - 7] = _mm256_extract_epi32(hv, 7);
       f[t - 7] = _mm256_extract_epi32(fv, 7);
@@ -81,12 +64,7 @@ SWAT_AVX2 void fill_strip8(const std::uint8_t* q, const std::uint8_t* target, st
     up_prev = up;
   }
   h[0] = 0;
-  if (codes)
-    for (int k = 0; k < 8; ++k) {
-      std::uint8_t* row = codes + k * stride;
-      const std::uint8_t* src = skew + k * 9 + 8;  // (j + k)·8 + k for j = 1
-      for (std::int64_t jj = 0; jj < w; ++jj) row[jj] = src[jj * 8];
-    }
+  if (codes) avx2::unskew_codes(skew, w, codes, stride);
 }
 
 }  // namespace
