@@ -118,9 +118,9 @@ sequence_set read_fasta(const std::string& path, alphabet_request request, const
   if (request == alphabet_request::auto_detect) what += " (alphabet detected automatically)";
   detail::fasta_encoder encoder(path, table, what, records, [&](std::size_t r) {
     const detail::header_parts parts = detail::split_header(records[r].header);
-    const std::string label = detail::record_label(r, parts.name);
-    if (parts.name.empty()) throw input_error(path, "header has no name", label);
-    if (records[r].residues == 0 && warn) warn(path + ":" + label + ": record has no residues, skipped");
+    if (parts.name.empty()) throw input_error(path, "header has no name", detail::record_label(r, parts.name));
+    if (records[r].residues == 0 && warn)
+      warn(path + ":" + detail::record_label(r, parts.name) + ": record has no residues, skipped");
   });
   if (in.rewindable()) {
     in.rewind();
