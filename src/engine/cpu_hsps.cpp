@@ -4,7 +4,11 @@
 #include "engine/cpu_hsps.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
 #include <exception>
 #include <mutex>
 #include <queue>
@@ -53,6 +57,89 @@ struct fill_scratch {
       : row_h(std::size_t(width)), row_f(std::size_t(width)), col_h(std::size_t(height)), col_e(std::size_t(height)) {}
 };
 
+//! A few threads that run batches of independent jobs with the calling thread: run() returns
+//! when every job of its batch is done (first error rethrown).
+class batch_pool {
+ public:
+  explicit batch_pool(unsigned threads) {
+    for (unsigned w = 1; w < threads; ++w) {
+      try {
+        threads_.emplace_back([this, w] { work(w); });
+      } catch (const std::system_error&) {
+        break;  // fewer helpers: the calling thread does their share
+      }
+    }
+  }
+  ~batch_pool() {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& t : threads_) t.join();
+  }
+  //! Workers, the calling thread included (worker 0).
+  unsigned workers() const { return unsigned(threads_.size()) + 1; }
+  //! Runs job(k, worker) for every k < count.
+  void run(std::size_t count, const std::function<void(std::size_t, unsigned)>& job) {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      job_ = &job;
+      count_ = count;
+      next_ = 0;
+      busy_ = threads_.size();
+      error_ = nullptr;
+      ++generation_;
+    }
+    wake_.notify_all();
+    take(0);
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, [this] { return busy_ == 0; });
+    job_ = nullptr;
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  void work(unsigned w) {
+    std::uint64_t seen = 0;
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+        if (stop_) return;
+        seen = generation_;
+      }
+      take(w);
+      const std::lock_guard<std::mutex> lock(mutex_);
+      if (--busy_ == 0) done_.notify_one();
+    }
+  }
+  void take(unsigned w) {
+    for (;;) {
+      const std::size_t k = next_.fetch_add(1);
+      if (k >= count_) return;
+      try {
+        (*job_)(k, w);
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (!error_) error_ = std::current_exception();
+        next_ = count_;
+      }
+    }
+  }
+
+  std::vector<std::thread> threads_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  const std::function<void(std::size_t, unsigned)>* job_ = nullptr;
+  std::size_t count_ = 0;
+  std::atomic<std::size_t> next_{0};
+  std::size_t busy_ = 0;
+  std::uint64_t generation_ = 0;
+  std::exception_ptr error_;
+  bool stop_ = false;
+};
+
 //! One pair's matrix in tiles (see cpu_hsps.hpp).
 class tiled_search {
  public:
@@ -64,8 +151,10 @@ class tiled_search {
         tiles_(std::size_t(rt_ * ct_)), main_(std::min(K_, n_), ct_ > 1 ? std::min(K_, m_) : 0) {}
 
   //! Pass 0: every tile once, on up to `threads` threads (a tile waits for its left and upper
-  //! neighbours; threads the system refuses leave the work to the others).
+  //! neighbours; threads the system refuses leave the work to the others). Later refills use as
+  //! many.
   void fill_all(const progress_fn* progress, unsigned threads) {
+    threads_ = std::max(threads, 1u);
     const std::int64_t tiles = rt_ * ct_;
     const unsigned workers = unsigned(std::clamp<std::int64_t>(threads, 1, std::min(rt_, ct_)));
     if (workers == 1) {
@@ -164,9 +253,11 @@ class tiled_search {
                       nullptr);
   }
 
-  //! Stores tile t's borders from x and its best cell; with compare, the neighbours that read a
-  //! changed border become dirty. Tiles of the last row (column) keep no last row (column).
-  void store(std::int64_t t, const best_cell& best, const fill_scratch& x, bool compare) {
+  //! Stores tile t's borders from x and its best cell; with compare, returns which neighbours
+  //! read a changed border (mark() makes them dirty). Tiles of the last row (column) keep no last
+  //! row (column). Touches only tile t's borders and record: tiles of one anti-diagonal may be
+  //! stored at once.
+  int store(std::int64_t t, const best_cell& best, const fill_scratch& x, bool compare) {
     const std::int64_t a = t / ct_, b = t % ct_;
     const block g = geometry(t);
     const std::size_t w = std::size_t(g.width()), ht = std::size_t(g.height());
@@ -188,12 +279,17 @@ class tiled_search {
       std::copy_n(x.col_h.begin(), ht, rh);
       std::copy_n(x.col_e.begin(), ht, re);
     }
-    if (right) dirty_.insert(t + 1);
-    if (below) dirty_.insert(t + ct_);
-    if (diagonal && b + 1 < ct_) dirty_.insert(t + ct_ + 1);
     tile_record& rec = tiles_[std::size_t(t)];
     rec.best = best;
     ++rec.version;
+    return (right ? changed_right : 0) | (below ? changed_below : 0) | (diagonal && b + 1 < ct_ ? changed_corner : 0);
+  }
+  static constexpr int changed_right = 1, changed_below = 2, changed_corner = 4;
+  //! Makes the neighbours of t that store() said read a changed border dirty.
+  void mark(std::int64_t t, int changed) {
+    if (changed & changed_right) dirty_.insert(t + 1);
+    if (changed & changed_below) dirty_.insert(t + ct_);
+    if (changed & changed_corner) dirty_.insert(t + ct_ + 1);
   }
   void push(std::int64_t t) {
     const tile_record& rec = tiles_[std::size_t(t)];
@@ -251,25 +347,48 @@ class tiled_search {
     if (error) std::rethrow_exception(error);
   }
 
-  //! Refills the dirty tiles of t's cone (t and every tile above-left of it) in row-major
-  //! order, so that each reads exact borders; true when any was refilled.
+  //! Refills the dirty tiles of t's cone (t and every tile above-left of it), one anti-diagonal
+  //! of tiles after the other (a tile reads only tiles of earlier anti-diagonals, so each reads
+  //! exact borders; the tiles of one anti-diagonal are refilled at once on the pair's threads);
+  //! true when any was refilled.
   bool make_exact(std::int64_t t) {
     const std::int64_t a = t / ct_, b = t % ct_;
     bool any = false;
-    auto it = dirty_.begin();
-    while (it != dirty_.end() && *it <= t) {
-      const std::int64_t d = *it;
-      if (d / ct_ <= a && d % ct_ <= b) {
-        dirty_.erase(it);
-        store(d, fill(d, main_), main_, true);  // marks only later tiles dirty
-        push(d);
-        any = true;
-        it = dirty_.upper_bound(d);
-      } else {
-        ++it;
+    for (;;) {
+      std::vector<std::int64_t> batch;  // the cone's dirty tiles on its first dirty anti-diagonal
+      std::int64_t diagonal = a + b + 1;
+      for (auto it = dirty_.begin(); it != dirty_.end() && *it <= t; ++it) {
+        const std::int64_t da = *it / ct_, db = *it % ct_;
+        if (da > a || db > b || da + db > diagonal) continue;
+        if (da + db < diagonal) batch.clear(), diagonal = da + db;
+        batch.push_back(*it);
       }
+      if (batch.empty()) return any;
+      for (const std::int64_t d : batch) dirty_.erase(d);
+      std::vector<int> changed(batch.size());
+      if (batch.size() == 1 || threads_ <= 1) {
+        for (std::size_t k = 0; k < batch.size(); ++k) changed[k] = store(batch[k], fill(batch[k], main_), main_, true);
+      } else {
+        refill_together(batch, changed);
+      }
+      for (std::size_t k = 0; k < batch.size(); ++k) {
+        mark(batch[k], changed[k]);
+        push(batch[k]);
+      }
+      any = true;
     }
-    return any;
+  }
+
+  //! Refills the tiles of one anti-diagonal on the pair's threads (the pool starts on first use;
+  //! threads the system refuses leave the work to the others).
+  void refill_together(const std::vector<std::int64_t>& batch, std::vector<int>& changed) {
+    if (!pool_) pool_ = std::make_unique<batch_pool>(threads_);
+    while (scratch_.size() < pool_->workers())
+      scratch_.emplace_back(std::min(K_, n_), ct_ > 1 ? std::min(K_, m_) : 0);
+    pool_->run(batch.size(), [&](std::size_t k, unsigned worker) {
+      fill_scratch& x = scratch_[worker];
+      changed[k] = store(batch[k], fill(batch[k], x), x, true);
+    });
   }
 
   //! Traceback code of cell (i, j): its tile's band is refilled with codes when not cached.
@@ -325,6 +444,9 @@ class tiled_search {
   std::set<std::int64_t> dirty_;  // row-major tile numbers
   forbidden_cells forbidden_;
   fill_scratch main_;                      // the calling thread's arrays
+  unsigned threads_ = 1;                   // threads a refill may use
+  std::unique_ptr<batch_pool> pool_;       // started on the first refill of several tiles at once
+  std::deque<fill_scratch> scratch_;       // one per pool worker
   std::vector<std::int32_t> checkpoints_;  // H, F rows above the bands of tile ck_tile_
   std::int64_t ck_tile_ = -1;
   std::vector<std::uint8_t> codes_;  // codes of band band_ of tile band_tile_
