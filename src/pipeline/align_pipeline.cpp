@@ -177,8 +177,8 @@ std::vector<output::hit> hsps_of(engine& eng, const scoring_scheme& scheme, cons
 // alignment of the reverse-complemented query), and a target's hit is its better strand (plus
 // on equal scores). The queries are complemented in place for the minus strand's phases and
 // restored before returning. With more targets than --max-hits (or an engine that scans first)
-// every query × target is scored first and only the reported hits are aligned; with fewer,
-// every pair is aligned and ranked by its alignment. Alignments of all queries go to the engine
+// every query × target is scored first and only the reported hits are aligned; with fewer (and
+// one strand, or one pair), every pair is aligned and ranked by its alignment. Alignments of all queries go to the engine
 // in one batch per strand. min_scores[q]: the smallest score query q reports (--min-score and
 // --evalue together).
 std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, const align_options& options,
@@ -188,12 +188,14 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
   using clock = std::chrono::steady_clock;
   const std::size_t nq = queries.records.size(), nt = targets.records.size();
   const progress_fn report = [&](std::uint64_t cells) { progress.add(cells); };
-  const bool all_kept = nt <= options.max_hits && !eng.scans_first();
-
   std::vector<bool> minus_of;  // strand k: minus or plus, plus first
   if (options.strand != strand_choice::minus) minus_of.push_back(false);
   if (options.strand != strand_choice::plus) minus_of.push_back(true);
   const std::size_t strands = minus_of.size();
+  // Every pair is aligned (no scan) when every target is reported anyway, on one strand, or for
+  // a single pair; with both strands of several pairs the strands are scored first and only the
+  // better one is aligned.
+  const bool all_kept = nt <= options.max_hits && !eng.scans_first() && (strands == 1 || nq * nt == 1);
   bool complemented = false;
   const auto use_strand = [&](bool minus) {
     if (minus != complemented) {
