@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/hsps/run_hsps.sh OUTDIR [DEVICE] — what --strand both and --max-hsps 0 cost (issue 14's
-# "Measure"), whole `swat-gpu align` commands, median of REPS runs, on DEVICE (cpu | gpu):
+# "Measure"), whole `swat-gpu align` commands, median of REPS runs (variants interleaved), on DEVICE (cpu | gpu):
 #   pair30k   SARS-CoV-2 × RaTG13 (29,903 × 29,855), DNA 2/-3/5/2
 #   dnadb     SkV1 (8,006 b) against the S. kunkelii genome cut into 5 kb fragments (1.46 Mb)
 # Variants per case: plus (--strand plus), both (the default), hsps1 (--max-hsps 1 --min-score M:
@@ -18,7 +18,7 @@ root=$(cd "$here/../.." && pwd)
 SWAT=${SWAT:-$root/build/bin/swat-gpu}
 DNA_DATA=${DNA_DATA:-$root/../shared/data/dna}
 COMMIT=${COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)}
-REPS=${REPS:-3}
+REPS=${REPS:-5}
 THREADS=${THREADS:-0}
 mkdir -p "$out"
 tmp=$(mktemp -d /tmp/swat-bench-hsps.XXXXXX)
@@ -36,39 +36,40 @@ csv=$out/hsps.csv
 awk '!/^>/{s=s $0}END{for(i=1;i<=length(s);i+=5000){n++; print ">frag" n; print substr(s,i,5000)}}' \
   "$DNA_DATA/spiroplasma_kunkelii_CP010899.1.fa" > "$tmp/fragments.fa"
 
-declare -A seconds alignments
+declare -A seconds alignments times
 median() { sort -g | awk '{a[NR]=$1}END{print a[int((NR+1)/2)]}'; }
-# measure CASE VARIANT QUERY DB OPTIONS…
-measure() {
-  local times=() t0 t1 cmd
-  cmd="$SWAT align $3 $4 --device $dev --threads $THREADS --quiet --max-hits 1000 ${*:5}"
+# The variants of a case run in turn, REPS rounds (a noisy machine slows them alike).
+# run_case CASE QUERY DB MIN_SCORE
+run_case() {
+  local -a names=(plus both hsps1 hsps0_min hsps0)
+  local -a opts=("--strand plus" "" "--max-hsps 1 --min-score $4" "--max-hsps 0 --min-score $4" "--max-hsps 0")
+  local r k cmd t0 t1
   for ((r = 0; r < REPS; r++)); do
-    t0=$(date +%s.%N)
-    $cmd -o "$tmp/out.tsv" || { echo "failed: $cmd" >&2; return; }
-    t1=$(date +%s.%N)
-    times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')")
+    for k in "${!names[@]}"; do
+      cmd="$SWAT align $2 $3 --device $dev --threads $THREADS --quiet --max-hits 1000 ${opts[$k]}"
+      t0=$(date +%s.%N)
+      $cmd -o "$tmp/out.tsv" || { echo "failed: $cmd" >&2; return; }
+      t1=$(date +%s.%N)
+      times[$1/${names[$k]}]+="$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}') "
+      alignments[$1/${names[$k]}]=$(wc -l < "$tmp/out.tsv")
+      [ "$r" = 0 ] && echo "$cmd" > "$tmp/cmd_$k"
+    done
   done
-  seconds[$1/$2]=$(printf '%s\n' "${times[@]}" | median)
-  alignments[$1/$2]=$(wc -l < "$tmp/out.tsv")
-  echo "$1,$2,${seconds[$1/$2]},${alignments[$1/$2]},,$COMMIT,\"$device\",$date,\"$cmd\"" >> "$csv"
-  printf '%-8s %-10s %8.3f s %6d alignments\n' "$1" "$2" "${seconds[$1/$2]}" "${alignments[$1/$2]}"
+  for k in "${!names[@]}"; do
+    local v=${names[$k]}
+    seconds[$1/$v]=$(printf '%s\n' ${times[$1/$v]} | median)
+    echo "$1,$v,${seconds[$1/$v]},${alignments[$1/$v]},,$COMMIT,\"$device\",$date,\"$(cat "$tmp/cmd_$k")\"" >> "$csv"
+    printf '%-8s %-10s %8.3f s %6d alignments\n' "$1" "$v" "${seconds[$1/$v]}" "${alignments[$1/$v]}"
+  done
+  ratio "$1" both/plus both plus
+  ratio "$1" hsps0_min/hsps1 hsps0_min hsps1
+  ratio "$1" hsps0/hsps1 hsps0 hsps1
 }
 ratio() {  # CASE NAME NUMERATOR DENOMINATOR
   local r
   r=$(awk -v a="${seconds[$1/$3]}" -v b="${seconds[$1/$4]}" 'BEGIN{printf "%.2f", a / b}')
   echo "$1,$2,,,$r,$COMMIT,\"$device\",$date," >> "$csv"
   printf '%-8s %-22s %6s\n' "$1" "$2" "$r"
-}
-
-run_case() {  # CASE QUERY DB MIN_SCORE
-  measure "$1" plus "$2" "$3" --strand plus
-  measure "$1" both "$2" "$3"
-  measure "$1" hsps1 "$2" "$3" --max-hsps 1 --min-score "$4"
-  measure "$1" hsps0_min "$2" "$3" --max-hsps 0 --min-score "$4"
-  measure "$1" hsps0 "$2" "$3" --max-hsps 0
-  ratio "$1" both/plus both plus
-  ratio "$1" hsps0_min/hsps1 hsps0_min hsps1
-  ratio "$1" hsps0/hsps1 hsps0 hsps1
 }
 
 # pair30k: the second alignment of the pair scores far below 1,000 (the first: 53,973).
