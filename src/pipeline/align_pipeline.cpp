@@ -177,8 +177,8 @@ std::vector<output::hit> hsps_of(engine& eng, const scoring_scheme& scheme, cons
 // alignment of the reverse-complemented query), and a target's hit is its better strand (plus
 // on equal scores). The queries are complemented in place for the minus strand's phases and
 // restored before returning. With more targets than --max-hits (or an engine that scans first)
-// every query × target is scored first and only the reported hits are aligned; with fewer and
-// one pair or several alignments per pair, every pair is aligned and ranked by its alignment. Alignments of all queries go to the engine
+// every query × target is scored first and only the reported hits are aligned; a single pair is
+// aligned directly. Alignments of all queries go to the engine
 // in one batch per strand. min_scores[q]: the smallest score query q reports (--min-score and
 // --evalue together).
 std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, const align_options& options,
@@ -192,12 +192,11 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
   if (options.strand != strand_choice::minus) minus_of.push_back(false);
   if (options.strand != strand_choice::plus) minus_of.push_back(true);
   const std::size_t strands = minus_of.size();
-  // Every pair is aligned without a scan when every target is reported anyway and there is one
-  // pair (its alignment costs about one scan) or several alignments per pair are asked for (their
-  // search fills every matrix anyway). Otherwise every pair is scored first (both strands) and
-  // only the reported ones are aligned, on their better strand, in the prefixes that end at
-  // their best cells: cheaper than aligning every matrix whole.
-  const bool all_kept = nt <= options.max_hits && !eng.scans_first() && (nq * nt == 1 || options.max_hsps != 1);
+  // A single pair is aligned without a scan (its alignment costs about one scan). Otherwise every
+  // pair is scored first (both strands) and only the reported ones are aligned, on their better
+  // strand, in the prefixes that end at their best cells (or, for --max-hsps, searched on the
+  // strands whose best cell reaches the threshold): cheaper than aligning every matrix whole.
+  const bool all_kept = nt <= options.max_hits && !eng.scans_first() && nq * nt == 1;
   bool complemented = false;
   const auto use_strand = [&](bool minus) {
     if (minus != complemented) {
