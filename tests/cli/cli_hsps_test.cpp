@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <random>
 #include <sstream>
 #include <string>
@@ -154,4 +155,24 @@ TEST(cli_hsps, bad_values_are_refused) {
     EXPECT_NE(r.err.find("--max-hsps"), std::string::npos) << r.err;
     EXPECT_FALSE(std::filesystem::exists(p.dir / "out.tsv"));
   }
+}
+
+TEST(cli_hsps, spiroplasma_prophage_copies_of_skv1) {
+  // The genome holds many copies of the Spiroplasma virus SkV1 (a prophage): blastn finds the
+  // best on the minus strand (target 493,642 → 485,766) and at least 12 longer than 3 kb.
+  const std::filesystem::path data = SWAT_SHARED_DATA;
+  const auto virus = data / "dna/spiroplasma_virus_SkV1_NC_009987.1.fa";
+  const auto genome = data / "dna/spiroplasma_kunkelii_CP010899.1.fa";
+  if (!std::filesystem::exists(virus) || !std::filesystem::exists(genome)) GTEST_SKIP() << "no shared data";
+  temp_dir dir;
+  const auto r = run_shell(binary + " align " + virus.string() + " " + genome.string() +
+                               " --device cpu --quiet --max-hsps 0 --min-score 3000 --outfmt '6 qstart qend sstart send length sstrand'",
+                           dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = tsv_rows(r.out);
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"1", "7870", "493642", "485766", "7912", "minus"}));
+  std::size_t longer = 0;
+  for (const auto& row : rows) longer += std::stol(row[4]) > 3000;
+  EXPECT_GE(longer, 12u) << r.out;
 }
