@@ -27,10 +27,14 @@ thread_local std::uint64_t filled = 0;
 
 constexpr std::int64_t no_column = std::numeric_limits<std::int64_t>::max();
 
+//! The first forbidden cell at or after (i, j) in row-major order, or forbidden.end().
+const forbidden_cell* first_from(forbidden_span forbidden, std::int64_t i, std::int64_t j) {
+  return forbidden.data() + (std::lower_bound(forbidden.begin(), forbidden.end(), forbidden_cell{i, j}) - forbidden.begin());
+}
+
 //! Column of the forbidden cell at p in row i relative to j0 (0-based), or no_column.
-std::int64_t relative_column(const forbidden_cells& forbidden, const forbidden_cells::cell* p, std::int64_t i,
-                             std::int64_t j0) {
-  return p != forbidden.end() && p->first == i ? p->second - j0 : no_column;
+std::int64_t relative_column(forbidden_span forbidden, const forbidden_cell* p, std::int64_t i, std::int64_t j0) {
+  return p != forbidden.data() + forbidden.size() && p->first == i ? p->second - j0 : no_column;
 }
 
 void keep_best(best_cell& best, std::int32_t score, std::int64_t i, std::int64_t j) {
@@ -41,7 +45,7 @@ void keep_best(best_cell& best, std::int32_t score, std::int64_t i, std::int64_t
 //! left_h/left_e point at row r0's entries; corner = H(r0-1, j0-1).
 template <bool with_codes>
 void fill_rows_scalar(const block& blk, std::int64_t r0, std::int64_t r1, residue_span query, residue_span target,
-                      const scoring_scheme& scheme, const forbidden_cells& forbidden, std::int32_t* h,
+                      const scoring_scheme& scheme, forbidden_span forbidden, std::int32_t* h,
                       std::int32_t* f, std::int32_t corner, const std::int32_t* left_h, const std::int32_t* left_e,
                       std::int32_t* right_h, std::int32_t* right_e, std::uint8_t* codes, best_cell& best) {
   const std::int32_t open = scheme.gap_open + scheme.gap_extend, ext = scheme.gap_extend;
@@ -53,7 +57,7 @@ void fill_rows_scalar(const block& blk, std::int64_t r0, std::int64_t r1, residu
     std::int32_t h_left = left_h ? left_h[r] : 0;
     std::int32_t e = left_e ? left_e[r] : minus_infinity;
     std::int32_t h_diag = r == 0 ? corner : left_h ? left_h[r - 1] : 0;
-    const forbidden_cells::cell* next = forbidden.from(i, blk.j0);
+    const forbidden_cell* next = first_from(forbidden, i, blk.j0);
     std::int64_t next_k = relative_column(forbidden, next, i, blk.j0);
     std::uint8_t* crow = with_codes ? codes + r * w : nullptr;
     std::int32_t row_best = 0;
@@ -96,7 +100,7 @@ using avx2::vec;
 //! skew[8s + k]).
 template <bool with_codes>
 SWAT_AVX2 void fill_strip8(const block& blk, std::int64_t i, residue_span query, residue_span target,
-                           const scoring_scheme& scheme, const forbidden_cells& forbidden, std::int32_t* h,
+                           const scoring_scheme& scheme, forbidden_span forbidden, std::int32_t* h,
                            std::int32_t* f, std::int32_t corner, const std::int32_t* left_h,
                            const std::int32_t* left_e, std::int32_t* right_h, std::int32_t* right_e,
                            best_cell& best, std::uint8_t* codes, std::uint8_t* skew) {
@@ -115,10 +119,10 @@ SWAT_AVX2 void fill_strip8(const block& blk, std::int64_t i, residue_span query,
   const vec border_e = left_e ? _mm256_loadu_si256(reinterpret_cast<const vec*>(left_e)) : neg;
   // Per lane: the next forbidden cell of its row, as a 1-based column of the block.
   constexpr std::int32_t none = std::numeric_limits<std::int32_t>::min();  // no lane's column
-  const forbidden_cells::cell* next[8];
+  const forbidden_cell* next[8];
   alignas(32) std::int32_t next_j[8];
   for (int k = 0; k < 8; ++k) {
-    next[k] = forbidden.from(i + k, blk.j0);
+    next[k] = first_from(forbidden, i + k, blk.j0);
     const std::int64_t c = relative_column(forbidden, next[k], i + k, blk.j0);
     next_j[k] = c < w ? std::int32_t(c + 1) : none;
   }
@@ -195,26 +199,8 @@ block_borders rows_from(const block_borders& b, std::int64_t r) {
 
 }  // namespace
 
-void forbidden_cells::add(const alignment& aln) {
-  std::vector<cell> more;
-  std::int64_t i = aln.query_begin, j = aln.target_begin;
-  for (const cigar_op& op : aln.ops)
-    for (std::uint32_t k = 0; k < op.length; ++k) {
-      if (op.op == 'M') more.emplace_back(i + 1, j + 1);
-      if (op.op != 'D') ++i;
-      if (op.op != 'I') ++j;
-    }
-  const std::size_t old = cells_.size();
-  cells_.insert(cells_.end(), more.begin(), more.end());  // an alignment's pairs rise in i and j
-  std::inplace_merge(cells_.begin(), cells_.begin() + std::ptrdiff_t(old), cells_.end());
-}
-
-const forbidden_cells::cell* forbidden_cells::from(std::int64_t i, std::int64_t j) const {
-  return cells_.data() + (std::lower_bound(cells_.begin(), cells_.end(), cell{i, j}) - cells_.begin());
-}
-
 best_cell fill_block(const block& blk, residue_span query, residue_span target, const scoring_scheme& scheme,
-                     const forbidden_cells& forbidden, const block_borders& b, std::uint8_t* codes) {
+                     forbidden_span forbidden, const block_borders& b, std::uint8_t* codes) {
   best_cell best{};
   filled += std::uint64_t(blk.width()) * std::uint64_t(blk.height());
   const std::int64_t w = blk.width();

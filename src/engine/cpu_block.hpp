@@ -6,8 +6,8 @@
 // reference::fill with the same forbidden cells.
 
 #include <cstdint>
+#include <span>
 #include <utility>
-#include <vector>
 
 #include "common/alignment.hpp"
 #include "common/scoring_scheme.hpp"
@@ -16,19 +16,10 @@
 
 namespace swat::cpu {
 
-//! Residue pairs aligned by earlier alignments: 1-based DP cells (i, j), sorted by row, column.
-class forbidden_cells {
- public:
-  using cell = std::pair<std::int64_t, std::int64_t>;
-  //! Adds the aligned pairs ('M' columns) of aln.
-  void add(const alignment& aln);
-  //! The first forbidden cell at or after (i, j) in row-major order, or end().
-  const cell* from(std::int64_t i, std::int64_t j) const;
-  const cell* end() const { return cells_.data() + cells_.size(); }
-
- private:
-  std::vector<cell> cells_;
-};
+//! A residue pair aligned by an earlier alignment: 1-based DP cell (i, j).
+using forbidden_cell = std::pair<std::int64_t, std::int64_t>;
+//! Forbidden cells sorted by row, then column; a block fill is given at least those of its block.
+using forbidden_span = std::span<const forbidden_cell>;
 
 //! Rows i0..i1 × columns j0..j1 of the DP (1-based, inclusive).
 struct block {
@@ -55,7 +46,7 @@ struct block_borders {
 //! receive the 4-bit traceback codes, row by row (height × width). Without codes the rows go
 //! 8 at a time through AVX2 lanes where the CPU has them.
 best_cell fill_block(const block& blk, residue_span query, residue_span target, const scoring_scheme& scheme,
-                     const forbidden_cells& forbidden, const block_borders& borders, std::uint8_t* codes);
+                     forbidden_span forbidden, const block_borders& borders, std::uint8_t* codes);
 
 //! Cells filled by fill_block on this thread so far.
 std::uint64_t block_cells_filled();

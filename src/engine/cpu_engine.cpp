@@ -194,10 +194,18 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
 void cpu_engine::align_hsps_many(std::span<const pair_job> jobs, std::span<const std::int32_t> min_scores,
                                  std::size_t max_hsps, const scoring_scheme& scheme,
                                  std::span<std::vector<alignment>> results, const progress_fn& progress) {
+  std::atomic<std::size_t> stopped{0};
+  std::atomic<std::size_t> share{0};
   for_each_job(jobs, scheme, job_kind::hsps, [&](std::size_t k, std::size_t budget, unsigned threads) {
+    bool full = false;
     results[k] = cpu::waterman_eggert(jobs[k].query, jobs[k].target, scheme, max_hsps, min_scores[k], budget,
-                                      &progress, {}, threads);
+                                      &progress, {}, threads, &full);
+    if (full) ++stopped, share = budget;
   });
+  if (stopped > 0 && notice_)
+    notice_("--max-hsps: the alignments of " + std::to_string(stopped.load()) + " pair(s) filled their share of " +
+            "--cpu-mem (" + mib_text(share) + "); their weaker alignments are not reported (raise --cpu-mem, or "
+            "--min-score / lower --evalue)");
 }
 
 }  // namespace swat

@@ -16,6 +16,7 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <unordered_map>
 #include <utility>
 
 #include "common/error.hpp"
@@ -45,9 +46,55 @@ std::size_t layout_bytes(std::int64_t m, std::int64_t n, std::int64_t K, std::si
   const std::size_t borders = 8 * std::size_t((rt - 1) * n + (ct - 1) * m);
   const std::size_t records = std::size_t(rt * ct) * 128;  // best cell, heap entries, dirty set, dependencies
   const std::size_t trace = std::size_t(band_rows * w) + 8 * std::size_t(checkpoints * w);
-  const std::size_t scratch = std::size_t(threads) * 8 * std::size_t(w + (ct > 1 ? ht : 0));
+  // Row and column arrays of every thread and of the search itself; the AVX2 skew buffers.
+  const std::size_t scratch = std::size_t(threads + 1) * 8 * std::size_t(w + (ct > 1 ? ht : 0) + w + 9);
   return borders + records + trace + scratch;
 }
+
+//! The residue pairs of the alignments found so far, kept per tile and sorted within each, so
+//! that adding an alignment merges only the lists of the tiles it crosses.
+class forbidden_tiles {
+ public:
+  forbidden_tiles(std::int64_t tile, std::int64_t tile_columns) : K_(tile), ct_(tile_columns) {}
+  //! Adds the aligned pairs ('M' columns) of aln; returns the tiles they lie in.
+  std::vector<std::int64_t> add(const alignment& aln) {
+    std::vector<std::int64_t> touched;
+    sorted_.clear();
+    std::int64_t i = aln.query_begin, j = aln.target_begin;
+    for (const cigar_op& op : aln.ops)
+      for (std::uint32_t k = 0; k < op.length; ++k) {
+        if (op.op == 'M') {  // cell (i+1, j+1)
+          const std::int64_t t = (i / K_) * ct_ + j / K_;
+          std::vector<forbidden_cell>& list = tiles_[t];
+          if (sorted_.emplace(t, list.size()).second) touched.push_back(t);
+          list.emplace_back(i + 1, j + 1);
+          ++cells_;
+        }
+        if (op.op != 'D') ++i;
+        if (op.op != 'I') ++j;
+      }
+    for (const std::int64_t t : touched) {  // an alignment's pairs rise in i and j: two sorted runs
+      std::vector<forbidden_cell>& list = tiles_[t];
+      std::inplace_merge(list.begin(), list.begin() + std::ptrdiff_t(sorted_[t]), list.end());
+    }
+    return touched;
+  }
+  //! The forbidden cells of tile t, sorted (empty when none).
+  forbidden_span of_tile(std::int64_t t) const {
+    const auto it = tiles_.find(t);
+    return it == tiles_.end() ? forbidden_span{} : forbidden_span(it->second);
+  }
+  //! Memory held (bytes): 16 per cell and the per-tile lists.
+  std::size_t bytes() const { return cells_ * sizeof(forbidden_cell) + tiles_.size() * 96; }
+  //! What adding n more cells would hold (bytes), at most.
+  std::size_t bytes_with(std::size_t n) const { return bytes() + n * (sizeof(forbidden_cell) + 96); }
+
+ private:
+  std::int64_t K_, ct_;
+  std::unordered_map<std::int64_t, std::vector<forbidden_cell>> tiles_;
+  std::unordered_map<std::int64_t, std::size_t> sorted_;  // in add(): each touched list's length before it
+  std::size_t cells_ = 0;
+};
 
 //! One thread's arrays for a tile fill: H and F of a row (the tile's width), H and E of its
 //! last column (its height, when that column is kept).
@@ -65,8 +112,8 @@ class batch_pool {
     for (unsigned w = 1; w < threads; ++w) {
       try {
         threads_.emplace_back([this, w] { work(w); });
-      } catch (const std::system_error&) {
-        break;  // fewer helpers: the calling thread does their share
+      } catch (...) {  // no thread or no memory for one: fewer helpers, the calling thread does their share
+        break;
       }
     }
   }
@@ -148,7 +195,7 @@ class tiled_search {
         K_(plan.tile), S_(plan.band_rows), rt_(ceil_div(m_, K_)), ct_(ceil_div(n_, K_)),
         bottom_h_(std::size_t((rt_ - 1) * n_)), bottom_f_(bottom_h_.size()),
         right_h_(std::size_t((ct_ - 1) * m_)), right_e_(right_h_.size()),
-        tiles_(std::size_t(rt_ * ct_)), main_(std::min(K_, n_), ct_ > 1 ? std::min(K_, m_) : 0) {}
+        tiles_(std::size_t(rt_ * ct_)), forbidden_(K_, ct_), main_(std::min(K_, n_), ct_ > 1 ? std::min(K_, m_) : 0) {}
 
   //! Pass 0: every tile once, on up to `threads` threads (a tile waits for its left and upper
   //! neighbours; threads the system refuses leave the work to the others). Later refills use as
@@ -181,17 +228,15 @@ class tiled_search {
     }
   }
 
-  //! Forbids the aligned pairs of aln and marks the tiles they lie in dirty.
-  void forbid(const alignment& aln) {
-    forbidden_.add(aln);
-    std::int64_t i = aln.query_begin, j = aln.target_begin;
-    for (const cigar_op& op : aln.ops)
-      for (std::uint32_t k = 0; k < op.length; ++k) {
-        if (op.op == 'M') dirty_.insert((i / K_) * ct_ + j / K_);  // cell (i+1, j+1)
-        if (op.op != 'D') ++i;
-        if (op.op != 'I') ++j;
-      }
+  //! Forbids the aligned pairs of aln and marks the tiles they lie in dirty; false (nothing
+  //! forbidden) when their list would take more than memory_bytes.
+  bool forbid(const alignment& aln, std::size_t memory_bytes) {
+    std::size_t pairs = 0;
+    for (const cigar_op& op : aln.ops) pairs += op.op == 'M' ? op.length : 0;
+    if (forbidden_.bytes_with(pairs) > memory_bytes) return false;
+    for (const std::int64_t t : forbidden_.add(aln)) dirty_.insert(t);
     band_tile_ = ck_tile_ = -1;  // cached codes and checkpoints are of the old matrix
+    return true;
   }
 
  private:
@@ -247,7 +292,7 @@ class tiled_search {
     const block g = geometry(t);
     load_top(t, g, x.row_h.data(), x.row_f.data());
     const bool keep_right = b + 1 < ct_;
-    return fill_block(g, q_, t_, s_, forbidden_,
+    return fill_block(g, q_, t_, s_, forbidden_.of_tile(t),
                       {x.row_h.data(), x.row_f.data(), corner(g.i0, b), left_h(g.i0, b), left_e(g.i0, b),
                        keep_right ? x.col_h.data() : nullptr, keep_right ? x.col_e.data() : nullptr},
                       nullptr);
@@ -294,6 +339,12 @@ class tiled_search {
   void push(std::int64_t t) {
     const tile_record& rec = tiles_[std::size_t(t)];
     if (rec.best.score > 0) heap_.push({rec.best, t, rec.version});
+    if (heap_.size() > 2 * tiles_.size() + 64) {  // drop the stale entries of refilled tiles
+      std::vector<heap_entry> live;
+      for (std::int64_t k = 0; k < std::int64_t(tiles_.size()); ++k)
+        if (tiles_[std::size_t(k)].best.score > 0) live.push_back({tiles_[std::size_t(k)].best, k, tiles_[std::size_t(k)].version});
+      heap_ = decltype(heap_)(heap_order{}, std::move(live));
+    }
   }
 
   //! Pass 0 on several threads: a tile is ready once its left and upper neighbours are stored
@@ -308,37 +359,39 @@ class tiled_search {
     std::vector<std::int64_t> ready{0};
     std::int64_t done = 0;
     std::exception_ptr error;
+    const auto fail = [&](std::exception_ptr e) {
+      const std::lock_guard<std::mutex> lock(mutex);
+      if (!error) error = e;
+      ready_cv.notify_all();
+    };
     auto work = [&] {
-      fill_scratch x(std::min(K_, n_), ct_ > 1 ? std::min(K_, m_) : 0);
-      std::unique_lock<std::mutex> lock(mutex);
-      for (;;) {
-        ready_cv.wait(lock, [&] { return !ready.empty() || done == tiles || error; });
-        if (ready.empty()) return;
-        const std::int64_t t = ready.back();
-        ready.pop_back();
-        lock.unlock();
-        try {
+      try {
+        fill_scratch x(std::min(K_, n_), ct_ > 1 ? std::min(K_, m_) : 0);
+        std::unique_lock<std::mutex> lock(mutex);
+        for (;;) {
+          ready_cv.wait(lock, [&] { return !ready.empty() || done == tiles || error; });
+          if (ready.empty() || error) return;
+          const std::int64_t t = ready.back();
+          ready.pop_back();
+          lock.unlock();
           const best_cell best = fill(t, x);
           store(t, best, x, false);
           report(progress, t);
-        } catch (...) {
           lock.lock();
-          if (!error) error = std::current_exception();
+          ++done;
+          for (const std::int64_t next : {t % ct_ + 1 < ct_ ? t + 1 : -1, t / ct_ + 1 < rt_ ? t + ct_ : -1})
+            if (next >= 0 && --waiting[std::size_t(next)] == 0) ready.push_back(next);
           ready_cv.notify_all();
-          return;
         }
-        lock.lock();
-        ++done;
-        for (const std::int64_t next : {t % ct_ + 1 < ct_ ? t + 1 : -1, t / ct_ + 1 < rt_ ? t + ct_ : -1})
-          if (next >= 0 && --waiting[std::size_t(next)] == 0) ready.push_back(next);
-        ready_cv.notify_all();
+      } catch (...) {  // unlocked here (the lock's destructor ran)
+        fail(std::current_exception());
       }
     };
     std::vector<std::thread> pool;
     for (unsigned k = 1; k < workers; ++k) {
       try {
         pool.emplace_back(work);
-      } catch (const std::system_error&) {
+      } catch (...) {
         break;  // the calling thread and those that started do the work
       }
     }
@@ -410,7 +463,7 @@ class tiled_search {
       load_top(t, g, row_h, row_f);
       for (std::int64_t k = 0; k + 1 < bands; ++k) {
         const block part{g.i0 + k * S_, g.i0 + (k + 1) * S_ - 1, g.j0, g.j1};
-        fill_block(part, q_, t_, s_, forbidden_,
+        fill_block(part, q_, t_, s_, forbidden_.of_tile(t),
                    {row_h, row_f, corner(part.i0, b), left_h(part.i0, b), left_e(part.i0, b), nullptr, nullptr},
                    nullptr);
         std::copy_n(row_h, w, checkpoints_.begin() + 2 * k * w);
@@ -426,7 +479,7 @@ class tiled_search {
     }
     const block part{g.i0 + band * S_, std::min(g.i0 + (band + 1) * S_ - 1, g.i1), g.j0, g.j1};
     codes_.resize(std::size_t(part.height() * w));
-    fill_block(part, q_, t_, s_, forbidden_,
+    fill_block(part, q_, t_, s_, forbidden_.of_tile(t),
                {row_h, row_f, corner(part.i0, b), left_h(part.i0, b), left_e(part.i0, b), nullptr, nullptr},
                codes_.data());
     band_tile_ = t;
@@ -442,7 +495,7 @@ class tiled_search {
   std::vector<tile_record> tiles_;
   std::priority_queue<heap_entry, std::vector<heap_entry>, heap_order> heap_;
   std::set<std::int64_t> dirty_;  // row-major tile numbers
-  forbidden_cells forbidden_;
+  forbidden_tiles forbidden_;
   fill_scratch main_;                      // the calling thread's arrays
   unsigned threads_ = 1;                   // threads a refill may use
   std::unique_ptr<batch_pool> pool_;       // started on the first refill of several tiles at once
@@ -469,8 +522,10 @@ hsp_plan plan_hsps(std::int64_t m, std::int64_t n, std::size_t budget_bytes, uns
 
 std::vector<alignment> waterman_eggert(residue_span query, residue_span target, const scoring_scheme& scheme,
                                        std::size_t max_hsps, std::int32_t min_score, std::size_t budget_bytes,
-                                       const progress_fn* progress, const hsp_plan& layout, unsigned threads) {
+                                       const progress_fn* progress, const hsp_plan& layout, unsigned threads,
+                                       bool* stopped_by_memory) {
   std::vector<alignment> found;
+  if (stopped_by_memory) *stopped_by_memory = false;
   if (query.empty() || target.empty()) return found;
   const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
   threads = std::max(threads, 1u);
@@ -479,17 +534,25 @@ std::vector<alignment> waterman_eggert(residue_span query, residue_span target, 
     plan.tile = layout.tile;
     plan.bytes = layout_bytes(m, n, layout.tile, code_budget(budget_bytes), threads, plan.band_rows);
     if (layout.band_rows > 0) plan.band_rows = std::min(layout.band_rows, std::min(layout.tile, m));
-  } else if (plan.bytes > budget_bytes)
+  } else if (plan.bytes > budget_bytes) {
     throw usage_error("a pair of " + std::to_string(query.size()) + " × " + std::to_string(target.size()) +
                       " residues needs " + std::to_string(plan.bytes >> 20) + " MiB of CPU memory for --max-hsps, " +
                       "more than its share of " + std::to_string(budget_bytes >> 20) + " MiB (raise --cpu-mem)");
+  }
   tiled_search search(query, target, scheme, plan);
   search.fill_all(progress, threads);
   const std::int32_t threshold = std::max(min_score, 1);
+  // What the layout leaves of the budget holds the pairs of the alignments found (a forced
+  // layout, tests only, leaves them the whole budget).
+  const std::size_t pairs_bytes =
+      layout.tile > 0 ? budget_bytes : budget_bytes > plan.bytes ? budget_bytes - plan.bytes : 0;
   alignment aln;
   while ((max_hsps == 0 || found.size() < max_hsps) && search.next(threshold, aln)) {
     found.push_back(aln);
-    if (max_hsps == 0 || found.size() < max_hsps) search.forbid(aln);
+    if ((max_hsps == 0 || found.size() < max_hsps) && !search.forbid(aln, pairs_bytes)) {
+      if (stopped_by_memory) *stopped_by_memory = true;
+      break;
+    }
   }
   return found;
 }

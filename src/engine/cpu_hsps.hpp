@@ -19,8 +19,8 @@
 //     inputs, so a stale tile's stored best is an upper bound of its true best. The next
 //     alignment is found lazily: take the tile with the best stored cell (tie order); if it is
 //     exact, its best is the matrix's best; else refill the dirty tiles of its cone in row-major
-//     order and look again. Tiles whose stored best is below the threshold are never refilled,
-//     and the search stops as soon as the best stored cell is below it.
+//     order and look again (every dirty tile of the cone, whatever its stored best: the borders
+//     must be exact). The search stops as soon as the best stored cell is below the threshold.
 //   - the path is walked back through the tiles of the cone (all exact): each tile is refilled
 //     band by band with traceback codes (rows checkpointed inside the tile when it is tall).
 // Only the regions that earlier alignments touched are recomputed, as in SIM; the tile fill
@@ -56,12 +56,15 @@ hsp_plan plan_hsps(std::int64_t m, std::int64_t n, std::size_t budget_bytes, uns
 //! max_hsps (0: no limit), each with score ≥ min_score (values below 1 count as 1). Memory within
 //! budget_bytes (usage_error when the pair cannot fit). progress (may be null) receives the cells
 //! of the first pass, m·n in total. layout.tile > 0 forces the tile edge and layout.band_rows > 0
-//! the traceback band height (tests; the budget is then not checked). The first pass runs on up
-//! to `threads` threads (tiles along anti-diagonals of tiles); the rest on the calling thread.
+//! the traceback band height (tests; the budget is then not checked). The first pass and the
+//! refills run on up to `threads` threads (tiles of one anti-diagonal at once). The residue pairs
+//! of the alignments found (about 16 bytes each) live in what the layout leaves of the budget:
+//! when the next alignment's would not fit, the search stops after it and *stopped_by_memory
+//! (may be null) is set.
 std::vector<alignment> waterman_eggert(residue_span query, residue_span target, const scoring_scheme& scheme,
                                        std::size_t max_hsps, std::int32_t min_score, std::size_t budget_bytes,
                                        const progress_fn* progress = nullptr, const hsp_plan& layout = {},
-                                       unsigned threads = 1);
+                                       unsigned threads = 1, bool* stopped_by_memory = nullptr);
 
 //! Cells filled on this thread so far by waterman_eggert (first passes run on one thread,
 //! refills and traceback bands): for benchmarks and tests of how much the lazy refill saves.

@@ -245,6 +245,26 @@ TEST(cpu_hsps, titin_domain_repeats_equal_the_reference) {
         << "tile " << layout.tile;
 }
 
+TEST(cpu_hsps, alignments_that_outgrow_the_budget_stop_the_search_and_say_so) {
+  // A low-complexity pair holds thousands of alignments: their residue pairs fill a small
+  // budget, the search stops, and what it reported is the reference's list up to there.
+  std::mt19937 rng(4);
+  const scoring_scheme s = test::dna_scheme(1, -1, 1, 1);
+  const residues q = random_residues(rng, 300, 2), t = random_residues(rng, 3000, 2);
+  const std::size_t budget = std::size_t(512) << 10;
+  ASSERT_LE(cpu::plan_hsps(300, 3000, budget).bytes, budget);
+  bool stopped = false;
+  const std::vector<alignment> got = cpu::waterman_eggert(q, t, s, 0, 4, budget, nullptr, {}, 1, &stopped);
+  EXPECT_TRUE(stopped);
+  ASSERT_FALSE(got.empty());
+  std::vector<alignment> want = reference::waterman_eggert(q, t, s, got.size(), 4);
+  EXPECT_EQ(describe(got), describe(want));
+  EXPECT_GT(reference::waterman_eggert(q, t, s, got.size() + 1, 4).size(), got.size());  // there were more
+  bool unlimited_stopped = true;
+  cpu::waterman_eggert(q, t, s, 3, 4, budget, nullptr, {}, 1, &unlimited_stopped);
+  EXPECT_FALSE(unlimited_stopped);
+}
+
 TEST(cpu_hsps, refuses_a_pair_that_cannot_fit) {
   const scoring_scheme s = test::dna_scheme();
   const residues q(20000, 1), t(20000, 2);
