@@ -77,7 +77,15 @@ pass_result score_pass_striped(residue_span query, residue_span target, const sc
                                bool with_origins, const progress_fn* progress,
                                std::size_t budget_bytes = SIZE_MAX);
 
-//! The fastest available score pass (striped within budget_bytes, or the scalar row pass).
+//! Score pass without origins in 16 int16 lanes (cpu_striped16.cpp): true with out set when the
+//! query is one band (at most cache_band_rows rows) and no score reached 32767 - max score;
+//! false otherwise (not run, or given up: the caller takes the 32-bit pass). Memory: (8 + 2·ranks)
+//! bytes per query row.
+bool score_pass_striped16(residue_span query, residue_span target, const scoring_scheme& scheme,
+                          const progress_fn* progress, pass_result& out);
+
+//! The fastest available score pass (striped within budget_bytes, 16-bit lanes first when there
+//! are no origins and the query is one band, or the scalar row pass).
 inline pass_result score_pass(residue_span query, residue_span target, const scoring_scheme& scheme,
                               bool with_origins, const progress_fn* progress, std::size_t budget_bytes = SIZE_MAX) {
   if (striped_available()) return score_pass_striped(query, target, scheme, with_origins, progress, budget_bytes);

@@ -333,6 +333,10 @@ pass_result score_pass_striped(residue_span query, residue_span target, const sc
   int ranks = scheme.size();
   for (std::uint8_t r : target) ranks = std::max(ranks, int(r) + 1);
   const std::int64_t band = plan_score_pass(m, n, ranks, with_origins, budget_bytes).band_rows;
+  if (!with_origins && band >= m) {  // one band: 16-bit lanes first (half the memory of this pass)
+    pass_result r;
+    if (score_pass_striped16(query, target, scheme, progress, r)) return r;
+  }
   const std::int32_t open = scheme.gap_open + scheme.gap_extend, ext = scheme.gap_extend;
   striped_arrays a;
   band_border borders[2];

@@ -181,6 +181,33 @@ TEST(cpu_engine, long_related_pairs) {
   }
 }
 
+//! The 16-bit score pass: exact below its limit (32767 - max score), given up at it (the engine
+//! then runs the 32-bit pass), for identical DNA on both sides of the limit.
+TEST(cpu_engine, sixteen_bit_pass_is_exact_below_its_limit_and_gives_up_at_it) {
+  if (!cpu::striped_available()) GTEST_SKIP() << "no AVX2";
+  std::mt19937 rng(31);
+  const scoring_scheme dna = test::dna_scheme();  // match 2: limit 32765
+  for (const std::size_t length : {std::size_t(16382), std::size_t(16383)}) {
+    const residues q = random_residues(rng, length, 4);  // A, C, G, T: N never matches
+    cpu::pass_result r;
+    const bool ran = cpu::score_pass_striped16(q, q, dna, nullptr, r);
+    EXPECT_EQ(ran, length == 16382) << length;  // 2 · 16,383 = 32,766 reaches the limit
+    if (ran) {
+      EXPECT_EQ(r.best, (best_cell{std::int32_t(2 * length), std::int64_t(length), std::int64_t(length)}));
+    }
+    // The engine's answer is exact either way.
+    EXPECT_EQ(cpu_engine(1).score_only(q, q, dna), (best_cell{std::int32_t(2 * length), std::int64_t(length), std::int64_t(length)}));
+  }
+  // Random pairs with ties against the 32-bit pass, query lengths around the 16 lanes.
+  for (int k = 0; k < 300; ++k) {
+    const residues q = random_residues(rng, 1 + rng() % 70, 2), t = random_residues(rng, rng() % 200, 2);
+    const scoring_scheme s = k % 2 ? dna : test::dna_scheme(1, -1, 1, 1);
+    cpu::pass_result r16;
+    if (!cpu::score_pass_striped16(q, t, s, nullptr, r16)) continue;
+    EXPECT_EQ(r16.best, reference::find_best(reference::fill(q, t, s))) << k;
+  }
+}
+
 //! The 8-row AVX2 strip fill against the plain row fill: values and codes.
 TEST(cpu_engine, strip_fill_matches_row_fill) {
   std::mt19937 rng(23);
