@@ -211,29 +211,13 @@ TEST(cpu_hsps, long_pair_runs_within_its_budget_with_banded_tiles) {
   EXPECT_EQ(describe(cpu::waterman_eggert(q, t, s, 6, 40, budget, nullptr, {}, 4)), describe(got));
 }
 
-//! The residues of the first record of a shared protein FASTA file (empty when it is missing).
-residues read_protein(const std::string& name) {
-  std::ifstream in(std::filesystem::path(SWAT_SHARED_DATA) / "protein" / name);
-  residues out;
-  std::string line;
-  bool seen = false;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line[0] == '>') {
-      if (seen) break;
-      seen = true;
-      continue;
-    }
-    for (unsigned char c : line)
-      if (protein_rank_table()[c] != invalid_rank) out.push_back(protein_rank_table()[c]);
-  }
-  return out;
-}
-
 TEST(cpu_hsps, titin_domain_repeats_equal_the_reference) {
   // Titin is made of ~300 immunoglobulin and fibronectin-III domains: one stretch against
   // another holds many high-scoring, non-overlapping alignments.
-  const residues titin = read_protein("titin_human_Q8WZ42.fa");
-  if (titin.size() < 30000) GTEST_SKIP() << "shared data not found";
+  const std::filesystem::path file = std::filesystem::path(SWAT_SHARED_DATA) / "protein/titin_human_Q8WZ42.fa";
+  if (!std::filesystem::exists(file)) GTEST_SKIP() << "shared data not found";
+  const residues titin = test::read_first_record(file, protein_rank_table());
+  ASSERT_GT(titin.size(), 30000u);
   const scoring_scheme s = scoring::make_protein_scheme("BLOSUM62", 11, 1);
   const residues q(titin.begin() + 20000, titin.begin() + 20600);
   const residues t(titin.begin() + 24000, titin.begin() + 26500);

@@ -19,27 +19,6 @@ namespace {
 
 const std::filesystem::path data_dir = SWAT_SHARED_DATA;
 
-//! First record of a FASTA file, encoded with the DNA rank table (tiny local reader).
-std::vector<std::uint8_t> read_dna(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open " + path.string());
-  std::vector<std::uint8_t> out;
-  std::string line;
-  bool in_record = false;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line[0] == '>') {
-      if (in_record) break;
-      in_record = true;
-      continue;
-    }
-    for (unsigned char c : line) {
-      const std::uint8_t r = dna_rank_table()[c];
-      if (r != invalid_rank) out.push_back(r);
-    }
-  }
-  return out;
-}
-
 struct expected_row {
   std::int32_t score = 0;
   std::string query_begin, query_end, target_begin, target_end;  // 1-based inclusive or "n/a"
@@ -63,8 +42,8 @@ expected_row expected_for(const std::string& query_file, const std::string& targ
 void check_real_pair(const std::string& query_file, const std::string& target_file,
                      std::size_t budget_bytes = std::size_t(256) << 20) {
   if (!std::filesystem::exists(data_dir / "expected.tsv")) GTEST_SKIP() << "no shared data at " << data_dir;
-  const auto q = read_dna(data_dir / query_file);
-  const auto t = read_dna(data_dir / target_file);
+  const auto q = test::read_first_record(data_dir / query_file, dna_rank_table());
+  const auto t = test::read_first_record(data_dir / target_file, dna_rank_table());
   const expected_row want = expected_for(query_file, target_file);
   const scoring_scheme scheme = test::dna_scheme();
   cpu_engine eng(1, budget_bytes);

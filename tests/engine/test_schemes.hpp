@@ -2,8 +2,12 @@
 // Scoring schemes and random sequences for the engine tests, built by hand (no dependency on
 // src/scoring).
 
+#include <array>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -62,6 +66,27 @@ inline std::vector<std::uint8_t> mutate(std::mt19937& rng, const std::vector<std
     if (x < rate / 3) continue;                                   // deletion
     if (x < 2 * rate / 3) out.push_back(std::uint8_t(r(rng)));   // insertion
     out.push_back(x < rate ? std::uint8_t(r(rng)) : src[k]);     // substitution
+  }
+  return out;
+}
+
+//! The first record of a FASTA file encoded with table (letters outside it skipped); a tiny
+//! local reader for the real-data tests. Throws when the file cannot be opened.
+inline std::vector<std::uint8_t> read_first_record(const std::filesystem::path& path,
+                                                   const std::array<std::uint8_t, 256>& table) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open " + path.string());
+  std::vector<std::uint8_t> out;
+  std::string line;
+  bool in_record = false;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] == '>') {
+      if (in_record) break;
+      in_record = true;
+      continue;
+    }
+    for (unsigned char c : line)
+      if (table[c] != invalid_rank) out.push_back(table[c]);
   }
   return out;
 }
