@@ -9,12 +9,11 @@
 #   realdata  the fast and paper engines' real-data tests (../shared/data/expected.tsv)
 #   regress   bench fast / barrier / sw subsets for comparison with bench/results (issue 11)
 #   ab        bench sw of this build and of d793d2b (.carry/old), interleaved (the seam's cost)
-#   sanitize  compute-sanitizer memcheck, racecheck, synccheck on small tests of every engine
+#   sanitize  scripts/gpu-check run sanitize (after scripts/gpu-check pack)
 #   cli       the GPU CLI tests (database searches byte for byte equal to the CPU engine)
 #   db        bench/dbsearch/run_db.sh: whole commands against CUDASW++4.0 and parasail → db.csv
 #   test      test_dbsearch (every pair against the CPU engine)
-#   alltests  every GPU test binary of build/tests/cuda (barrier, collective, paper, fast,
-#             dbsearch, fft, sort) → tests.log
+#   alltests  scripts/gpu-check run tests: every GPU test binary and the GPU CLI tests
 #   scan      swat-gpu bench db: queries of db_queries.fa × Swiss-Prot subset ×1, ×10, ×50,
 #             shapes, task queue and static partition, device workers → scan.csv
 #   cudasw4   CUDASW++4.0 makedb + scan (DPX) at ×1 and ×50 → cudasw4.log
@@ -33,9 +32,6 @@ commit=${COMMIT:-unknown}
 pack() {
   rm -rf "$carry" "$peers" && mkdir -p "$carry/bin" "$carry/data" "$peers"
   cp "$root"/build/tests/cuda/engines/dbsearch/test_dbsearch* "$carry/bin/"
-  # Every GPU test binary (the device steps run them from here).
-  mkdir -p "$carry/tests"
-  (cd "$root/build/tests" && find cuda -name 'test_*' -type f -perm -u+x -exec cp --parents {} "$carry/tests/" \;)
   cp -r "$root/../shared/data/protein" "$root/../shared/data/dna" "$root/../shared/data/expected.tsv" "$carry/data/"
   cp -r "$root/../shared/peers/cudasw4" "$peers/"
   if [ -d /tmp/parasail-pkg ]; then cp -r /tmp/parasail-pkg "$peers/parasail"; fi
@@ -68,43 +64,7 @@ for step in "$@"; do
   case $step in
     pack) pack ;;
     test) setup; timeout 900 "$carry/bin/test_dbsearch" 2>&1 | tail -40 | tee -a "$out/tests.log" ;;
-    alltests) setup  # every GPU test binary, then the GPU CLI tests
-      for t in $(cd "$carry/tests" && find cuda -name 'test_*' -type f | sort); do
-        echo "== $t" | tee -a "$out/tests.log"
-        (cd /work/main && timeout 600 "$carry/tests/$t" 2>&1 | grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests? from .* ran|Failure" | tee -a "$out/tests.log")
-      done ;;
-    realdata) setup  # the real-data tests of the fast and paper engines (expected.tsv)
-      (cd /work/main && for t in "engines/fast/test_fast --gtest_filter=FastRealData.*" "engines/paper/test_paper --gtest_filter=*SwRealData*"; do
-        echo "== $t" | tee -a "$out/tests.log"
-        # shellcheck disable=SC2086
-        timeout 500 $carry/tests/cuda/$t 2>&1 | grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests? from .* ran|Failure" | tee -a "$out/tests.log"
-      done) ;;
-    regress) setup  # the fast, barrier and paper-engine figures next to bench/results (issue 11)
-      sg=/work/main/build/bin/swat-gpu
-      timeout 200 $sg bench fast --lengths 16000,64000,256000,0 --variants score16,score32 --reps 3 --commit "$commit" --csv "$out/fast.csv" 2>&1 | tail -12
-      timeout 200 $sg bench barrier --blocks 132,528 --blocks-per-sm 1,4 --repeats 3 --commit "$commit" --csv "$out/barrier.csv" 2>&1 | tail -30
-      timeout 200 $sg bench sw --lengths 8461,30000 --kernels coalesced,tiled --modes cpu,graph,simple,lastin,cg --reps 2 --blocks 132 --csv "$out/sw.csv" 2>&1 | tail -24 ;;
-    ab) setup  # the paper engines' fill times, this build against .carry/old/swat-gpu-d793d2b, interleaved
-      for rep in 1 2; do
-        for b in /work/main/.carry/old/swat-gpu-d793d2b /work/main/build/bin/swat-gpu; do
-          echo "== $b (round $rep)" | tee -a "$out/ab.log"
-          timeout 200 $b bench sw --lengths 8461,30000 --kernels coalesced,tiled --modes cpu,graph,simple,lastin,cg --reps 3 \
-            --blocks 132 --csv "$out/ab_$(basename $b)_$rep.csv" 2>&1 | grep -E "^(8461|30000)" | tee -a "$out/ab.log"
-        done
-      done ;;
-    sanitize) setup  # compute-sanitizer on small GPU tests of every engine and study (issue 15)
-      export SWAT_SHORT=1 SWAT_STRESS_PHASES=200 SWAT_STRESS_MAX_BLOCKS=8
-      for r in "engines/dbsearch/test_dbsearch --gtest_filter=DbScan.EmptyQueriesAndEmptyDatabase:DbScan.ManyQueriesAgainstFewLongTargets:DbAlign.*" \
-               "engines/fast/test_fast --gtest_filter=FastRandom.OneBlockTakesManyStrips:FastScore16.LoweredLimitForcesTheRerun" \
-               "engines/paper/test_paper --gtest_filter=*RandomPairsEqualReference/coalesced_lastin:*RandomPairsEqualReference/tiled_cg" \
-               "studies/fft/test_fft_gpu --gtest_filter=*Naive*" "studies/sort/test_sort_gpu --gtest_filter=*FloatsWithNan*" \
-               "sync/collective/test_collective_gpu"; do
-        for tool in ${TOOLS:-memcheck racecheck synccheck}; do
-          echo "== $tool $r" | tee -a "$out/sanitize.log"
-          # shellcheck disable=SC2086
-          { (cd /work/main && timeout 240 compute-sanitizer --tool "$tool" $carry/tests/cuda/$r 2>&1) || true; } | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED|Error" | head -6 | tee -a "$out/sanitize.log"
-        done
-      done ;;
+    alltests|sanitize) "$root/scripts/gpu-check" run "${step/alltests/tests}" ;;  # after scripts/gpu-check pack
     cli) setup
       (cd /work/main && timeout 900 build/tests/cli/test_cli --gtest_filter="${CLI_FILTER:-cli_gpu.*}" 2>&1 | tail -30 | tee -a "$out/tests.log") ;;
     db) setup; COMMIT=$commit SWAT=/work/main/build/bin/swat-gpu DNA_DATA=$carry/data/dna "$here/run_db.sh" "$out" ;;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "common/scoring_scheme.hpp"
@@ -26,6 +27,18 @@ inline const cuda::device_context& test_device() {
 
 //! SWAT_SHORT=1 shrinks the test sets (sanitizer runs).
 inline bool short_run() { return std::getenv("SWAT_SHORT") != nullptr; }
+
+//! SWAT_LONG=1 runs the long variants (the default sizes keep each GPU test binary under a
+//! minute on one H100; scripts/gpu-check long runs these in their own device call).
+inline bool long_run() {
+  const char* l = std::getenv("SWAT_LONG");
+  return l != nullptr && std::string(l) == "1";
+}
+
+//! A test-set size: `normal` by default, `small` on short runs, `large` on long runs.
+inline int test_size(int small, int normal, int large) {
+  return short_run() ? small : long_run() ? large : normal;
+}
 
 //! Random ranks of the scheme's alphabet (DNA: A/C/G/T, N one time in 50; protein: the 20
 //! amino acids and now and then B, Z, X, …).

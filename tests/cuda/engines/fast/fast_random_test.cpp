@@ -26,13 +26,13 @@ std::int64_t pick_length(std::mt19937& rng) {
   return std::uniform_int_distribution<std::int64_t>(1, 1200)(rng);
 }
 
-TEST(FastRandom, AlignEqualsReferenceOn2100Pairs) {
+TEST(FastRandom, AlignEqualsReferenceOnRandomPairs) {
   SWAT_REQUIRE_DEVICE();
   auto eng = make_fast_engine(engine_options{});
   fill_context ctx(swat::test::test_device());
   const auto schemes = test::schemes();
   std::mt19937 rng(20240611);
-  const int pairs = test::short_run() ? 200 : 2100;
+  const int pairs = swat::test::test_size(200, 600, 2100);
   int checked = 0, failed = 0;
   for (int k = 0; k < pairs && failed < 10; ++k) {
     const scoring_scheme& s = schemes[std::size_t(k) % schemes.size()];

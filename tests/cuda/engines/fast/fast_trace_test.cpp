@@ -64,11 +64,11 @@ trace_backend& gpu_backend(const scoring_scheme& s) {
   return *be;
 }
 
-TEST(FastTrace, CpuModelEqualsReference) { random_pairs(cpu_backend, test::short_run() ? 40 : 300, 1500, 11); }
+TEST(FastTrace, CpuModelEqualsReference) { random_pairs(cpu_backend, swat::test::test_size(40, 150, 300), 1500, 11); }
 
 TEST(FastTrace, GpuEqualsReference) {
   SWAT_REQUIRE_DEVICE();
-  random_pairs(gpu_backend, test::short_run() ? 60 : 600, 2600, 12);
+  random_pairs(gpu_backend, swat::test::test_size(60, 200, 600), 2600, 12);
 }
 
 TEST(FastTrace, GpuMidSizeEqualsCpuEngine) {
@@ -109,7 +109,10 @@ TEST(FastTrace, Spiroplasma) {
   const auto q = read("spiroplasma_kunkelii_CP010899.1.fa");
   const auto t = read("spiroplasma_kunkelii_CP010899.1_mutated_seed42.fa");
   const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
-  for (std::int64_t pref : {std::int64_t(2048), std::int64_t(4096)}) {
+  // Root bands of 2048 rows (with the progress hook); long runs add 4096.
+  std::vector<std::int64_t> band_rows{2048};
+  if (swat::test::long_run()) band_rows.push_back(4096);
+  for (std::int64_t pref : band_rows) {
     trace_progress hook;  // K = 2048 prints the progress hook's calls (a TTY is not there)
     if (pref == 2048)
       hook = {[](void*, double f, double e) { std::fprintf(stderr, "\rfill %3d%% (%.1f s)%s", int(f * 100), e, f >= 1 ? "\n" : ""); },

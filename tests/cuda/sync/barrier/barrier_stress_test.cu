@@ -82,12 +82,14 @@ unsigned long long run_persistent(sync_mode mode, int blocks, int threads, int p
 
 template <sync_mode M>
 void stress_mode() {
-  const int phases = stress_phases();
   const int sms = ::swat::test::test_device().sm_count();
-  for (int threads : stress_thread_sizes()) {
-    const int cap = std::min(stress_block_cap(), cuda::max_coresident_blocks(::swat::test::test_device(), 
+  const std::vector<int> thread_sizes = stress_thread_sizes();
+  for (std::size_t ti = 0; ti < thread_sizes.size(); ++ti) {
+    const int threads = thread_sizes[ti];
+    const int cap = std::min(stress_block_cap(), cuda::max_coresident_blocks(::swat::test::test_device(),
                                                      stress_kernel<grid_barrier<M>>, threads, 0));
-    for (int blocks : stress_grid_sizes(sms, cap)) {
+    for (int blocks : stress_grids_of(stress_grid_sizes(sms, cap), ti)) {
+      const int phases = stress_phases_for(blocks, sms);
       const auto t0 = std::chrono::steady_clock::now();
       const unsigned long long v = run_persistent<grid_barrier<M>>(
           M, blocks, threads, phases, stress_delay_cycles, 1000u * blocks + threads);
@@ -139,7 +141,8 @@ TEST(GpuBarrierStress, LaunchModes) {
   const int threads = 256;
   const int max_blocks =
       std::min(stress_block_cap(), cuda::max_coresident_blocks(::swat::test::test_device(), stress_step_kernel, threads, 0));
-  const int phases = std::min(stress_phases(), 100000);
+  // One launch per phase (a few µs each): 3·10^4 launches by default, 10^5 on long runs.
+  const int phases = std::min(stress_phases(), stress_long() ? 100000 : 30000);
   for (sync_mode mode : {sync_mode::cpu, sync_mode::cpu_explicit, sync_mode::graph}) {
     for (int blocks : {2, sms, max_blocks}) {
       stress_buffers buf(static_cast<std::size_t>(blocks) * threads);

@@ -157,7 +157,11 @@ void check_mode(int blocks, int threads, int rounds) {
 template <sync_mode M>
 void check_all_grids() {
   const int sms = ::swat::test::test_device().sm_count();
-  for (int threads : {96, 256, 1024}) {
+  // SWAT_STRESS_THREADS narrows the block sizes (compute-sanitizer runs).
+  const std::vector<int> thread_sizes = std::getenv("SWAT_STRESS_THREADS") != nullptr
+                                            ? barrier::test::stress_thread_sizes()
+                                            : std::vector<int>{96, 256, 1024};
+  for (int threads : thread_sizes) {
     const int cap = std::min(barrier::test::stress_block_cap(),
                              cuda::max_coresident_blocks(::swat::test::test_device(), collective_kernel<M>, threads, 0));
     for (int blocks : {1, 7, sms, cap}) {
