@@ -65,6 +65,25 @@ for step in "$@"; do
     pack) pack ;;
     test) setup; timeout 900 "$carry/bin/test_dbsearch" 2>&1 | tail -40 | tee -a "$out/tests.log" ;;
     alltests|sanitize) "$root/scripts/gpu-check" run "${step/alltests/tests}" ;;  # after scripts/gpu-check pack
+    realdata) setup  # the real-data tests of the fast and paper engines (expected.tsv)
+      (cd /work/main && for t in "engines/fast/test_fast --gtest_filter=FastRealData.*" "engines/paper/test_paper_real"; do
+        echo "== $t" | tee -a "$out/tests.log"
+        # shellcheck disable=SC2086
+        timeout 500 $root/.carry/gpu/tests/cuda/$t 2>&1 | grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests? from .* ran|Failure" | tee -a "$out/tests.log"
+      done) ;;
+    regress) setup  # the fast, barrier and paper-engine figures next to bench/results (issue 11)
+      sg=/work/main/build/bin/swat-gpu
+      timeout 200 $sg bench fast --lengths 16000,64000,256000,0 --variants score16,score32 --reps 3 --commit "$commit" --csv "$out/fast.csv" 2>&1 | tail -12
+      timeout 200 $sg bench barrier --blocks 132,528 --blocks-per-sm 1,4 --repeats 3 --commit "$commit" --csv "$out/barrier.csv" 2>&1 | tail -30
+      timeout 200 $sg bench sw --lengths 8461,30000 --kernels coalesced,tiled --modes cpu,graph,simple,lastin,cg --reps 2 --blocks 132 --csv "$out/sw.csv" 2>&1 | tail -24 ;;
+    ab) setup  # the paper engines' fill times, this build against .carry/old/swat-gpu-d793d2b, interleaved
+      for rep in 1 2; do
+        for b in /work/main/.carry/old/swat-gpu-d793d2b /work/main/build/bin/swat-gpu; do
+          echo "== $b (round $rep)" | tee -a "$out/ab.log"
+          timeout 200 $b bench sw --lengths 8461,30000 --kernels coalesced,tiled --modes cpu,graph,simple,lastin,cg --reps 3 \
+            --blocks 132 --csv "$out/ab_$(basename $b)_$rep.csv" 2>&1 | grep -E "^(8461|30000)" | tee -a "$out/ab.log"
+        done
+      done ;;
     cli) setup
       (cd /work/main && timeout 900 build/tests/cli/test_cli --gtest_filter="${CLI_FILTER:-cli_gpu.*}" 2>&1 | tail -30 | tee -a "$out/tests.log") ;;
     db) setup; COMMIT=$commit SWAT=/work/main/build/bin/swat-gpu DNA_DATA=$carry/data/dna "$here/run_db.sh" "$out" ;;
