@@ -145,6 +145,7 @@ class gpu_trace_backend final : public trace_backend {
   void wait_with_progress(std::int64_t strips, std::int64_t n) {
     const auto t0 = std::chrono::steady_clock::now();
     double nap = 1e-4;  // polls start at 0.1 ms and double up to poll_seconds: short fills return at once
+    unsigned long long shown = 0;
     for (;;) {
       const cudaError_t q = cudaEventQuery(done_);
       if (q == cudaSuccess) break;
@@ -153,7 +154,10 @@ class gpu_trace_backend final : public trace_backend {
       nap = std::min(2 * nap, poll_seconds);
       const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (progress_.fn && el >= progress_after_seconds) {
-        const unsigned long long done = *static_cast<volatile unsigned long long*>(h_progress_);
+        // The largest total seen: two warps' stores of their totals may land out of order.
+        const unsigned long long now = *static_cast<volatile unsigned long long*>(h_progress_);
+        shown = std::max(shown, now);
+        const unsigned long long done = shown;
         progress_.fn(progress_.user, double(done) / (double(strips) * double(n)), el);
       }
     }
@@ -176,7 +180,8 @@ class gpu_trace_backend final : public trace_backend {
     const std::size_t o_table = layout.add(packed_.table.size());
     const std::size_t o_ready = layout.add(std::size_t(strips) * 4);
     const std::size_t o_best = layout.add(std::size_t(strips) * sizeof(strip_best));
-    const std::size_t o_error = layout.add(24);  // error word; +8: end pointers (2 × 4 B); +16: flag-wait cycles
+    // error word; +8: end pointers (2 × 4 B); +16: flag-wait cycles; +24: progress count
+    const std::size_t o_error = layout.add(32);
     const std::size_t o_border = layout.add(2 * un * (codes ? 8 : 16));
     const std::size_t o_extra = layout.add(codes ? std::size_t(strips) * (un + 31) * 128
                                                  : std::size_t(bands - 1) * un * sizeof(checkpoint_entry));
@@ -221,6 +226,7 @@ class gpu_trace_backend final : public trace_backend {
     tp.d_end = buffer_.as<std::uint32_t>(o_error + 8);
     tp.d_codes = codes ? buffer_.as<std::uint32_t>(o_extra) : nullptr;
     tp.d_progress = codes ? nullptr : d_progress_;
+    tp.d_progress_count = buffer_.as<unsigned long long>(o_error + 24);
     return tp;
   }
 

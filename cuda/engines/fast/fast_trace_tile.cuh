@@ -33,6 +33,17 @@ struct trace_policy {
 //! Columns between two progress updates of a strip (power of two; mapped host memory).
 inline constexpr std::int32_t trace_progress_columns = 1 << 16;
 
+//! Adds `columns` strip columns to the progress count. The count lives in device memory
+//! (device-scope add); the new total is then *stored* into the mapped host word that the host
+//! polls: a read-modify-write atomic on host memory is not atomic over PCIe (no host-native
+//! atomics) and compute-sanitizer rejects it. Stores of two warps may land out of order; the
+//! host keeps the largest value it has seen.
+__device__ inline void report_progress(const trace_problem& tp, unsigned long long columns) {
+  ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> count(*tp.d_progress_count);
+  const unsigned long long total = count.fetch_add(columns, ::cuda::memory_order_relaxed) + columns;
+  *static_cast<volatile unsigned long long*>(tp.d_progress) = total;
+}
+
 template <bool codes_v>
 __device__ void trace_strip(const trace_problem& tp, int s,
                             profile_entry<trace_policy::profile_words>* prof) {
@@ -80,8 +91,7 @@ __device__ void trace_strip(const trace_problem& tp, int s,
   for (std::int32_t t = 0; t < steps; ++t) {
     if ((t & 31) == 0 && t < n) {  // warp-uniform: next chunk of the upper border
       if (lane == 0 && tp.d_progress && t > 0 && (t & (trace_progress_columns - 1)) == 0) {
-        ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_system> done(*tp.d_progress);
-        done.fetch_add(trace_progress_columns, ::cuda::memory_order_relaxed);
+        report_progress(tp, trace_progress_columns);
       }
       const std::int32_t c = t + lane;
       if (s > 0) {
@@ -216,9 +226,7 @@ __device__ void trace_strip(const trace_problem& tp, int s,
   }
   add_wait_cycles(pb, waited);
   if (lane == 0 && tp.d_progress) {
-    ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_system> done(*tp.d_progress);
-    done.fetch_add((unsigned long long)(n - ((n - 1) & ~(trace_progress_columns - 1))),
-                   ::cuda::memory_order_relaxed);
+    report_progress(tp, (unsigned long long)(n - ((n - 1) & ~(trace_progress_columns - 1))));
   }
 }
 
