@@ -32,7 +32,7 @@ TEST(FastRandom, AlignEqualsReferenceOnRandomPairs) {
   fill_context ctx(swat::test::test_device());
   const auto schemes = test::schemes();
   std::mt19937 rng(20240611);
-  const int pairs = swat::test::test_size(200, 600, 2100);
+  const int pairs = swat::test::test_size(200, 500, 2100);
   int checked = 0, failed = 0;
   for (int k = 0; k < pairs && failed < 10; ++k) {
     const scoring_scheme& s = schemes[std::size_t(k) % schemes.size()];

@@ -68,7 +68,7 @@ TEST(FastTrace, CpuModelEqualsReference) { random_pairs(cpu_backend, swat::test:
 
 TEST(FastTrace, GpuEqualsReference) {
   SWAT_REQUIRE_DEVICE();
-  random_pairs(gpu_backend, swat::test::test_size(60, 200, 600), 2600, 12);
+  random_pairs(gpu_backend, swat::test::test_size(60, 150, 600), 2600, 12);
 }
 
 TEST(FastTrace, GpuMidSizeEqualsCpuEngine) {
