@@ -85,7 +85,7 @@ for step in "$@"; do
         done
       done ;;
     cli) setup
-      (cd /work/main && timeout 900 build/tests/cli/test_cli --gtest_filter="${CLI_FILTER:-cli_gpu.*}" 2>&1 | tail -30 | tee -a "$out/tests.log") ;;
+      (cd /work/main && timeout 900 build/tests/cli/test_cli --gtest_filter="${CLI_FILTER:-cli_gpu.*:*/cli_gpu_signal.*}" 2>&1 | tail -30 | tee -a "$out/tests.log") ;;
     db) setup; COMMIT=$commit SWAT=/work/main/build/bin/swat-gpu DNA_DATA=$carry/data/dna "$here/run_db.sh" "$out" ;;
     scan) setup
       timeout 900 /work/main/build/bin/swat-gpu bench db --query "$q" --db "$db" --scale "${SCALES:-1,10,50}" \

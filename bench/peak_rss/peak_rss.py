@@ -5,7 +5,8 @@ The query (random DNA with a mutated copy of the target planted in its middle) a
 are generated into a temporary directory (never into the repository), the alignment runs once
 per engine, and the peak resident memory of the process (wait4's ru_maxrss) is recorded beside
 the size of the encoded sequences (1 byte per residue) and --cpu-mem. With --device gpu the
-GPU memory the process held is sampled from nvidia-smi every 50 ms (the device peak).
+rise of GPU 0's used memory over its level before the run is sampled from nvidia-smi every 50 ms
+(the device peak; run it on an otherwise idle GPU).
 
   bench/peak_rss/peak_rss.py [--query-mb 1000] [--target 1000] [--cpu-mem 256] \
       [--device cpu[,gpu]] [--binary build/bin/swat-gpu] [--csv bench/results/peak_rss_cpu.csv]
@@ -79,18 +80,25 @@ def make_inputs(tmp, query_residues, target_residues):
     return q, t, middle
 
 
-def gpu_sampler(pid, stop, peak):
-    """Largest used_memory (MiB) nvidia-smi reports for pid until stop is set."""
+def gpu_used_mib():
+    """Memory in use on GPU 0 (MiB) as nvidia-smi reports it, or None."""
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=memory.used", "--format=csv,noheader,nounits", "-i", "0"],
+                             capture_output=True, text=True, timeout=5).stdout.strip()
+        return int(out) if out.isdigit() else None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def gpu_sampler(baseline, stop, peak):
+    """Largest rise of GPU 0's used memory over baseline (MiB) until stop is set. The device's
+    total is sampled, not the process's own entry: inside a container nvidia-smi often cannot
+    map processes to the container's pids (and GNU time stands between us and the aligner)."""
     while not stop.is_set():
-        try:
-            out = subprocess.run(["nvidia-smi", "--query-compute-apps=pid,used_memory", "--format=csv,noheader,nounits"],
-                                 capture_output=True, text=True, timeout=5).stdout
-            for line in out.splitlines():
-                fields = [f.strip() for f in line.split(",")]
-                if len(fields) == 2 and fields[0] == str(pid) and fields[1].isdigit():
-                    peak[0] = max(peak[0], int(fields[1]))
-        except (OSError, subprocess.SubprocessError):
+        used = gpu_used_mib()
+        if used is None:
             return
+        peak[0] = max(peak[0], used - baseline)
         time.sleep(0.05)
 
 
@@ -105,11 +113,12 @@ def run_once(binary, q, t, device, cpu_mem, tmp):
     # GNU time forks from a small process, so its %M is the aligner's own peak.
     launcher = [TIME, "-f", "%M", "-o", rss_path] if TIME else []
     start = time.time()
+    baseline = gpu_used_mib() if device == "gpu" and shutil.which("nvidia-smi") else None
     pid = os.posix_spawn((launcher or cmd)[0], launcher + cmd, os.environ, file_actions=actions)
     stop, gpu_peak = threading.Event(), [0]
     sampler = None
-    if device == "gpu" and shutil.which("nvidia-smi"):
-        sampler = threading.Thread(target=gpu_sampler, args=(pid, stop, gpu_peak), daemon=True)
+    if baseline is not None:
+        sampler = threading.Thread(target=gpu_sampler, args=(baseline, stop, gpu_peak), daemon=True)
         sampler.start()
     _, status, usage = os.wait4(pid, 0)
     wall = time.time() - start
@@ -135,8 +144,8 @@ def main():
     ap.add_argument("--csv", default=os.path.join(ROOT, "bench", "results", "peak_rss_cpu.csv"))
     args = ap.parse_args()
     query_residues = int(args.query_mb * 1e6)
-    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip() or "unknown"
+    commit = os.environ.get("COMMIT") or subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+                                                        capture_output=True, text=True).stdout.strip() or "unknown"
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
     rows = []
     with tempfile.TemporaryDirectory(prefix="swat-peak-rss-") as tmp:
@@ -165,7 +174,11 @@ def main():
     with open(args.csv, "w") as f:
         f.write(f"# command: bench/peak_rss/peak_rss.py {' '.join(sys.argv[1:])} (runs: {' '.join(cmd[2:])})\n")
         f.write(f"# git_commit: {commit}\n")
-        f.write(f"# device: {cpu}, {os.cpu_count()} cores, {platform.node()}\n")
+        gpu = ""
+        if "gpu" in args.device and shutil.which("nvidia-smi"):
+            gpu = ", GPU " + subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader", "-i", "0"],
+                                            capture_output=True, text=True).stdout.strip()
+        f.write(f"# device: {cpu}, {os.cpu_count()} cores{gpu}, {platform.node()}\n")
         f.write(f"# date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')}\n")
         f.write(",".join(rows[0].keys()) + "\n")
         for row in rows:

@@ -2,7 +2,9 @@
 // byte for byte what `--device cpu` prints. Skips when the build or the machine has no GPU.
 
 #include <gtest/gtest.h>
+#include <signal.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -11,6 +13,7 @@
 
 #include "support/run_process.hpp"
 #include "support/sequence_text.hpp"
+#include "support/signal_job.hpp"
 
 namespace fs = std::filesystem;
 using swat::test::run_shell;
@@ -248,3 +251,30 @@ TEST(cli_gpu, gpus_workers_share_the_database_and_bad_ids_are_refused) {
     EXPECT_TRUE(r.out.empty());
   }
 }
+
+// SIGTERM / SIGINT while the GPU fills the 1.46 Mb Spiroplasma pair (the default engine's
+// persistent kernel, seconds of work): the process dies by the signal, leaves no temporary
+// file, and the GPU takes the next job at once (no kernel left running, no context stuck).
+class cli_gpu_signal : public ::testing::TestWithParam<int> {};
+
+TEST_P(cli_gpu_signal, during_a_long_fill_leaves_nothing_and_the_gpu_usable) {
+  const int sig = GetParam();
+  temp_dir dir;
+  if (!gpu_usable(dir)) GTEST_SKIP() << "no usable GPU engine here";
+  const fs::path q = shared_data / "dna/spiroplasma_kunkelii_CP010899.1.fa";
+  const fs::path t = shared_data / "dna/spiroplasma_kunkelii_CP010899.1_mutated_seed42.fa";
+  if (!fs::exists(q) || !fs::exists(t)) GTEST_SKIP() << "no " << q;
+  const std::string out = (dir / "out.tsv").string();
+  const auto r = swat::test::signal_during_job(
+      binary, {"align", q.string(), t.string(), "--device", "gpu", "--quiet", "-o", out}, dir.path(), sig, 1500);
+  EXPECT_TRUE(r.started) << "no temporary output file appeared";
+  ASSERT_TRUE(r.signalled) << "exit status " << r.code << " (the job ended before the signal?)";
+  EXPECT_EQ(r.code, sig);
+  EXPECT_FALSE(swat::test::has_temp_files(dir.path()));
+  EXPECT_FALSE(fs::exists(out));
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(gpu_usable(dir)) << "the GPU did not take the next job";
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 30.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(signals, cli_gpu_signal, ::testing::Values(SIGTERM, SIGINT));

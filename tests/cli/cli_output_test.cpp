@@ -15,12 +15,15 @@
 #include <thread>
 
 #include "support/run_process.hpp"
+#include "support/signal_job.hpp"
 
 namespace fs = std::filesystem;
 using swat::test::read_file;
 using swat::test::run_shell;
 using swat::test::temp_dir;
 using swat::test::write_file;
+using swat::test::has_temp_files;
+using swat::test::write_large_job;
 
 namespace {
 
@@ -42,26 +45,10 @@ const std::string& expected_output() {
   return text;
 }
 
-bool has_temp_files(const fs::path& dir) {
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().filename().string().find(".tmp.") != std::string::npos) return true;
-  return false;
-}
-
 mode_t mode_of(const fs::path& p) {
   struct stat st {};
   EXPECT_EQ(::stat(p.c_str(), &st), 0);
   return st.st_mode & 07777;
-}
-
-//! Two random DNA sequences of n residues each: a job that takes seconds on the CPU engine.
-void write_large_job(const temp_dir& dir, std::size_t n) {
-  std::mt19937 rng(42);
-  for (const char* name : {"big_q.fa", "big_t.fa"}) {
-    std::string s = ">big\n";
-    for (std::size_t k = 0; k < n; ++k) s += "ACGT"[rng() % 4];
-    write_file(dir / name, s + "\n");
-  }
 }
 
 }  // namespace
@@ -171,27 +158,12 @@ TEST_P(cli_signal, during_a_large_job_leaves_no_temporary_file) {
   temp_dir dir;
   write_large_job(dir, 60000);
   const std::string out = (dir / "out.tsv").string();
-  const std::string q = (dir / "big_q.fa").string(), t = (dir / "big_t.fa").string();
-  const pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    for (const int s : {SIGINT, SIGTERM, SIGHUP}) ::signal(s, SIG_DFL);
-    const char* argv[] = {binary.c_str(), "align", q.c_str(), t.c_str(), "--device", "cpu", "--quiet", "-o", out.c_str(), nullptr};
-    ::execv(binary.c_str(), const_cast<char* const*>(argv));
-    ::_exit(127);
-  }
-  bool started = false;
-  for (int k = 0; k < 1000 && !started; ++k) {
-    started = has_temp_files(dir.path());
-    if (!started) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  EXPECT_TRUE(started) << "no temporary output file appeared";
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // well inside the alignment
-  ASSERT_EQ(::kill(pid, sig), 0);
-  int status = 0;
-  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFSIGNALED(status)) << "exit status " << WEXITSTATUS(status);
-  EXPECT_EQ(128 + WTERMSIG(status), 128 + sig);  // what a shell reports: 130, 143, 129
+  const auto r = swat::test::signal_during_job(
+      binary, {"align", (dir / "big_q.fa").string(), (dir / "big_t.fa").string(), "--device", "cpu", "--quiet", "-o", out},
+      dir.path(), sig, 200);
+  EXPECT_TRUE(r.started) << "no temporary output file appeared";
+  ASSERT_TRUE(r.signalled) << "exit status " << r.code;
+  EXPECT_EQ(128 + r.code, 128 + sig);  // what a shell reports: 130, 143, 129
   EXPECT_FALSE(has_temp_files(dir.path()));
   EXPECT_FALSE(fs::exists(out));
 }
