@@ -7,10 +7,12 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
 #include "common/error.hpp"
+#include "io/fasta_parallel.hpp"
 #include "io/fasta_scan.hpp"
 #include "io/text_file.hpp"
 
@@ -89,10 +91,89 @@ alphabet_kind detect_alphabet(std::string_view residues) {
   return detect_alphabet(std::span<const std::string_view>(&residues, 1));
 }
 
+namespace {
+
+//! After pass 1: throws when no record holds residues; the alphabet to encode into.
+alphabet_kind alphabet_after_scan(const std::string& path, const std::vector<detail::scanned_record>& records,
+                                  const std::array<std::uint64_t, 256>& counts, alphabet_request request) {
+  std::size_t with_residues = 0;
+  for (const auto& r : records) with_residues += r.residues > 0;
+  if (with_residues == 0)
+    throw input_error(path, records.size() == 1 ? "the only record has no residues"
+                                                : "none of the " + std::to_string(records.size()) +
+                                                      " records has residues");
+  if (request == alphabet_request::auto_detect) return detect_from_counts(counts);
+  return request == alphabet_request::protein ? alphabet_kind::protein : alphabet_kind::dna;
+}
+
+//! How errors name the alphabet: "dna", "protein (alphabet detected automatically)".
+std::string alphabet_what(alphabet_kind kind, alphabet_request request) {
+  std::string what = std::string(to_string(kind));
+  if (request == alphabet_request::auto_detect) what += " (alphabet detected automatically)";
+  return what;
+}
+
+const std::array<std::uint8_t, 256>& table_of(alphabet_kind kind) {
+  return kind == alphabet_kind::dna ? dna_rank_table() : protein_rank_table();
+}
+
+//! What pass 2 checks when record r starts: its header has a name; an empty record is skipped
+//! with a warning.
+void check_record(const std::string& path, const std::vector<detail::scanned_record>& records, std::size_t r,
+                  const warning_fn& warn) {
+  const detail::header_parts parts = detail::split_header(records[r].header);
+  if (parts.name.empty()) throw input_error(path, "header has no name", detail::record_label(r, parts.name));
+  if (records[r].residues == 0 && warn)
+    warn(path + ":" + detail::record_label(r, parts.name) + ": record has no residues, skipped");
+}
+
+//! The records with residues, in file order; take(r) hands over record r's ranks.
+template <typename Take>
+sequence_set make_set(const std::string& path, alphabet_kind kind, const std::vector<detail::scanned_record>& records,
+                      Take&& take) {
+  sequence_set set;
+  set.file = path;
+  set.alphabet = kind;
+  set.records.reserve(static_cast<std::size_t>(
+      std::count_if(records.begin(), records.end(), [](const auto& r) { return r.residues > 0; })));
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    if (records[r].residues == 0) continue;
+    const detail::header_parts parts = detail::split_header(records[r].header);
+    set.records.push_back({std::string(parts.name), std::string(parts.description), take(r)});
+  }
+  return set;
+}
+
+}  // namespace
+
+namespace detail {
+
+std::optional<sequence_set> read_fasta_in_pieces(const std::string& path, std::uint64_t bytes, int pieces,
+                                                 alphabet_request request, const warning_fn& warn) {
+  piece_reader reader(path, bytes, pieces);
+  if (reader.pieces() < 2 || !reader.scan()) return std::nullopt;
+  // Pass 1 found nothing wrong in any piece, so its records are the sequential reader's: the
+  // checks that follow throw what it would throw.
+  const auto& records = reader.records();
+  const alphabet_kind kind = alphabet_after_scan(path, records, reader.residue_counts(), request);
+  if (!reader.encode(table_of(kind), alphabet_what(kind, request))) return std::nullopt;
+  // No residue is invalid: the names and empty records are the first things to report.
+  for (std::size_t r = 0; r < records.size(); ++r) check_record(path, records, r, warn);
+  return make_set(path, kind, records, [&](std::size_t r) { return reader.take(r); });
+}
+
+}  // namespace detail
+
 sequence_set read_fasta(const std::string& path, alphabet_request request, const warning_fn& warn) {
+  detail::input_file in(path);
+  // A large plain file: both passes on pieces of it in parallel (the sequential passes below
+  // run when that gives up, and report what is wrong).
+  if (!in.compressed() && in.rewindable()) {
+    if (const int pieces = detail::parallel_pieces(in.size_hint()); pieces > 1)
+      if (auto set = detail::read_fasta_in_pieces(path, in.size_hint(), pieces, request, warn)) return std::move(*set);
+  }
   // Pass 1: structure, residue counts, alphabet. A file that cannot be read twice (a pipe) is
   // kept in memory for pass 2; a regular file is read again.
-  detail::input_file in(path);
   const std::uint64_t hint = in.compressed() || in.size_hint() == 0 ? chunk_bytes : in.size_hint() + 1;
   std::vector<char> chunk(std::size_t(std::clamp<std::uint64_t>(hint, min_chunk_bytes, chunk_bytes)));
   std::string kept;
@@ -103,25 +184,11 @@ sequence_set read_fasta(const std::string& path, alphabet_request request, const
   }
   scan.finish();
   const auto& records = scan.records();
-  std::size_t with_residues = 0;
-  for (const auto& r : records) with_residues += r.residues > 0;
-  if (with_residues == 0)
-    throw input_error(path, records.size() == 1 ? "the only record has no residues"
-                                                : "none of the " + std::to_string(records.size()) +
-                                                      " records has residues");
-  alphabet_kind kind = request == alphabet_request::protein ? alphabet_kind::protein : alphabet_kind::dna;
-  if (request == alphabet_request::auto_detect) kind = detect_from_counts(scan.residue_counts());
+  const alphabet_kind kind = alphabet_after_scan(path, records, scan.residue_counts(), request);
 
   // Pass 2: names checked, empty records skipped, residues encoded, all in file order.
-  const auto& table = kind == alphabet_kind::dna ? dna_rank_table() : protein_rank_table();
-  std::string what = std::string(to_string(kind));
-  if (request == alphabet_request::auto_detect) what += " (alphabet detected automatically)";
-  detail::fasta_encoder encoder(path, table, what, records, [&](std::size_t r) {
-    const detail::header_parts parts = detail::split_header(records[r].header);
-    if (parts.name.empty()) throw input_error(path, "header has no name", detail::record_label(r, parts.name));
-    if (records[r].residues == 0 && warn)
-      warn(path + ":" + detail::record_label(r, parts.name) + ": record has no residues, skipped");
-  });
+  detail::fasta_encoder encoder(path, table_of(kind), alphabet_what(kind, request), records,
+                                [&](std::size_t r) { check_record(path, records, r, warn); });
   if (in.rewindable()) {
     in.rewind();
     while (const std::size_t n = read_full(in, chunk)) encoder.feed({chunk.data(), n});
@@ -130,17 +197,7 @@ sequence_set read_fasta(const std::string& path, alphabet_request request, const
     std::string().swap(kept);
   }
   encoder.finish();
-
-  sequence_set set;
-  set.file = path;
-  set.alphabet = kind;
-  set.records.reserve(with_residues);
-  for (std::size_t r = 0; r < records.size(); ++r) {
-    if (records[r].residues == 0) continue;
-    const detail::header_parts parts = detail::split_header(records[r].header);
-    set.records.push_back({std::string(parts.name), std::string(parts.description), encoder.take(r)});
-  }
-  return set;
+  return make_set(path, kind, records, [&](std::size_t r) { return encoder.take(r); });
 }
 
 }  // namespace swat::io
