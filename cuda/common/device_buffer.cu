@@ -6,8 +6,12 @@
 
 namespace swat::cuda {
 
-device_buffer::~device_buffer() {
+device_buffer::~device_buffer() { release(); }
+
+void device_buffer::release() noexcept {
   if (data_ != nullptr) (void)cudaFree(data_);
+  data_ = nullptr;
+  bytes_ = 0;
 }
 
 bool device_buffer::reserve(std::size_t bytes) {

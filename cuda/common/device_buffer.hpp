@@ -9,6 +9,7 @@
 //   std::uint32_t* d_flags = buffer.as<std::uint32_t>(off_flags);
 
 #include <cstddef>
+#include <utility>
 
 namespace swat::cuda {
 
@@ -16,13 +17,25 @@ namespace swat::cuda {
 constexpr std::size_t align_up(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
 
 //! A device allocation that only grows; freed before it grows, so the peak is the largest
-//! request. Not copyable.
+//! request. Movable, not copyable.
 class device_buffer {
  public:
   device_buffer() = default;
   ~device_buffer();
   device_buffer(const device_buffer&) = delete;
   device_buffer& operator=(const device_buffer&) = delete;
+  device_buffer(device_buffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+  device_buffer& operator=(device_buffer&& other) noexcept {
+    if (this != &other) {
+      release();
+      data_ = std::exchange(other.data_, nullptr);
+      bytes_ = std::exchange(other.bytes_, 0);
+    }
+    return *this;
+  }
+  //! Frees the allocation now (errors ignored: also runs in destructors).
+  void release() noexcept;
 
   //! At least bytes of device memory; returns true when it reallocated (earlier contents and
   //! pointers are gone). Throws swat::cuda_error.

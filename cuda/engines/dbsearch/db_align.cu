@@ -23,12 +23,12 @@ constexpr int reach_lanes = 32, reach_rows = 16, strip_rows = reach_lanes * reac
 std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefixes,
                                       std::span<const residue_span> target_prefixes,
                                       std::span<const std::int32_t> scores, const scoring_scheme& scheme,
-                                      int device) {
+                                      const cuda::device_context& dev) {
   const std::size_t hits = query_prefixes.size();
   if (target_prefixes.size() != hits || scores.size() != hits) throw std::invalid_argument("reverse_reach: sizes");
   std::vector<box_extent> out(hits);
   if (hits == 0) return out;
-  SWAT_CUDA_CHECK(cudaSetDevice(device));
+  dev.make_current();
   const int profile_rows = scheme.size() + 1;
   const std::uint8_t pad = std::uint8_t(scheme.size());
 
@@ -73,7 +73,7 @@ std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefix
     for (std::size_t c = 0; c < t.size(); ++c) cols[c] = std::uint16_t(t[t.size() - 1 - c] | (std::uint16_t(pad) << 8));
   }
 
-  const shape_info shape = shape_on<reach_lanes, reach_rows, true>(device, 0);
+  const shape_info shape = shape_on<reach_lanes, reach_rows, true>(dev.id(), 0);
   cuda::device_buffer memory;
   const std::size_t border_offset = cuda::align_up(in_bytes, 256);
   const std::size_t border_bytes = std::size_t(shape.groups()) * std::size_t(longest) * sizeof(std::uint64_t);

@@ -19,6 +19,7 @@
 
 #include "common/scoring_scheme.hpp"
 #include "common/sequence.hpp"
+#include "cuda/common/device_context.hpp"
 
 namespace swat::dbsearch {
 
@@ -34,7 +35,7 @@ struct box_extent {
 std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefixes,
                                       std::span<const residue_span> target_prefixes,
                                       std::span<const std::int32_t> scores, const scoring_scheme& scheme,
-                                      int device);
+                                      const cuda::device_context& dev);
 
 //! Hits with larger prefixes than this go to the pair engine: one warp would take too long.
 inline constexpr double max_hit_cells = double(std::int64_t(1) << 29);

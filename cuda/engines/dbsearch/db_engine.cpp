@@ -18,7 +18,7 @@ namespace {
 class db_engine final : public engine {
  public:
   db_engine(std::unique_ptr<engine> pairs, std::unique_ptr<engine> boxes, scan_options options, int gpu_id)
-      : pairs_(std::move(pairs)), cpu_(std::move(boxes)), options_(std::move(options)), gpu_id_(gpu_id) {}
+      : pairs_(std::move(pairs)), cpu_(std::move(boxes)), options_(std::move(options)), dev_(gpu_id) {}
 
   std::string name() const override { return "gpu-db"; }
   //! The pair engine's GPU, and the scan's GPUs when --gpus names others.
@@ -26,7 +26,7 @@ class db_engine final : public engine {
     std::vector<int> scan = options_.devices;
     std::sort(scan.begin(), scan.end());
     scan.erase(std::unique(scan.begin(), scan.end()), scan.end());
-    if (scan == std::vector<int>{gpu_id_}) return pairs_->device();
+    if (scan == std::vector<int>{dev_.id()}) return pairs_->device();
     return pairs_->device() + "; database scan on GPUs " + device_list_text(scan);
   }
 
@@ -73,7 +73,7 @@ class db_engine final : public engine {
     using clock = std::chrono::steady_clock;
     const auto since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
     auto t0 = clock::now();
-    const std::vector<box_extent> boxes = reverse_reach(qs, ts, scores, scheme, gpu_id_);
+    const std::vector<box_extent> boxes = reverse_reach(qs, ts, scores, scheme, dev_);
     stages_.push_back({"reverse pass " + std::to_string(qs.size()), since(t0)});
     t0 = clock::now();
     std::vector<pair_job> small, large;
@@ -191,7 +191,7 @@ class db_engine final : public engine {
   std::unique_ptr<engine> pairs_;
   std::unique_ptr<engine> cpu_;  // the CPU engine: small boxes, on its threads
   scan_options options_;
-  int gpu_id_ = 0;
+  cuda::device_context dev_;  //!< the pair engine's GPU: the reverse pass of the hits runs there
   std::vector<std::pair<std::string, double>> stages_;  // of the last search
 };
 

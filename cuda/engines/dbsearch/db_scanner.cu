@@ -15,6 +15,7 @@
 #include "cuda/common/cuda_check.cuh"
 #include "cuda/engines/dbsearch/db_launch.cuh"
 #include "cuda/common/device_buffer.hpp"
+#include "cuda/common/device_context.hpp"
 #include "cuda/engines/dbsearch/db_memory.cuh"
 #include "cuda/engines/dbsearch/db_pack.hpp"
 #include "cuda/engines/dbsearch/db_plan.hpp"
@@ -70,7 +71,7 @@ struct host_side {
 //! One GPU of the search: its streams, database buffers, batch slots and border rows.
 struct device_worker {
   const host_side& host;
-  int device = 0;
+  cuda::device_context dev;
   std::vector<shape_info> shapes;  // the shapes a batch may take (occupancy with one strip of profile)
   std::size_t max_groups = 0;      // border slots: the most groups any shape keeps in flight
   chunk_buffer buffers[2];
@@ -80,8 +81,7 @@ struct device_worker {
   pinned_memory cells_host;
   cudaStream_t compute = nullptr, copy = nullptr, poll = nullptr;
 
-  device_worker(const host_side& h, int d) : host(h), device(d) {
-    SWAT_CUDA_CHECK(cudaSetDevice(device));
+  device_worker(const host_side& h, int d) : host(h), dev(d) {  // dev(d) makes d current
     for (cudaStream_t* st : {&compute, &copy, &poll}) SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(st, cudaStreamNonBlocking));
     for (auto& b : buffers)
       for (cudaEvent_t* e : {&b.uploaded, &b.released}) SWAT_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
@@ -100,7 +100,7 @@ struct device_worker {
   }
 
   ~device_worker() {
-    cudaSetDevice(device);
+    (void)cudaSetDevice(dev.id());  // make_current() may throw: not in a destructor
     for (cudaStream_t st : {compute, copy})
       if (st) cudaStreamSynchronize(st);
     for (auto& b : buffers)
@@ -115,7 +115,7 @@ struct device_worker {
 
   //! The shape G, R with smem_bytes of dynamic shared memory.
   shape_info shape_of(int g, int r, std::size_t smem_bytes) const {
-    return with_shape(g, r, [&]<int G, int R>() { return shape_on<G, R>(device, smem_bytes); });
+    return with_shape(g, r, [&]<int G, int R>() { return shape_on<G, R>(dev.id(), smem_bytes); });
   }
 
   //! Device memory this worker needs besides the database: border rows for pairs of `longest`
@@ -128,10 +128,7 @@ struct device_worker {
 
   //! The memory budget on this device: 90 % of free memory, capped by --max-gpu-mem.
   std::int64_t budget() const {
-    SWAT_CUDA_CHECK(cudaSetDevice(device));
-    std::size_t free_bytes = 0, total_bytes = 0;
-    SWAT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    std::int64_t b = std::int64_t(double(free_bytes) * 0.9);
+    std::int64_t b = std::int64_t(double(dev.free_bytes()) * 0.9);
     if (host.options.max_gpu_bytes > 0) b = std::min(b, host.options.max_gpu_bytes);
     return b;
   }
@@ -182,7 +179,7 @@ struct device_worker {
   //! Returns the DP cells it scanned.
   std::uint64_t run(std::span<const residue_span> queries, std::span<best_cell> results, std::vector<pair_index>& rescan,
                     const std::function<void(std::uint64_t)>& progress, std::atomic<int>& next_chunk) {
-    SWAT_CUDA_CHECK(cudaSetDevice(device));
+    dev.make_current();
     std::uint64_t reported = 0;
     SWAT_CUDA_CHECK(cudaMemsetAsync(counters.as<void>(), 0, 256, compute));
     std::vector<std::int64_t> lengths;
@@ -350,7 +347,7 @@ struct db_scanner::impl {
       const std::int64_t l = budget - std::int64_t(w->fixed_bytes(longest));
       if (l < std::int64_t(2 * pair_bytes(std::size_t(longest)) + 4096))
         throw runtime_failure("dbsearch: the GPU memory budget (" + std::to_string(budget >> 20) + " MiB of device " +
-                              std::to_string(w->device) + ") is too small for the database search (needs about " +
+                              std::to_string(w->dev.id()) + ") is too small for the database search (needs about " +
                               std::to_string((w->fixed_bytes(longest) + 2 * pair_bytes(std::size_t(longest))) >> 20) + " MiB)");
       left = std::min(left, l);
     }
@@ -363,7 +360,7 @@ struct db_scanner::impl {
     host.columns.resize(host.layout.total_columns);
     pack_columns(host.layout, t, std::uint8_t(host.pad_rank), host.columns.data());
     for (const auto& w : workers) {
-      SWAT_CUDA_CHECK(cudaSetDevice(w->device));
+      w->dev.make_current();
       w->border.reserve(std::max<std::size_t>(w->max_groups * std::size_t(longest) * sizeof(std::uint64_t), 256));
     }
     timing.prepare_s = seconds_since(t0);

@@ -52,43 +52,12 @@ barrier_workspace::barrier_workspace(const cuda::device_context& dev, int max_bl
   for (int n = 1; n <= max_blocks; ++n) {
     tree_lines_ = std::max({tree_lines_, tree_node_count(n, 2), tree_node_count(n, 3)});
   }
-  bytes_ = line_align(static_cast<std::size_t>(header_lines + tree_lines_) * line_bytes) +
-           2 * line_align(sizeof(std::uint32_t) * max_blocks) +
-           line_align(sizeof(tree_path) * max_blocks);
-  SWAT_CUDA_CHECK(cudaMalloc(&d_base_, bytes_));
+  dev.make_current();
+  memory_.reserve(line_align(static_cast<std::size_t>(header_lines + tree_lines_) * line_bytes) +
+                  2 * line_align(sizeof(std::uint32_t) * max_blocks) + line_align(sizeof(tree_path) * max_blocks));
   clock_khz_ = dev.clock_khz();
   reset(nullptr);
   SWAT_CUDA_CHECK(cudaStreamSynchronize(nullptr));
-}
-
-barrier_workspace::~barrier_workspace() { release(); }
-
-void barrier_workspace::release() noexcept {
-  if (d_base_ != nullptr) (void)cudaFree(d_base_);
-  d_base_ = nullptr;
-}
-
-barrier_workspace::barrier_workspace(barrier_workspace&& other) noexcept {
-  *this = std::move(other);
-}
-
-barrier_workspace& barrier_workspace::operator=(barrier_workspace&& other) noexcept {
-  if (this != &other) {
-    release();
-    max_blocks_ = other.max_blocks_;
-    watchdog_s_ = other.watchdog_s_;
-    stripe_override_ = other.stripe_override_;
-    tree_lines_ = other.tree_lines_;
-    bytes_ = other.bytes_;
-    d_base_ = std::exchange(other.d_base_, nullptr);
-    h_paths_ = std::move(other.h_paths_);
-    paths_levels_ = other.paths_levels_;
-    paths_blocks_ = other.paths_blocks_;
-    last_mode_ = other.last_mode_;
-    last_blocks_ = other.last_blocks_;
-    clock_khz_ = other.clock_khz_;
-  }
-  return *this;
 }
 
 void barrier_workspace::set_watchdog_seconds(double seconds) {
@@ -108,7 +77,7 @@ void barrier_workspace::reset(cudaStream_t stream) {
   const std::size_t counters =
       line_align(static_cast<std::size_t>(header_lines + tree_lines_) * line_bytes) +
       2 * line_align(sizeof(std::uint32_t) * max_blocks_);
-  SWAT_CUDA_CHECK(cudaMemsetAsync(d_base_, 0, counters, stream));
+  SWAT_CUDA_CHECK(cudaMemsetAsync(base(), 0, counters, stream));
 }
 
 barrier_handle barrier_workspace::prepare(sync_mode mode, int n_blocks, cudaStream_t stream) {
@@ -116,7 +85,7 @@ barrier_handle barrier_workspace::prepare(sync_mode mode, int n_blocks, cudaStre
     throw usage_error("barrier_workspace: grid of " + std::to_string(n_blocks) +
                       " blocks outside 1.." + std::to_string(max_blocks_));
   auto word = [this](int line) {
-    return reinterpret_cast<std::uint32_t*>(d_base_ + static_cast<std::size_t>(line) * line_bytes);
+    return reinterpret_cast<std::uint32_t*>(base() + static_cast<std::size_t>(line) * line_bytes);
   };
   const std::size_t tree_end =
       line_align(static_cast<std::size_t>(header_lines + tree_lines_) * line_bytes);
@@ -128,9 +97,9 @@ barrier_handle barrier_workspace::prepare(sync_mode mode, int n_blocks, cudaStre
   h.d_error = reinterpret_cast<barrier_error*>(word(3));
   h.d_stripes = word(stripe_line);
   h.d_tree = word(header_lines);
-  h.d_in = reinterpret_cast<std::uint32_t*>(d_base_ + tree_end);
-  h.d_out = reinterpret_cast<std::uint32_t*>(d_base_ + tree_end + arr_bytes);
-  auto* d_paths = reinterpret_cast<tree_path*>(d_base_ + tree_end + 2 * arr_bytes);
+  h.d_in = reinterpret_cast<std::uint32_t*>(base() + tree_end);
+  h.d_out = reinterpret_cast<std::uint32_t*>(base() + tree_end + arr_bytes);
+  auto* d_paths = reinterpret_cast<tree_path*>(base() + tree_end + 2 * arr_bytes);
   h.d_paths = d_paths;
   h.n_blocks = n_blocks;
   h.stripes = stripe_override_ > 0 ? std::min(stripe_override_, n_blocks) : stripe_count(n_blocks);
@@ -153,7 +122,7 @@ barrier_handle barrier_workspace::prepare(sync_mode mode, int n_blocks, cudaStre
 barrier_error barrier_workspace::last_error(cudaStream_t stream) const {
   SWAT_CUDA_CHECK(cudaStreamSynchronize(stream));
   barrier_error e{};
-  SWAT_CUDA_CHECK(cudaMemcpy(&e, d_base_ + 3 * line_bytes, sizeof e, cudaMemcpyDeviceToHost));
+  SWAT_CUDA_CHECK(cudaMemcpy(&e, base() + 3 * line_bytes, sizeof e, cudaMemcpyDeviceToHost));
   return e;
 }
 

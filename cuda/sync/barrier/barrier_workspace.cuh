@@ -16,6 +16,7 @@
 
 #include "cuda/sync/barrier/barrier_handle.hpp"
 #include "cuda/common/cuda_check.hpp"
+#include "cuda/common/device_buffer.hpp"
 #include "cuda/common/device_context.hpp"
 
 namespace swat::barrier {
@@ -49,11 +50,11 @@ class barrier_workspace {
   //! Allocates the state on dev (current for the calling thread) for grids of 1..max_blocks
   //! blocks; watchdog_s > 0 seconds of dev's SM clock.
   barrier_workspace(const cuda::device_context& dev, int max_blocks, double watchdog_s = default_watchdog_s);
-  ~barrier_workspace();
+  ~barrier_workspace() = default;
   barrier_workspace(const barrier_workspace&) = delete;
   barrier_workspace& operator=(const barrier_workspace&) = delete;
-  barrier_workspace(barrier_workspace&& other) noexcept;
-  barrier_workspace& operator=(barrier_workspace&& other) noexcept;
+  barrier_workspace(barrier_workspace&& other) noexcept = default;
+  barrier_workspace& operator=(barrier_workspace&& other) noexcept = default;
 
   //! Largest grid this workspace serves (blocks).
   int max_blocks() const { return max_blocks_; }
@@ -77,13 +78,13 @@ class barrier_workspace {
   barrier_error last_error(cudaStream_t stream = nullptr) const;
 
  private:
-  void release() noexcept;
+  //! The counters, flags and routes (one allocation).
+  unsigned char* base() const { return memory_.as<unsigned char>(); }
   int max_blocks_ = 0;
   double watchdog_s_ = default_watchdog_s;
   int stripe_override_ = 0;
   int tree_lines_ = 0;
-  std::size_t bytes_ = 0;
-  unsigned char* d_base_ = nullptr;
+  cuda::device_buffer memory_;
   std::vector<tree_path> h_paths_;
   int paths_levels_ = 0;
   int paths_blocks_ = 0;

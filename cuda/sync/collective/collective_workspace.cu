@@ -14,18 +14,14 @@ collective_workspace::collective_workspace(int max_blocks) : max_blocks_(max_blo
   if (max_blocks < 1)
     throw usage_error("collective_workspace: max_blocks must be >= 1, got " +
                       std::to_string(max_blocks));
-  SWAT_CUDA_CHECK(cudaMalloc(&d_slots_, 2ull * max_blocks * detail::max_value_bytes));
-}
-
-collective_workspace::~collective_workspace() {
-  if (d_slots_ != nullptr) (void)cudaFree(d_slots_);
+  slots_.reserve(2ull * max_blocks * detail::max_value_bytes);
 }
 
 collective_handle collective_workspace::handle(int n_blocks) const {
   if (n_blocks < 1 || n_blocks > max_blocks_)
     throw usage_error("collective_workspace: grid of " + std::to_string(n_blocks) +
                       " blocks outside 1.." + std::to_string(max_blocks_));
-  return collective_handle{d_slots_, n_blocks};
+  return collective_handle{slots_.as<unsigned char>(), n_blocks};
 }
 
 }  // namespace swat::collective

@@ -1,6 +1,7 @@
 #pragma once
 // Host owner of the exchange slots of the grid collectives (grid_collective.cuh).
 
+#include "cuda/common/device_buffer.hpp"
 #include "cuda/sync/collective/collective_handle.hpp"
 
 namespace swat::collective {
@@ -10,7 +11,6 @@ class collective_workspace {
  public:
   //! Allocates 2 × max_blocks × 32 bytes; throws swat::cuda_error / usage_error.
   explicit collective_workspace(int max_blocks);
-  ~collective_workspace();
   collective_workspace(const collective_workspace&) = delete;
   collective_workspace& operator=(const collective_workspace&) = delete;
   //! Handle for one launch of n_blocks (1..max_blocks) blocks; no reset is needed.
@@ -20,7 +20,7 @@ class collective_workspace {
 
  private:
   int max_blocks_ = 0;
-  unsigned char* d_slots_ = nullptr;
+  cuda::device_buffer slots_;
 };
 
 }  // namespace swat::collective

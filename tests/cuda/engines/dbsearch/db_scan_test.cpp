@@ -279,7 +279,7 @@ TEST(DbAlign, BoxesFromTheReversePassGiveTheReferenceAlignment) {
       scores.push_back(cells[k].score);
       which.push_back(k);
     }
-    const std::vector<box_extent> boxes = reverse_reach(qs, ts, scores, s, 0);
+    const std::vector<box_extent> boxes = reverse_reach(qs, ts, scores, s, swat::test::test_device());
     ASSERT_EQ(boxes.size(), which.size());
     std::vector<pair_job> whole, box;
     for (std::size_t b = 0; b < which.size(); ++b) {
