@@ -2,6 +2,7 @@
 // also takes the pairs a GPU engine cannot (fallback.hpp).
 
 #include "engine/cpu_engine.hpp"
+#include "engine/windows.hpp"
 #include "engine/registry.hpp"
 
 namespace swat {
@@ -13,7 +14,10 @@ void register_host_engines(engine_registry& registry) {
   cpu.target = engine_target::cpu;
   cpu.summary = "multithreaded CPU engine: AVX2 striped score pass, bounded-memory traceback";
   cpu.make = [](const engine_options& o) -> std::unique_ptr<engine> {
-    return std::make_unique<cpu_engine>(o.cpu_threads, static_cast<std::size_t>(o.cpu_memory_bytes), o.notice);
+    // Tall, thin pairs as windows: spread over the threads, and the short side's profile in the
+    // 16-bit striped pass (engine/windows.hpp).
+    return with_windows(std::make_unique<cpu_engine>(o.cpu_threads, static_cast<std::size_t>(o.cpu_memory_bytes), o.notice),
+                        window_limits{});
   };
   registry.add(std::move(cpu));
 }

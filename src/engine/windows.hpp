@@ -1,0 +1,55 @@
+#pragma once
+// Tall, thin pairs (one side ~10^5 or more residues, the other a few thousand at most) scanned
+// as overlapping windows of the long side, each an independent pair, so that an engine spreads
+// them over its threads (or SMs) instead of walking one narrow wavefront.
+//
+// Exact, by a bound on how far an alignment reaches along the long side. A local alignment with
+// P aligned pairs (P ≤ s, the short length) scores at most P · max_score, and its gaps on the
+// long side (G residues) cost more than ge · G, so a positive score needs G < s · max_score / ge:
+// it covers fewer than overlap = s + ⌈s · max_score / ge⌉ + 1 residues of the long side. Windows
+// overlap by that much, so every alignment lies whole in some window, where it scores the same;
+// no window scores more than the whole (its DP only loses paths). The best score is the windows'
+// best, and the cells that reach it are the same, so the tie rule (common/traceback.hpp), which
+// does not change under a shift along the long side, picks the same end cell. The alignment is
+// then computed on the last `overlap` residues of the long side before that end cell: every
+// optimal path into the end cell lies there, and every cell such a path may pass holds its
+// whole-matrix values, so the traceback takes the same path.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "engine/engine.hpp"
+
+namespace swat {
+
+//! When and how a pair is cut (per engine kind).
+struct window_limits {
+  std::int64_t min_long = 262144;      //!< the long side has at least this many residues
+  std::int64_t min_ratio = 16;         //!< and at least this many times the short side
+  std::int64_t min_width = 1 << 16;    //!< windows at least this long (and ≥ 4 × overlap)
+  std::int64_t max_width = 1 << 20;    //!< … at most this long when the windows are targets
+  std::int64_t max_query_width = 16384;  //!< … and this long when they are queries
+  bool enabled = true;
+};
+
+//! Windows of a long side: starts (ascending), each window `width` long but the last, which
+//! ends at the long side's end; consecutive windows share `overlap` residues.
+struct window_plan {
+  std::int64_t overlap = 0;
+  std::int64_t width = 0;
+  std::vector<std::int64_t> starts;
+};
+
+//! The windows for a pair whose long side has long_len residues (the query when long_is_query)
+//! and whose short side short_len; nullopt when the pair should stay whole (not tall and thin
+//! enough, or the bound leaves no room: gap extension 0, windows capped below 2 × overlap).
+std::optional<window_plan> plan_windows(std::int64_t long_len, std::int64_t short_len, bool long_is_query,
+                                        const scoring_scheme& scheme, const window_limits& limits);
+
+//! inner wrapped so that its tall, thin pairs run as windows (score_only, align, score_many,
+//! align_many); everything else goes to inner unchanged.
+std::unique_ptr<engine> with_windows(std::unique_ptr<engine> inner, window_limits limits);
+
+}  // namespace swat

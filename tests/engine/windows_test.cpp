@@ -1,0 +1,193 @@
+// Tall, thin pairs as windows (engine/windows.hpp): the plan covers every stretch an alignment
+// can reach, and the windowed CPU engine gives reference::align's alignment exactly (score,
+// ends, begins, CIGAR) on seeded random pairs with planted copies, both orientations, DNA and
+// protein-like schemes and low-complexity sequences full of ties, under limits shrunk so that
+// small pairs are cut into many windows.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "engine/cpu_engine.hpp"
+#include "engine/windows.hpp"
+#include "reference/reference.hpp"
+#include "test_schemes.hpp"
+
+namespace swat {
+namespace {
+
+//! Limits that cut pairs of a few hundred residues: windows of 64..400 residues.
+window_limits small_limits() {
+  window_limits l;
+  l.min_long = 200;
+  l.min_ratio = 4;
+  l.min_width = 64;
+  l.max_width = 400;
+  l.max_query_width = 300;
+  return l;
+}
+
+//! An engine that records the longest sequence it was handed (to see that windows were used).
+class spy_engine final : public engine {
+ public:
+  std::string name() const override { return "spy"; }
+  alignment align(residue_span q, residue_span t, const scoring_scheme& s) override {
+    note(q, t);
+    return cpu_.align(q, t, s);
+  }
+  best_cell score_only(residue_span q, residue_span t, const scoring_scheme& s) override {
+    note(q, t);
+    return cpu_.score_only(q, t, s);
+  }
+  void score_many(std::span<const pair_job> jobs, const scoring_scheme& s, std::span<best_cell> out,
+                  const progress_fn& progress) override {
+    for (const auto& j : jobs) note(j.query, j.target);
+    scanned_windows += jobs.size();
+    cpu_.score_many(jobs, s, out, progress);
+  }
+  std::size_t longest = 0, scanned_windows = 0;
+
+ private:
+  void note(residue_span q, residue_span t) { longest = std::max({longest, q.size(), t.size()}); }
+  cpu_engine cpu_{1};
+};
+
+TEST(windows, plan_covers_every_stretch_of_overlap_residues) {
+  const scoring_scheme s = test::dna_scheme();
+  for (std::int64_t len : {1000, 1001, 1537, 4096, 10007}) {
+    for (std::int64_t shorter : {1, 7, 30}) {
+      for (bool long_is_query : {false, true}) {
+        const auto p = plan_windows(len, shorter, long_is_query, s, small_limits());
+        ASSERT_TRUE(p.has_value()) << len << " " << shorter;
+        EXPECT_EQ(p->overlap, shorter + (shorter * 2 + 1) / 2 + 1);
+        EXPECT_EQ(p->starts.front(), 0);
+        EXPECT_GE(p->starts.back() + p->width, len);
+        EXPECT_LT(p->starts.back(), len);
+        EXPECT_LE(p->width, long_is_query ? 300 : 400);
+        // Every stretch [a, a + overlap) lies whole in some window.
+        for (std::int64_t a = 0; a + p->overlap <= len; ++a) {
+          const bool inside = std::any_of(p->starts.begin(), p->starts.end(), [&](std::int64_t w) {
+            return w <= a && a + p->overlap <= std::min(w + p->width, len);
+          });
+          ASSERT_TRUE(inside) << "stretch at " << a << " of " << len;
+        }
+      }
+    }
+  }
+  // Stays whole: not tall and thin enough, no gap extension cost, a short side too long for the cap.
+  EXPECT_FALSE(plan_windows(150, 10, false, s, small_limits()).has_value());
+  EXPECT_FALSE(plan_windows(1000, 300, false, s, small_limits()).has_value());
+  EXPECT_FALSE(plan_windows(100000, 100, false, test::dna_scheme(2, -3, 5, 0), small_limits()).has_value());
+  EXPECT_FALSE(plan_windows(100000, 100, false, s, small_limits()).has_value());  // overlap 201 > 400 / 2
+  window_limits off = small_limits();
+  off.enabled = false;
+  EXPECT_FALSE(plan_windows(10000, 10, false, s, off).has_value());
+  // The defaults: a 1 kb gene against a 100 Mb chromosome, a 1 Gb query against a 1 kb target.
+  const auto gene = plan_windows(100'000'000, 1000, false, s, window_limits{});
+  ASSERT_TRUE(gene.has_value());
+  EXPECT_EQ(gene->overlap, 2001);
+  EXPECT_EQ(gene->width, 65536);
+  const auto reads = plan_windows(1'000'000'000, 1000, true, s, window_limits{});
+  ASSERT_TRUE(reads.has_value());
+  EXPECT_EQ(reads->width, 16384);
+  EXPECT_FALSE(plan_windows(200'000, 1000, false, s, window_limits{}).has_value());  // below min_long
+}
+
+//! A long side of random residues with copies of (a mutated) short side planted in it.
+std::vector<std::uint8_t> long_with_copies(std::mt19937& rng, const std::vector<std::uint8_t>& shorter,
+                                           std::size_t length, int alphabet, int copies) {
+  std::vector<std::uint8_t> out = test::random_residues(rng, length, alphabet);
+  for (int c = 0; c < copies && !shorter.empty(); ++c) {
+    const auto copy = test::mutate(rng, shorter, alphabet, 0.08);
+    const std::size_t at = std::uniform_int_distribution<std::size_t>(0, length - 1)(rng);
+    for (std::size_t k = 0; k < copy.size() && at + k < length; ++k) out[at + k] = copy[k];
+  }
+  return out;
+}
+
+void expect_exact(const std::vector<std::uint8_t>& q, const std::vector<std::uint8_t>& t, const scoring_scheme& s,
+                  engine& windowed, const std::string& what) {
+  const alignment want = reference::align(q, t, s);
+  EXPECT_EQ(windowed.align(q, t, s), want) << what << " score " << want.score;
+  EXPECT_EQ(windowed.score_only(q, t, s), (best_cell{want.score, want.query_end, want.target_end})) << what;
+}
+
+TEST(windows, windowed_cpu_engine_equals_the_reference) {
+  std::mt19937 rng(20261125);
+  const std::vector<std::pair<scoring_scheme, int>> schemes = {
+      {test::dna_scheme(), 4}, {test::dna_scheme(1, -1, 0, 1), 4}, {test::protein_scheme(3, 11, 1), 20},
+      {test::protein_scheme(4, 10, 2), 20}};
+  auto spy = std::make_unique<spy_engine>();
+  spy_engine* seen = spy.get();
+  auto windowed = with_windows(std::move(spy), small_limits());
+  int cut = 0;
+  for (int k = 0; k < 160; ++k) {
+    const auto& [s, alphabet] = schemes[std::size_t(k) % schemes.size()];
+    const std::size_t shorter = std::uniform_int_distribution<std::size_t>(1, alphabet == 4 ? 40 : 12)(rng);
+    const std::size_t longer = std::uniform_int_distribution<std::size_t>(200, 3000)(rng);
+    const auto small = test::random_residues(rng, shorter, alphabet);
+    const auto big = long_with_copies(rng, small, longer, alphabet, k % 4);
+    seen->longest = 0;
+    const std::string what = "pair " + std::to_string(k) + " (" + std::to_string(shorter) + " x " + std::to_string(longer) + ")";
+    if (k % 2 == 0)
+      expect_exact(small, big, s, *windowed, what + ", long target");
+    else
+      expect_exact(big, small, s, *windowed, what + ", long query");
+    if (plan_windows(std::int64_t(longer), std::int64_t(shorter), k % 2 == 1, s, small_limits())) {
+      EXPECT_LT(seen->longest, longer) << what << ": no window was cut";
+      ++cut;
+    }
+  }
+  EXPECT_GT(cut, 100);
+  EXPECT_GT(seen->scanned_windows, 1000u);
+}
+
+TEST(windows, ties_in_low_complexity_sequences) {
+  // Repeats: many cells share the best score; the tie rule must pick the reference's cell.
+  const scoring_scheme s = test::dna_scheme(1, -1, 0, 1);
+  auto windowed = with_windows(std::make_unique<cpu_engine>(2), small_limits());
+  std::mt19937 rng(11);
+  for (int k = 0; k < 40; ++k) {
+    const std::size_t period = 1 + std::size_t(k % 4);
+    std::vector<std::uint8_t> small(5 + std::size_t(k % 20)), big(400 + std::size_t(k) * 53);
+    for (std::size_t i = 0; i < small.size(); ++i) small[i] = std::uint8_t(i % period);
+    for (std::size_t j = 0; j < big.size(); ++j) big[j] = std::uint8_t(j % period);
+    if (k % 3 == 0) big[big.size() / 2] = 3;  // a break in the repeat
+    expect_exact(small, big, s, *windowed, "repeat " + std::to_string(k) + " long target");
+    expect_exact(big, small, s, *windowed, "repeat " + std::to_string(k) + " long query");
+  }
+}
+
+TEST(windows, score_many_and_align_many_mix_whole_and_windowed_pairs) {
+  const scoring_scheme s = test::dna_scheme();
+  auto windowed = with_windows(std::make_unique<cpu_engine>(2), small_limits());
+  std::mt19937 rng(5);
+  std::vector<std::vector<std::uint8_t>> seqs;
+  std::vector<pair_job> jobs;
+  for (int k = 0; k < 12; ++k) {
+    seqs.push_back(test::random_residues(rng, k % 3 == 0 ? 120 : 20, 4));
+    seqs.push_back(long_with_copies(rng, seqs.back(), k % 3 == 0 ? 150 : 1500, 4, 2));
+  }
+  for (std::size_t k = 0; k < seqs.size(); k += 2)
+    jobs.push_back(k % 4 == 0 ? pair_job{k, k + 1, seqs[k], seqs[k + 1]} : pair_job{k + 1, k, seqs[k + 1], seqs[k]});
+  std::vector<best_cell> cells(jobs.size());
+  std::vector<alignment> alns(jobs.size());
+  windowed->score_many(jobs, s, cells, {});
+  windowed->align_many(jobs, s, alns, {});
+  for (std::size_t k = 0; k < jobs.size(); ++k) {
+    const alignment want = reference::align(jobs[k].query, jobs[k].target, s);
+    EXPECT_EQ(alns[k], want) << "job " << k;
+    EXPECT_EQ(cells[k], (best_cell{want.score, want.query_end, want.target_end})) << "job " << k;
+  }
+  // A known best cell (from a database scan) skips the scan and gives the same alignment.
+  std::vector<pair_job> known = jobs;
+  for (std::size_t k = 0; k < known.size(); ++k) known[k].known = cells[k];
+  std::vector<alignment> again(jobs.size());
+  windowed->align_many(known, s, again, {});
+  EXPECT_EQ(again, alns);
+}
+
+}  // namespace
+}  // namespace swat
