@@ -92,6 +92,18 @@ TEST(cli_gpu, sarscov2_ratg13_default_engine_matches_the_cpu) {
   expect_same_as_cpu(q.string() + " " + t.string(), "--kernel coalesced", dir);
 }
 
+// A tall, thin pair (8 kb phage against the 1.46 Mb genome, both strands): the CPU engine cuts
+// it into windows (engine/windows.hpp), the GPU engine fills it whole; the same alignments.
+TEST(cli_gpu, tall_thin_pair_matches_the_cpu) {
+  temp_dir dir;
+  if (!gpu_usable(dir)) GTEST_SKIP() << "no usable GPU engine here";
+  const fs::path q = shared_data / "dna/spiroplasma_virus_SkV1_NC_009987.1.fa";
+  const fs::path t = shared_data / "dna/spiroplasma_kunkelii_CP010899.1.fa";
+  if (!fs::exists(q) || !fs::exists(t)) GTEST_SKIP() << "no " << shared_data;
+  expect_same_as_cpu(q.string() + " " + t.string(), "", dir);
+  expect_same_as_cpu(t.string() + " " + q.string(), "", dir);  // the long side as the query
+}
+
 TEST(cli_gpu, fast_kernel_refuses_a_sync_mode) {
   temp_dir dir;
   if (!gpu_usable(dir)) GTEST_SKIP() << "no usable GPU engine here";
