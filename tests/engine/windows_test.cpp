@@ -144,6 +144,43 @@ TEST(windows, windowed_cpu_engine_equals_the_reference) {
   EXPECT_GT(seen->scanned_windows, 1000u);
 }
 
+//! A database engine: the windows go to search(), as queries (long query) or as targets.
+class search_spy final : public engine {
+ public:
+  std::string name() const override { return "search-spy"; }
+  alignment align(residue_span q, residue_span t, const scoring_scheme& s) override { return cpu_.align(q, t, s); }
+  bool scans_first() const override { return true; }
+  void search(std::span<const residue_span> queries, std::span<const residue_span> targets, const scoring_scheme& s,
+              std::span<best_cell> results, const progress_fn& progress) override {
+    ++searches;
+    windows += queries.size() * targets.size();
+    cpu_.search(queries, targets, s, results, progress);
+  }
+  std::size_t searches = 0, windows = 0;
+
+ private:
+  cpu_engine cpu_{1};
+};
+
+TEST(windows, database_engines_get_the_windows_in_one_search) {
+  auto spy = std::make_unique<search_spy>();
+  search_spy* seen = spy.get();
+  auto windowed = with_windows(std::move(spy), small_limits());
+  std::mt19937 rng(17);
+  const scoring_scheme s = test::protein_scheme(9, 11, 1);
+  for (int k = 0; k < 30; ++k) {
+    const auto small = test::random_residues(rng, 3 + std::size_t(k % 9), 20);
+    const auto big = long_with_copies(rng, small, 600 + std::size_t(k) * 97, 20, 1 + k % 3);
+    const std::size_t before = seen->searches;
+    if (k % 2 == 0)
+      expect_exact(small, big, s, *windowed, "search pair " + std::to_string(k) + ", long target");
+    else
+      expect_exact(big, small, s, *windowed, "search pair " + std::to_string(k) + ", long query");
+    EXPECT_EQ(seen->searches, before + 2) << k;  // one search for align's scan, one for score_only's
+  }
+  EXPECT_GT(seen->windows, 300u);
+}
+
 TEST(windows, ties_in_low_complexity_sequences) {
   // Repeats: many cells share the best score; the tie rule must pick the reference's cell.
   const scoring_scheme s = test::dna_scheme(1, -1, 0, 1);
