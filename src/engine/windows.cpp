@@ -119,18 +119,25 @@ class windowed_engine final : public engine {
       const auto from = std::size_t(p.windows.starts[k]);
       windows[k] = long_side.subspan(from, std::min(std::size_t(p.windows.width), long_side.size() - from));
     }
+    // Progress in the pair's own cells: the overlaps are scanned twice.
+    std::uint64_t window_cells = 0;
+    for (const residue_span& w : windows) window_cells += std::uint64_t(w.size());
+    const double share = double(long_side.size()) / double(std::max<std::uint64_t>(window_cells, 1));
+    const progress_fn scaled = !progress ? progress_fn{} : progress_fn([&progress, share](std::uint64_t cells) {
+      progress(std::uint64_t(double(cells) * share));
+    });
     std::vector<best_cell> cells(n);
     if (inner_->scans_first()) {  // a database engine: the windows are its queries or its targets
       const residue_span other = p.long_is_query ? target : query;
       if (p.long_is_query)
-        inner_->search(windows, std::span<const residue_span>(&other, 1), scheme, cells, progress);
+        inner_->search(windows, std::span<const residue_span>(&other, 1), scheme, cells, scaled);
       else
-        inner_->search(std::span<const residue_span>(&other, 1), windows, scheme, cells, progress);
+        inner_->search(std::span<const residue_span>(&other, 1), windows, scheme, cells, scaled);
     } else {
       std::vector<pair_job> jobs(n);
       for (std::size_t k = 0; k < n; ++k)
         jobs[k] = p.long_is_query ? pair_job{k, 0, windows[k], target} : pair_job{0, k, query, windows[k]};
-      inner_->score_many(jobs, scheme, cells, progress);
+      inner_->score_many(jobs, scheme, cells, scaled);
     }
     best_cell best{};
     for (std::size_t k = 0; k < n; ++k) {
