@@ -3,6 +3,7 @@
 #include "io/fasta_parallel.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -146,13 +147,16 @@ bool piece_reader::scan() {
 
 bool piece_reader::encode(const std::array<std::uint8_t, 256>& table, const std::string& alphabet_what) {
   ranks_.assign(records_.size(), {});
-  return run_pieces(pieces(), [&](int k) {
+  const bool ok = run_pieces(pieces(), [&](int k) {
     const auto piece = static_cast<std::size_t>(k);
     fasta_encoder encoder(path_, table, alphabet_what, piece_records_[piece], [](std::size_t) {});
     read_range(path_, starts_[piece], starts_[piece + 1], [&](std::string_view b) { encoder.feed(b); });
     encoder.finish();
     for (std::size_t r = 0; r < piece_records_[piece].size(); ++r) ranks_[first_record_[piece] + r] = encoder.take(r);
   });
+  // A file that grew while it was read holds bytes no piece saw: the sequential reader decides.
+  struct stat st {};
+  return ok && ::stat(path_.c_str(), &st) == 0 && std::uint64_t(st.st_size) == starts_.back();
 }
 
 std::vector<std::uint8_t> piece_reader::take(std::size_t r) { return std::move(ranks_[r]); }
