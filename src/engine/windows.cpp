@@ -3,6 +3,7 @@
 #include "engine/windows.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 
 namespace swat {
@@ -38,9 +39,12 @@ class windowed_engine final : public engine {
   }
   bool scans_first() const override { return inner_->scans_first(); }
   std::vector<std::pair<std::string, double>> stage_seconds() const override { return inner_->stage_seconds(); }
+  //! A database engine searches whole (its long targets go to its pair engine); any other
+  //! engine's search is the default one, through this score_many, so its tall pairs get windows.
   void search(std::span<const residue_span> queries, std::span<const residue_span> targets,
               const scoring_scheme& scheme, std::span<best_cell> results, const progress_fn& progress) override {
-    inner_->search(queries, targets, scheme, results, progress);
+    if (inner_->scans_first()) return inner_->search(queries, targets, scheme, results, progress);
+    engine::search(queries, targets, scheme, results, progress);
   }
   void align_hsps_many(std::span<const pair_job> jobs, std::span<const std::int32_t> min_scores, std::size_t max_hsps,
                        const scoring_scheme& scheme, std::span<std::vector<alignment>> results,
@@ -104,6 +108,7 @@ class windowed_engine final : public engine {
     const bool long_is_query = query.size() >= target.size();
     const auto longer = std::int64_t(long_is_query ? query.size() : target.size());
     const auto shorter = std::int64_t(long_is_query ? target.size() : query.size());
+    if (longer > std::int64_t(INT32_MAX)) return std::nullopt;  // the inner engine's own limit and message
     auto windows = plan_windows(longer, shorter, long_is_query, scheme, limits_);
     if (!windows) return std::nullopt;
     return pair_plan{std::move(*windows), long_is_query};

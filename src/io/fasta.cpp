@@ -168,7 +168,7 @@ sequence_set read_fasta(const std::string& path, alphabet_request request, const
   detail::input_file in(path);
   // A large plain file: both passes on pieces of it in parallel (the sequential passes below
   // run when that gives up, and report what is wrong).
-  if (!in.compressed() && in.rewindable()) {
+  if (path != "-" && !in.compressed() && in.rewindable()) {  // pieces open the path by name
     if (const int pieces = detail::parallel_pieces(in.size_hint()); pieces > 1)
       if (auto set = detail::read_fasta_in_pieces(path, in.size_hint(), pieces, request, warn)) return std::move(*set);
   }

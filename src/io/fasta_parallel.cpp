@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <stdexcept>
 #include <string_view>
 #include <system_error>
@@ -66,9 +67,14 @@ std::uint64_t next_record_start(int fd, std::uint64_t from, std::uint64_t end) {
   for (std::uint64_t at = from - 1; at + 1 < end;) {  // buf[0] is the byte before the candidate
     const ssize_t got = read_at(fd, buf.data(), static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), end - at)), at);
     if (got < 2) return end;
-    for (ssize_t i = 0; i + 1 < got; ++i)
-      if (buf[static_cast<std::size_t>(i)] == '\n' && buf[static_cast<std::size_t>(i) + 1] == '>')
-        return at + static_cast<std::uint64_t>(i) + 1;
+    const char* const begin = buf.data();
+    const char* const last = begin + got - 1;  // a '\n' here needs the next block's first byte
+    for (const char* p = begin; p < last;) {
+      p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(last - p)));
+      if (p == nullptr) break;
+      if (p[1] == '>') return at + static_cast<std::uint64_t>(p + 1 - begin);
+      ++p;
+    }
     at += static_cast<std::uint64_t>(got) - 1;  // the last byte is the next block's "previous"
   }
   return end;
@@ -115,7 +121,8 @@ piece_reader::piece_reader(std::string path, std::uint64_t bytes, int pieces) : 
       const std::uint64_t guess = bytes * static_cast<std::uint64_t>(k) / static_cast<std::uint64_t>(pieces);
       if (guess <= starts_.back()) continue;
       const std::uint64_t s = next_record_start(f.fd(), guess, bytes);
-      if (s < bytes) starts_.push_back(s);
+      if (s >= bytes) break;  // no record starts after guess: none after the later guesses either
+      starts_.push_back(s);
     }
   }
   starts_.push_back(bytes);
@@ -130,7 +137,7 @@ bool piece_reader::scan() {
     fasta_scan scan(path_);
     read_range(path_, starts_[piece], starts_[piece + 1], [&](std::string_view b) { scan.feed(b); });
     scan.finish();
-    piece_records_[piece] = scan.records();
+    piece_records_[piece] = scan.take_records();
     counts[piece] = scan.residue_counts();
   });
   if (!ok) return false;

@@ -17,6 +17,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace swat::io::detail {
@@ -38,6 +39,8 @@ class fasta_scan {
 
   //! Every record in file order (after finish()).
   const std::vector<scanned_record>& records() const { return records_; }
+  //! Moves the records out (after finish()).
+  std::vector<scanned_record> take_records() { return std::move(records_); }
   //! Occurrences of each byte value among the residues of all records.
   const std::array<std::uint64_t, 256>& residue_counts() const { return counts_; }
 

@@ -182,6 +182,26 @@ TEST(windows, database_engines_get_the_windows_in_one_search) {
   EXPECT_GT(seen->windows, 300u);
 }
 
+TEST(windows, search_of_an_engine_that_is_not_a_database_engine_cuts_its_tall_pairs) {
+  auto spy = std::make_unique<spy_engine>();
+  spy_engine* seen = spy.get();
+  auto windowed = with_windows(std::move(spy), small_limits());
+  std::mt19937 rng(23);
+  const scoring_scheme s = test::dna_scheme();
+  const auto q = test::random_residues(rng, 25, 4);
+  const std::vector<std::vector<std::uint8_t>> db = {long_with_copies(rng, q, 2500, 4, 2), test::random_residues(rng, 40, 4),
+                                                      long_with_copies(rng, q, 1800, 4, 1)};
+  std::vector<residue_span> targets(db.begin(), db.end());
+  const residue_span query(q);
+  std::vector<best_cell> cells(targets.size());
+  windowed->search(std::span<const residue_span>(&query, 1), targets, s, cells, {});
+  for (std::size_t t = 0; t < db.size(); ++t) {
+    const alignment want = reference::align(q, db[t], s);
+    EXPECT_EQ(cells[t], (best_cell{want.score, want.query_end, want.target_end})) << "target " << t;
+  }
+  EXPECT_LT(seen->longest, 1800u);  // the two long targets went in windows
+}
+
 TEST(windows, ties_in_low_complexity_sequences) {
   // Repeats: many cells share the best score; the tie rule must pick the reference's cell.
   const scoring_scheme s = test::dna_scheme(1, -1, 0, 1);
