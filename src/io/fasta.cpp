@@ -164,12 +164,13 @@ std::optional<sequence_set> read_fasta_in_pieces(const std::string& path, std::u
 
 }  // namespace detail
 
-sequence_set read_fasta(const std::string& path, alphabet_request request, const warning_fn& warn) {
+sequence_set read_fasta(const std::string& path, alphabet_request request, const warning_fn& warn,
+                        unsigned max_threads) {
   detail::input_file in(path);
   // A large plain file: both passes on pieces of it in parallel (the sequential passes below
   // run when that gives up, and report what is wrong).
   if (path != "-" && !in.compressed() && in.rewindable()) {  // pieces open the path by name
-    if (const int pieces = detail::parallel_pieces(in.size_hint()); pieces > 1)
+    if (const int pieces = detail::parallel_pieces(in.size_hint(), max_threads); pieces > 1)
       if (auto set = detail::read_fasta_in_pieces(path, in.size_hint(), pieces, request, warn)) return std::move(*set);
   }
   // Pass 1: structure, residue counts, alphabet. A file that cannot be read twice (a pipe) is

@@ -46,6 +46,9 @@ alphabet_kind detect_alphabet(std::string_view residues);
 //! A record without residues is skipped with warn("<file>:record N (name): record has no
 //! residues, skipped"); warn may be empty. Throws swat::input_error naming file[:record[:pos]]
 //! (pos: 1-based residue) for anything that is not a valid FASTA file of that alphabet.
-sequence_set read_fasta(const std::string& path, alphabet_request request, const warning_fn& warn);
+//! A plain file of 8 MiB or more is read in pieces on up to max_threads threads (0: the
+//! hardware's; at most 8); the result and any error are the same as with one.
+sequence_set read_fasta(const std::string& path, alphabet_request request, const warning_fn& warn,
+                        unsigned max_threads = 0);
 
 }  // namespace swat::io

@@ -106,9 +106,9 @@ bool run_pieces(int n, F&& body) {
 
 }  // namespace
 
-int parallel_pieces(std::uint64_t bytes) {
+int parallel_pieces(std::uint64_t bytes, unsigned max_threads) {
   if (bytes < parallel_min_bytes) return 1;
-  const std::uint64_t hw = std::thread::hardware_concurrency();
+  const std::uint64_t hw = max_threads != 0 ? max_threads : std::thread::hardware_concurrency();
   if (hw < 2) return 1;
   return static_cast<int>(std::min<std::uint64_t>({hw, parallel_max_pieces, bytes / parallel_min_piece_bytes}));
 }

@@ -29,9 +29,9 @@ inline constexpr std::uint64_t parallel_min_piece_bytes = std::uint64_t(4) << 20
 //! Pieces at most.
 inline constexpr int parallel_max_pieces = 8;
 
-//! Pieces for a plain file of `bytes` on this machine: 1 (read it sequentially) below
-//! parallel_min_bytes or with one hardware thread, else up to parallel_max_pieces.
-int parallel_pieces(std::uint64_t bytes);
+//! Pieces for a plain file of `bytes`: 1 (read it sequentially) below parallel_min_bytes or
+//! with one thread, else up to parallel_max_pieces and max_threads (0: the hardware's threads).
+int parallel_pieces(std::uint64_t bytes, unsigned max_threads = 0);
 
 //! Both passes over a plain regular file in pieces.
 class piece_reader {

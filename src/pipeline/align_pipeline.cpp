@@ -73,8 +73,10 @@ namespace {
 // Reads both inputs; in auto mode both files must come out as the same alphabet.
 std::pair<sequence_set, sequence_set> read_inputs(const align_options& options, const notice_fn& notice) {
   const io::warning_fn warn = [&](const std::string& w) { notice("warning: " + w); };
-  sequence_set queries = io::read_fasta(options.query_path, options.alphabet, warn);
-  sequence_set targets = io::read_fasta(options.db_path, options.alphabet, warn);
+  // --threads bounds the reader's threads too.
+  const unsigned threads = options.engine.options.cpu_threads;
+  sequence_set queries = io::read_fasta(options.query_path, options.alphabet, warn, threads);
+  sequence_set targets = io::read_fasta(options.db_path, options.alphabet, warn, threads);
   if (queries.alphabet != targets.alphabet)
     throw usage_error(options.query_path + " reads as " + std::string(to_string(queries.alphabet)) +
                       " but " + options.db_path + " as " + std::string(to_string(targets.alphabet)) +

@@ -177,6 +177,10 @@ TEST(fasta_pieces, read_fasta_takes_pieces_for_large_files) {
   // The same text gzip-compressed is read sequentially (pieces need a plain file).
   const std::string gz = write_gz(dir.file("large.fa.gz"), text);
   EXPECT_EQ(detail::parallel_pieces(1000), 1);
+  EXPECT_EQ(detail::parallel_pieces(64 << 20, 1), 1);  // --threads 1: one reader thread
+  EXPECT_EQ(detail::parallel_pieces(64 << 20, 3), 3);
+  EXPECT_EQ(detail::parallel_pieces(64 << 20, 100), detail::parallel_max_pieces);
+  EXPECT_EQ(detail::parallel_pieces(9 << 20, 100), 2);  // at least 4 MiB a piece
   const outcome a = sequential(path, alphabet_request::auto_detect);  // in pieces where the machine has threads
   outcome b = sequential(gz, alphabet_request::auto_detect);
   ASSERT_TRUE(a.set.has_value()) << a.message;
