@@ -64,38 +64,16 @@ class windowed_engine final : public engine {
 
   void score_many(std::span<const pair_job> jobs, const scoring_scheme& scheme, std::span<best_cell> results,
                   const progress_fn& progress) override {
-    std::vector<pair_job> whole;
-    std::vector<std::size_t> whole_at;
-    for (std::size_t k = 0; k < jobs.size(); ++k) {
-      if (const auto p = plan_for(jobs[k].query, jobs[k].target, scheme)) {
-        results[k] = scan(jobs[k].query, jobs[k].target, scheme, *p, progress);
-      } else {
-        whole.push_back(jobs[k]);
-        whole_at.push_back(k);
-      }
-    }
-    if (whole.empty()) return;
-    std::vector<best_cell> cells(whole.size());
-    inner_->score_many(whole, scheme, cells, progress);
-    for (std::size_t w = 0; w < whole.size(); ++w) results[whole_at[w]] = cells[w];
+    split(jobs, scheme, results, [&](const pair_job& job, const pair_plan& p) {
+      return scan(job.query, job.target, scheme, p, progress);
+    }, [&](std::span<const pair_job> whole, std::span<best_cell> out) { inner_->score_many(whole, scheme, out, progress); });
   }
 
   void align_many(std::span<const pair_job> jobs, const scoring_scheme& scheme, std::span<alignment> results,
                   const progress_fn& progress) override {
-    std::vector<pair_job> whole;
-    std::vector<std::size_t> whole_at;
-    for (std::size_t k = 0; k < jobs.size(); ++k) {
-      if (const auto p = plan_for(jobs[k].query, jobs[k].target, scheme)) {
-        results[k] = align_in_windows(jobs[k].query, jobs[k].target, scheme, *p, jobs[k].known, progress);
-      } else {
-        whole.push_back(jobs[k]);
-        whole_at.push_back(k);
-      }
-    }
-    if (whole.empty()) return;
-    std::vector<alignment> out(whole.size());
-    inner_->align_many(whole, scheme, out, progress);
-    for (std::size_t w = 0; w < whole.size(); ++w) results[whole_at[w]] = std::move(out[w]);
+    split(jobs, scheme, results, [&](const pair_job& job, const pair_plan& p) {
+      return align_in_windows(job.query, job.target, scheme, p, job.known, progress);
+    }, [&](std::span<const pair_job> whole, std::span<alignment> out) { inner_->align_many(whole, scheme, out, progress); });
   }
 
  private:
@@ -112,6 +90,27 @@ class windowed_engine final : public engine {
     auto windows = plan_windows(longer, shorter, long_is_query, scheme, limits_);
     if (!windows) return std::nullopt;
     return pair_plan{std::move(*windows), long_is_query};
+  }
+
+  //! results[k] for every job: windowed(job, plan) for the tall, thin ones, and one batch
+  //! whole(jobs, out) for the rest (so the inner engine still spreads them over its threads).
+  template <typename Result, typename Windowed, typename Whole>
+  void split(std::span<const pair_job> jobs, const scoring_scheme& scheme, std::span<Result> results,
+             Windowed&& windowed, Whole&& whole) {
+    std::vector<pair_job> rest;
+    std::vector<std::size_t> rest_at;
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+      if (const auto p = plan_for(jobs[k].query, jobs[k].target, scheme)) {
+        results[k] = windowed(jobs[k], *p);
+      } else {
+        rest.push_back(jobs[k]);
+        rest_at.push_back(k);
+      }
+    }
+    if (rest.empty()) return;
+    std::vector<Result> out(rest.size());
+    whole(std::span<const pair_job>(rest), std::span<Result>(out));
+    for (std::size_t r = 0; r < rest.size(); ++r) results[rest_at[r]] = std::move(out[r]);
   }
 
   //! The pair's best cell from its windows (as independent pairs: one search, or score_many).
