@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <stdexcept>
+#include <tuple>
 
 namespace swat {
 
@@ -28,6 +30,15 @@ std::optional<window_plan> plan_windows(std::int64_t long_len, std::int64_t shor
 
 namespace {
 
+//! True when the substitution scores do not depend on which side a residue is on: then a pair's
+//! best score is the same with query and target swapped (the gap costs are the same either way).
+bool symmetric(const scoring_scheme& scheme) {
+  for (int a = 0; a < scheme.size(); ++a)
+    for (int b = 0; b < a; ++b)
+      if (scheme.score(std::uint8_t(a), std::uint8_t(b)) != scheme.score(std::uint8_t(b), std::uint8_t(a))) return false;
+  return true;
+}
+
 class windowed_engine final : public engine {
  public:
   windowed_engine(std::unique_ptr<engine> inner, window_limits limits) : inner_(std::move(inner)), limits_(limits) {}
@@ -39,13 +50,61 @@ class windowed_engine final : public engine {
   }
   bool scans_first() const override { return inner_->scans_first(); }
   std::vector<std::pair<std::string, double>> stage_seconds() const override { return inner_->stage_seconds(); }
-  //! A database engine searches whole (its long targets go to its pair engine); any other
-  //! engine's search is the default one, through this score_many, so its tall pairs get windows.
+
+  //! A database engine gets the tall pairs that share a long side as one search of the short
+  //! sides against its windows, and the other pairs as few searches as their target lists
+  //! allow; any other engine's search is the default one, through this score_many.
   void search(std::span<const residue_span> queries, std::span<const residue_span> targets,
               const scoring_scheme& scheme, std::span<best_cell> results, const progress_fn& progress) override {
-    if (inner_->scans_first()) return inner_->search(queries, targets, scheme, results, progress);
-    engine::search(queries, targets, scheme, results, progress);
+    if (!inner_->scans_first()) return engine::search(queries, targets, scheme, results, progress);
+    struct tall_group {
+      residue_span long_side;
+      bool long_is_query = false;
+      std::int64_t longest_short = 0;
+      std::vector<residue_span> shorts;
+      std::vector<std::size_t> result_at;
+    };
+    std::map<std::tuple<const void*, std::size_t, bool>, tall_group> tall;
+    std::vector<std::vector<std::size_t>> rest(queries.size());  // targets of each query searched whole
+    for (std::size_t q = 0; q < queries.size(); ++q)
+      for (std::size_t t = 0; t < targets.size(); ++t) {
+        const auto p = plan_for(queries[q], targets[t], scheme);
+        if (!p) {
+          rest[q].push_back(t);
+          continue;
+        }
+        const residue_span long_side = p->long_is_query ? queries[q] : targets[t];
+        tall_group& g = tall[{long_side.data(), long_side.size(), p->long_is_query}];
+        g.long_side = long_side;
+        g.long_is_query = p->long_is_query;
+        g.shorts.push_back(p->long_is_query ? targets[t] : queries[q]);
+        g.longest_short = std::max(g.longest_short, std::int64_t(g.shorts.back().size()));
+        g.result_at.push_back(q * targets.size() + t);
+      }
+    if (tall.empty()) return inner_->search(queries, targets, scheme, results, progress);
+    for (const auto& [key, g] : tall) {
+      // The longest short side's overlap bounds every pair of the group.
+      const auto plan = plan_windows(std::int64_t(g.long_side.size()), g.longest_short,
+                                     windows_are_queries(g.long_is_query, scheme), scheme, limits_);
+      if (!plan) throw std::logic_error("windows: a group of tall pairs lost its plan");
+      const std::vector<best_cell> cells = scan(g.long_side, g.long_is_query, g.shorts, *plan, scheme, progress);
+      for (std::size_t k = 0; k < cells.size(); ++k) results[g.result_at[k]] = cells[k];
+    }
+    // The other pairs: queries with the same targets left go to one search.
+    std::map<std::vector<std::size_t>, std::vector<std::size_t>> by_targets;
+    for (std::size_t q = 0; q < queries.size(); ++q)
+      if (!rest[q].empty()) by_targets[rest[q]].push_back(q);
+    for (const auto& [ts, qs] : by_targets) {
+      std::vector<residue_span> some_queries, some_targets;
+      for (std::size_t q : qs) some_queries.push_back(queries[q]);
+      for (std::size_t t : ts) some_targets.push_back(targets[t]);
+      std::vector<best_cell> out(qs.size() * ts.size());
+      inner_->search(some_queries, some_targets, scheme, out, progress);
+      for (std::size_t a = 0; a < qs.size(); ++a)
+        for (std::size_t b = 0; b < ts.size(); ++b) results[qs[a] * targets.size() + ts[b]] = out[a * ts.size() + b];
+    }
   }
+
   void align_hsps_many(std::span<const pair_job> jobs, std::span<const std::int32_t> min_scores, std::size_t max_hsps,
                        const scoring_scheme& scheme, std::span<std::vector<alignment>> results,
                        const progress_fn& progress) override {
@@ -53,7 +112,7 @@ class windowed_engine final : public engine {
   }
 
   best_cell score_only(residue_span query, residue_span target, const scoring_scheme& scheme) override {
-    if (const auto p = plan_for(query, target, scheme)) return scan(query, target, scheme, *p, {});
+    if (const auto p = plan_for(query, target, scheme)) return scan_pair(query, target, scheme, *p, {});
     return inner_->score_only(query, target, scheme);
   }
 
@@ -65,7 +124,7 @@ class windowed_engine final : public engine {
   void score_many(std::span<const pair_job> jobs, const scoring_scheme& scheme, std::span<best_cell> results,
                   const progress_fn& progress) override {
     split(jobs, scheme, results, [&](const pair_job& job, const pair_plan& p) {
-      return scan(job.query, job.target, scheme, p, progress);
+      return scan_pair(job.query, job.target, scheme, p, progress);
     }, [&](std::span<const pair_job> whole, std::span<best_cell> out) { inner_->score_many(whole, scheme, out, progress); });
   }
 
@@ -82,12 +141,22 @@ class windowed_engine final : public engine {
     bool long_is_query = false;
   };
 
+  //! A database engine scans a long query's windows as its targets (the short side as the one
+  //! query: many targets are what it is fast at), which the scores allow when symmetric.
+  bool transposes(bool long_is_query, const scoring_scheme& scheme) const {
+    return long_is_query && inner_->scans_first() && symmetric(scheme);
+  }
+  //! Whether the windows are the inner engine's queries (their width cap is max_query_width).
+  bool windows_are_queries(bool long_is_query, const scoring_scheme& scheme) const {
+    return long_is_query && !transposes(long_is_query, scheme);
+  }
+
   std::optional<pair_plan> plan_for(residue_span query, residue_span target, const scoring_scheme& scheme) const {
     const bool long_is_query = query.size() >= target.size();
     const auto longer = std::int64_t(long_is_query ? query.size() : target.size());
     const auto shorter = std::int64_t(long_is_query ? target.size() : query.size());
     if (longer > std::int64_t(INT32_MAX)) return std::nullopt;  // the inner engine's own limit and message
-    auto windows = plan_windows(longer, shorter, long_is_query, scheme, limits_);
+    auto windows = plan_windows(longer, shorter, windows_are_queries(long_is_query, scheme), scheme, limits_);
     if (!windows) return std::nullopt;
     return pair_plan{std::move(*windows), long_is_query};
   }
@@ -113,51 +182,91 @@ class windowed_engine final : public engine {
     for (std::size_t r = 0; r < rest.size(); ++r) results[rest_at[r]] = std::move(out[r]);
   }
 
-  //! The pair's best cell from its windows (as independent pairs: one search, or score_many).
-  best_cell scan(residue_span query, residue_span target, const scoring_scheme& scheme, const pair_plan& p,
-                 const progress_fn& progress) {
-    const residue_span long_side = p.long_is_query ? query : target;
-    const std::size_t n = p.windows.starts.size();
+  best_cell scan_pair(residue_span query, residue_span target, const scoring_scheme& scheme, const pair_plan& p,
+                      const progress_fn& progress) {
+    const residue_span shorter = p.long_is_query ? target : query;
+    return scan(p.long_is_query ? query : target, p.long_is_query, std::span<const residue_span>(&shorter, 1),
+                p.windows, scheme, progress)
+        .front();
+  }
+
+  //! The best cell of every pair (long_side, shorts[k]) from the windows of long_side: one
+  //! search of a database engine (or one score_many) for all of them.
+  std::vector<best_cell> scan(residue_span long_side, bool long_is_query, std::span<const residue_span> shorts,
+                              const window_plan& plan, const scoring_scheme& scheme, const progress_fn& progress) {
+    const std::size_t n = plan.starts.size(), m = shorts.size();
     std::vector<residue_span> windows(n);
-    for (std::size_t k = 0; k < n; ++k) {
-      const auto from = std::size_t(p.windows.starts[k]);
-      windows[k] = long_side.subspan(from, std::min(std::size_t(p.windows.width), long_side.size() - from));
+    for (std::size_t w = 0; w < n; ++w) {
+      const auto from = std::size_t(plan.starts[w]);
+      windows[w] = long_side.subspan(from, std::min(std::size_t(plan.width), long_side.size() - from));
     }
-    // Progress in the pair's own cells: the overlaps are scanned twice.
+    // Progress in the pairs' own cells: the overlaps are scanned twice.
     std::uint64_t window_cells = 0;
     for (const residue_span& w : windows) window_cells += std::uint64_t(w.size());
     const double share = double(long_side.size()) / double(std::max<std::uint64_t>(window_cells, 1));
     const progress_fn scaled = !progress ? progress_fn{} : progress_fn([&progress, share](std::uint64_t cells) {
       progress(std::uint64_t(double(cells) * share));
     });
-    std::vector<best_cell> cells(n);
-    if (inner_->scans_first()) {  // a database engine: the windows are its queries or its targets
-      const residue_span other = p.long_is_query ? target : query;
-      if (p.long_is_query)
-        inner_->search(windows, std::span<const residue_span>(&other, 1), scheme, cells, scaled);
-      else
-        inner_->search(std::span<const residue_span>(&other, 1), windows, scheme, cells, scaled);
+    std::vector<best_cell> cells(m * n);  // cells[k * n + w]: shorts[k] against windows[w]
+    const bool transposed = transposes(long_is_query, scheme);
+    if (inner_->scans_first() && (!long_is_query || transposed)) {
+      inner_->search(shorts, windows, scheme, cells, scaled);
+    } else if (inner_->scans_first()) {
+      std::vector<best_cell> by_window(n * m);
+      inner_->search(windows, shorts, scheme, by_window, scaled);
+      for (std::size_t w = 0; w < n; ++w)
+        for (std::size_t k = 0; k < m; ++k) cells[k * n + w] = by_window[w * m + k];
     } else {
-      std::vector<pair_job> jobs(n);
-      for (std::size_t k = 0; k < n; ++k)
-        jobs[k] = p.long_is_query ? pair_job{k, 0, windows[k], target} : pair_job{0, k, query, windows[k]};
+      std::vector<pair_job> jobs(m * n);
+      for (std::size_t k = 0; k < m; ++k)
+        for (std::size_t w = 0; w < n; ++w)
+          jobs[k * n + w] = long_is_query ? pair_job{w, k, windows[w], shorts[k]} : pair_job{k, w, shorts[k], windows[w]};
       inner_->score_many(jobs, scheme, cells, scaled);
     }
-    best_cell best{};
-    for (std::size_t k = 0; k < n; ++k) {
-      best_cell c = cells[k];
-      if (c.score <= 0) continue;
-      (p.long_is_query ? c.query_end : c.target_end) += p.windows.starts[k];
-      if (cell_beats(c.score, c.query_end, c.target_end, best.score, best.query_end, best.target_end)) best = c;
-    }
+    if (transposed) recompute_best_windows(windows, shorts, scheme, cells);
+    std::vector<best_cell> best(m);
+    for (std::size_t k = 0; k < m; ++k)
+      for (std::size_t w = 0; w < n; ++w) {
+        best_cell c = cells[k * n + w];
+        if (c.score <= 0) continue;
+        (long_is_query ? c.query_end : c.target_end) += plan.starts[w];
+        if (cell_beats(c.score, c.query_end, c.target_end, best[k].score, best[k].query_end, best[k].target_end))
+          best[k] = c;
+      }
     return best;
+  }
+
+  //! After a transposed scan only the scores hold (the tie rule depends on which side is the
+  //! query): the windows that reach a pair's best score are scored again the right way round,
+  //! and the others dropped. Usually one or two windows per pair (an alignment in an overlap is
+  //! in both).
+  void recompute_best_windows(std::span<const residue_span> windows, std::span<const residue_span> shorts,
+                              const scoring_scheme& scheme, std::vector<best_cell>& cells) {
+    const std::size_t n = windows.size();
+    std::vector<pair_job> again;
+    std::vector<std::size_t> again_at;
+    for (std::size_t k = 0; k < shorts.size(); ++k) {
+      std::int32_t top = 0;
+      for (std::size_t w = 0; w < n; ++w) top = std::max(top, cells[k * n + w].score);
+      for (std::size_t w = 0; w < n; ++w) {
+        best_cell& c = cells[k * n + w];
+        if (top > 0 && c.score == top) {
+          again.push_back({w, k, windows[w], shorts[k]});
+          again_at.push_back(k * n + w);
+        }
+        c = best_cell{};
+      }
+    }
+    std::vector<best_cell> exact(again.size());
+    inner_->score_many(again, scheme, exact, {});
+    for (std::size_t a = 0; a < again.size(); ++a) cells[again_at[a]] = exact[a];
   }
 
   //! The alignment into the pair's best cell (`known` when a scan found it already), computed on
   //! the `overlap` residues of the long side before it.
   alignment align_in_windows(residue_span query, residue_span target, const scoring_scheme& scheme,
                              const pair_plan& p, best_cell known, const progress_fn& progress) {
-    const best_cell end = known.score > 0 ? known : scan(query, target, scheme, p, progress);
+    const best_cell end = known.score > 0 ? known : scan_pair(query, target, scheme, p, progress);
     if (end.score <= 0) return {};
     const std::int64_t end_long = p.long_is_query ? end.query_end : end.target_end;
     const std::int64_t from = std::max<std::int64_t>(0, end_long - p.windows.overlap);

@@ -14,6 +14,11 @@
 // then computed on the last `overlap` residues of the long side before that end cell: every
 // optimal path into the end cell lies there, and every cell such a path may pass holds its
 // whole-matrix values, so the traceback takes the same path.
+//
+// A database engine (scans_first) gets all windows of a long side in one search, as its targets:
+// a long query's windows too when the substitution scores are symmetric (the best score does not
+// change when query and target swap sides, but the tie rule does, so the windows that reach the
+// best score are scored again the right way round).
 
 #include <cstdint>
 #include <memory>

@@ -155,9 +155,11 @@ class search_spy final : public engine {
               std::span<best_cell> results, const progress_fn& progress) override {
     ++searches;
     windows += queries.size() * targets.size();
+    for (const residue_span& q : queries) longest_query = std::max(longest_query, q.size());
+    for (const residue_span& t : targets) longest_target = std::max(longest_target, t.size());
     cpu_.search(queries, targets, s, results, progress);
   }
-  std::size_t searches = 0, windows = 0;
+  std::size_t searches = 0, windows = 0, longest_query = 0, longest_target = 0;
 
  private:
   cpu_engine cpu_{1};
@@ -180,6 +182,69 @@ TEST(windows, database_engines_get_the_windows_in_one_search) {
     EXPECT_EQ(seen->searches, before + 2) << k;  // one search for align's scan, one for score_only's
   }
   EXPECT_GT(seen->windows, 300u);
+}
+
+TEST(windows, a_long_query_is_scanned_as_targets_when_the_scores_are_symmetric) {
+  std::mt19937 rng(31);
+  scoring_scheme asymmetric = test::protein_scheme(9, 11, 1);
+  asymmetric.matrix[1 * matrix_stride + 2] = 5;  // query rank 1 against target rank 2 only
+  for (const bool symmetric : {true, false}) {
+    const scoring_scheme s = symmetric ? test::protein_scheme(9, 11, 1) : asymmetric;
+    auto spy = std::make_unique<search_spy>();
+    search_spy* seen = spy.get();
+    auto windowed = with_windows(std::move(spy), small_limits());
+    for (int k = 0; k < 20; ++k) {
+      const auto small = test::random_residues(rng, 4 + std::size_t(k % 7), 20);
+      const auto big = long_with_copies(rng, small, 900 + std::size_t(k) * 131, 20, 2);
+      expect_exact(big, small, s, *windowed, (symmetric ? "symmetric " : "asymmetric ") + std::to_string(k));
+    }
+    // The windows were the targets (symmetric) or the queries (asymmetric), never the whole side.
+    EXPECT_LE(symmetric ? seen->longest_target : seen->longest_query, 400u);
+    EXPECT_LE(symmetric ? seen->longest_query : seen->longest_target, 10u);
+  }
+}
+
+TEST(windows, ties_after_a_transposed_scan_follow_the_tie_rule) {
+  // Repeats: the transposed scan's cell is another one of the ties; the rescored windows decide.
+  const scoring_scheme s = test::dna_scheme(1, -1, 0, 1);
+  auto windowed = with_windows(std::make_unique<search_spy>(), small_limits());
+  for (int k = 0; k < 30; ++k) {
+    const std::size_t period = 1 + std::size_t(k % 4);
+    std::vector<std::uint8_t> small(5 + std::size_t(k % 20)), big(500 + std::size_t(k) * 61);
+    for (std::size_t i = 0; i < small.size(); ++i) small[i] = std::uint8_t((i + std::size_t(k)) % period);
+    for (std::size_t j = 0; j < big.size(); ++j) big[j] = std::uint8_t(j % period);
+    if (k % 3 == 0) big[big.size() / 3] = 3;
+    expect_exact(big, small, s, *windowed, "repeat " + std::to_string(k));
+  }
+}
+
+TEST(windows, a_search_groups_tall_pairs_by_their_long_side) {
+  // Reads against two long targets and a short one, and a long query against the reads: every
+  // cell equals the reference, in one search per long side and one for the short pairs.
+  std::mt19937 rng(41);
+  const scoring_scheme s = test::dna_scheme();
+  std::vector<std::vector<std::uint8_t>> reads;
+  for (int k = 0; k < 6; ++k) reads.push_back(test::random_residues(rng, 8 + std::size_t(k) * 3, 4));
+  std::vector<std::vector<std::uint8_t>> db = {long_with_copies(rng, reads[0], 2600, 4, 2), test::random_residues(rng, 30, 4),
+                                               long_with_copies(rng, reads[3], 1900, 4, 3)};
+  const auto check = [&](std::span<const residue_span> qs, std::span<const residue_span> ts, std::size_t searches) {
+    auto spy = std::make_unique<search_spy>();
+    search_spy* seen = spy.get();
+    auto windowed = with_windows(std::move(spy), small_limits());
+    std::vector<best_cell> cells(qs.size() * ts.size());
+    windowed->search(qs, ts, s, cells, {});
+    for (std::size_t q = 0; q < qs.size(); ++q)
+      for (std::size_t t = 0; t < ts.size(); ++t) {
+        const alignment want = reference::align(qs[q], ts[t], s);
+        EXPECT_EQ(cells[q * ts.size() + t], (best_cell{want.score, want.query_end, want.target_end})) << q << " x " << t;
+      }
+    EXPECT_EQ(seen->searches, searches);
+    EXPECT_LE(std::max(seen->longest_query, seen->longest_target), 400u);
+  };
+  std::vector<residue_span> read_spans(reads.begin(), reads.end()), db_spans(db.begin(), db.end());
+  check(read_spans, db_spans, 3);
+  const residue_span genome(db[0]);
+  check(std::span<const residue_span>(&genome, 1), read_spans, 1);
 }
 
 TEST(windows, search_of_an_engine_that_is_not_a_database_engine_cuts_its_tall_pairs) {

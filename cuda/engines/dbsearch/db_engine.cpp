@@ -10,6 +10,7 @@
 #include "cuda/engines/dbsearch/db_align.hpp"
 #include "engine/gpu_selection.hpp"
 #include "engine/registry.hpp"
+#include "engine/windows.hpp"
 
 namespace swat::dbsearch {
 
@@ -219,7 +220,11 @@ void register_engines(engine_registry& registry) {
     scan.devices = resolve_gpu_selection(o.gpus, cuda::device_count());
     engine_options quiet_boxes = o;  // the fallback's CPU engine already says what the CPU engine says
     quiet_boxes.notice = {};
-    return make_db_engine(make_pairs(o), make_boxes(quiet_boxes), std::move(scan), o.gpu_id);
+    // Tall, thin pairs (a gene against a chromosome, reads against a genome) as windows that
+    // the scan takes as targets: no wider than the longest target it scans itself.
+    window_limits windows;
+    windows.max_width = std::min<std::int64_t>(windows.max_width, scan.max_target_length);
+    return with_windows(make_db_engine(make_pairs(o), make_boxes(quiet_boxes), std::move(scan), o.gpu_id), windows);
   };
   registry.add(std::move(e));
 }
