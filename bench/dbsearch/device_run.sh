@@ -7,6 +7,9 @@
 #                     into .carry/peers
 #                     (the call also carries build/bin and build/tests/cli/test_cli)
 #   realdata  the fast and paper engines' real-data tests (../shared/data/expected.tsv)
+#   tall      tall, thin pairs (SkV1 x S. kunkelii both ways; TALL_MB Mb x 1 kb through
+#             bench/peak_rss): windows of the default engine against --kernel fast whole, host
+#             and GPU peak memory → tall.log, peak_rss_gpu_*.csv
 #   regress   bench fast / barrier / sw subsets for comparison with bench/results (issue 11)
 #   ab        bench sw of this build and of d793d2b (.carry/old), interleaved (the seam's cost)
 #   sanitize  scripts/gpu-check run sanitize (after scripts/gpu-check pack)
@@ -76,6 +79,21 @@ for step in "$@"; do
       timeout 200 $sg bench fast --lengths 16000,64000,256000,0 --variants score16,score32 --reps 3 --commit "$commit" --csv "$out/fast.csv" 2>&1 | tail -12
       timeout 200 $sg bench barrier --blocks 132,528 --blocks-per-sm 1,4 --repeats 3 --commit "$commit" --csv "$out/barrier.csv" 2>&1 | tail -30
       timeout 200 $sg bench sw --lengths 8461,30000 --kernels coalesced,tiled --modes cpu,graph,simple,lastin,cg --reps 2 --blocks 132 --csv "$out/sw.csv" 2>&1 | tail -24 ;;
+    tall) setup  # tall, thin pairs: the default engine's windows against the fast engine whole; GPU peaks
+      sg=/work/main/build/bin/swat-gpu d=$carry/data/dna
+      sk="$d/spiroplasma_virus_SkV1_NC_009987.1.fa $d/spiroplasma_kunkelii_CP010899.1.fa"
+      ks="$d/spiroplasma_kunkelii_CP010899.1.fa $d/spiroplasma_virus_SkV1_NC_009987.1.fa"
+      for pair in "$sk" "$ks"; do
+        for kernel in "" "--kernel fast"; do
+          echo "== align $(basename ${pair% *}) x $(basename ${pair#* }) --device gpu $kernel" >> "$out/tall.log"
+          timeout 120 $sg align $pair --device gpu $kernel --timing --quiet -o /dev/null 2>> "$out/tall.log"
+        done
+      done
+      for mb in ${TALL_MB:-100 1000}; do
+        python3 "$root/bench/peak_rss/peak_rss.py" --query-mb $mb --device ${TALL_DEVICES:-gpu,gpu/fast} \
+          --timeout ${TALL_TIMEOUT:-150} --binary $sg --csv "$out/peak_rss_gpu_${mb}m.csv" 2>> "$out/tall.log"
+      done
+      tail -40 "$out/tall.log" ;;
     ab) setup  # the paper engines' fill times, this build against .carry/old/swat-gpu-d793d2b, interleaved
       for rep in 1 2; do
         for b in /work/main/.carry/old/swat-gpu-d793d2b /work/main/build/bin/swat-gpu; do

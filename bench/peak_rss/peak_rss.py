@@ -102,10 +102,13 @@ def gpu_sampler(baseline, stop, peak):
         time.sleep(0.05)
 
 
-def run_once(binary, q, t, device, cpu_mem, tmp):
-    """Runs one alignment; returns (command, exit code, stdout, stderr, wall s, peak RSS KiB,
-    GPU peak MiB or None)."""
+def run_once(binary, q, t, spec, cpu_mem, tmp, timeout):
+    """Runs one alignment (spec: a device, or device/kernel such as gpu/fast); returns (command,
+    exit code, stdout, stderr, wall s, peak RSS KiB, GPU peak MiB or None)."""
+    device, _, kernel = spec.partition("/")
     cmd = [binary, "align", q, t, "--device", device, "--cpu-mem", str(cpu_mem), "--quiet", "--timing"]
+    if kernel:
+        cmd += ["--kernel", kernel]
     out_path, err_path, rss_path = (os.path.join(tmp, n) for n in ("out", "err", "rss"))
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
     actions = [(os.POSIX_SPAWN_OPEN, 1, out_path, flags, 0o644), (os.POSIX_SPAWN_OPEN, 2, err_path, flags, 0o644)]
@@ -120,7 +123,12 @@ def run_once(binary, q, t, device, cpu_mem, tmp):
     if baseline is not None:
         sampler = threading.Thread(target=gpu_sampler, args=(baseline, stop, gpu_peak), daemon=True)
         sampler.start()
+    timer = threading.Timer(timeout, os.kill, (pid, 9)) if timeout else None
+    if timer:
+        timer.start()
     _, status, usage = os.wait4(pid, 0)
+    if timer:
+        timer.cancel()
     wall = time.time() - start
     stop.set()
     if sampler:
@@ -139,7 +147,8 @@ def main():
     ap.add_argument("--query-mb", type=float, default=1000, help="query length in millions of residues")
     ap.add_argument("--target", type=int, default=1000, help="target length in residues")
     ap.add_argument("--cpu-mem", type=int, default=256, help="--cpu-mem in MiB")
-    ap.add_argument("--device", default="cpu", help="cpu, gpu or both as cpu,gpu")
+    ap.add_argument("--device", default="cpu", help="cpu, gpu, gpu/KERNEL (--kernel KERNEL), or several: cpu,gpu")
+    ap.add_argument("--timeout", type=float, default=0, help="kill a run after this many seconds (0: never)")
     ap.add_argument("--binary", default=os.path.join(ROOT, "build", "bin", "swat-gpu"))
     ap.add_argument("--csv", default=os.path.join(ROOT, "bench", "results", "peak_rss_cpu.csv"))
     args = ap.parse_args()
@@ -153,7 +162,8 @@ def main():
         q, t, planted_at = make_inputs(tmp, query_residues, args.target)
         print(f"generated {query_residues:,} + {args.target:,} residues in {time.time() - t0:.1f} s", file=sys.stderr)
         for device in args.device.split(","):
-            cmd, code, out, err, wall, peak, gpu_peak = run_once(args.binary, q, t, device, args.cpu_mem, tmp)
+            cmd, code, out, err, wall, peak, gpu_peak = run_once(args.binary, q, t, device, args.cpu_mem, tmp,
+                                                                 args.timeout)
             timing = re.search(r"align ([0-9.]+) s", err)
             hit = out.splitlines()[0].split("\t") if out.strip() else []
             row = {
@@ -168,8 +178,7 @@ def main():
             }
             rows.append(row)
             print(" ".join(f"{k}={v}" for k, v in row.items()), file=sys.stderr)
-            if code != 0:
-                print(err, file=sys.stderr)
+            print(err, file=sys.stderr)  # --quiet: the --timing lines, or the error
     os.makedirs(os.path.dirname(args.csv), exist_ok=True)
     with open(args.csv, "w") as f:
         f.write(f"# command: bench/peak_rss/peak_rss.py {' '.join(sys.argv[1:])} (runs: {' '.join(cmd[2:])})\n")
