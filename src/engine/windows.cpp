@@ -18,13 +18,16 @@ std::optional<window_plan> plan_windows(std::int64_t long_len, std::int64_t shor
   if (extend <= 0 || best <= 0) return std::nullopt;
   const std::int64_t overlap = short_len + (short_len * best + extend - 1) / extend + 1;
   const std::int64_t cap = long_is_query ? limits.max_query_width : limits.max_width;
-  const std::int64_t width = std::min(cap, std::max(limits.min_width, 4 * overlap));
+  std::int64_t width = std::min(cap, std::max(limits.min_width, 4 * overlap));
+  if (limits.min_windows > 1)  // narrower, so that min_windows of them cover the long side
+    width = std::min(width, std::max(4 * overlap, long_len / limits.min_windows + overlap));
   if (width < 2 * overlap || long_len <= width) return std::nullopt;
   window_plan plan{overlap, width, {}};
   for (std::int64_t start = 0;; start += width - overlap) {
     plan.starts.push_back(start);
     if (start + width >= long_len) break;
   }
+  if (std::int64_t(plan.starts.size()) < limits.min_windows) return std::nullopt;
   return plan;
 }
 

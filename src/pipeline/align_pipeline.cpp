@@ -87,10 +87,17 @@ std::pair<sequence_set, sequence_set> read_inputs(const align_options& options, 
 //! Reverse-complements every query in place (encoded DNA: A=0 C=1 G=2 T=3, N and the rest
 //! stay N); it is its own inverse. In place, so that a long query costs no second copy.
 void complement_queries(sequence_set& queries) {
-  for (sequence_record& r : queries.records) {
-    std::reverse(r.residues.begin(), r.residues.end());
-    for (std::uint8_t& x : r.residues)
-      if (x < dna_n_rank) x = std::uint8_t(3 - x);
+  const auto complement = [](std::uint8_t x) { return x < dna_n_rank ? std::uint8_t(3 - x) : x; };
+  for (sequence_record& r : queries.records) {  // one pass from both ends (a 1 Gb query: ~0.5 s)
+    std::uint8_t* front = r.residues.data();
+    std::uint8_t* back = front + r.residues.size();
+    for (; back - front > 1; ++front) {
+      --back;
+      const std::uint8_t f = complement(*front);
+      *front = complement(*back);
+      *back = f;
+    }
+    if (front < back) *front = complement(*front);
   }
 }
 
@@ -256,7 +263,17 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
   std::vector<std::size_t> first(nq + 1, 0);  // alns[first[q] + j] is keep[q][j]'s
   for (std::size_t q = 0; q < nq; ++q) first[q + 1] = first[q] + keep[q].size();
   std::vector<alignment> alns(first[nq]);
-  for (std::size_t k = 0; k < strands; ++k) {
+  // The strand the queries are on first, and no strand without hits: each switch is a pass
+  // over every query.
+  std::vector<std::size_t> strand_order;
+  for (std::size_t k = 0; k < strands; ++k)
+    if (minus_of[k] == complemented) strand_order.insert(strand_order.begin(), k);
+    else strand_order.push_back(k);
+  for (const std::size_t k : strand_order) {
+    const bool any = std::any_of(keep_strand.begin(), keep_strand.end(), [k](const std::vector<std::size_t>& ks) {
+      return std::find(ks.begin(), ks.end(), k) != ks.end();
+    });
+    if (!any) continue;
     use_strand(minus_of[k]);
     std::vector<pair_job> jobs;
     std::vector<std::size_t> at;

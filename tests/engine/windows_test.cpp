@@ -94,6 +94,16 @@ TEST(windows, plan_covers_every_stretch_of_overlap_residues) {
   ASSERT_TRUE(reads.has_value());
   EXPECT_EQ(reads->width, 16384);
   EXPECT_FALSE(plan_windows(200'000, 1000, false, s, window_limits{}).has_value());  // below min_long
+  // A database engine asks for 64 windows at least: narrower ones (≥ 4 × overlap), else whole.
+  window_limits many;
+  many.min_windows = 64;
+  const auto narrow = plan_windows(2'000'000, 1000, false, s, many);
+  ASSERT_TRUE(narrow.has_value());
+  EXPECT_GE(narrow->starts.size(), 64u);
+  EXPECT_GE(narrow->width, 4 * narrow->overlap);
+  EXPECT_LT(narrow->width, 65536);
+  EXPECT_EQ(plan_windows(1'000'000'000, 1000, false, s, many)->width, 65536);
+  EXPECT_FALSE(plan_windows(1'460'000, 7900, false, s, many).has_value());  // SkV1 x S. kunkelii: 30 windows
 }
 
 //! A long side of random residues with copies of (a mutated) short side planted in it.
@@ -113,6 +123,27 @@ void expect_exact(const std::vector<std::uint8_t>& q, const std::vector<std::uin
   const alignment want = reference::align(q, t, s);
   EXPECT_EQ(windowed.align(q, t, s), want) << what << " score " << want.score;
   EXPECT_EQ(windowed.score_only(q, t, s), (best_cell{want.score, want.query_end, want.target_end})) << what;
+}
+
+TEST(windows, narrowed_plans_cover_every_stretch) {
+  const scoring_scheme s = test::dna_scheme();
+  window_limits l = small_limits();
+  l.min_windows = 8;
+  for (std::int64_t len : {1000, 1300, 2999, 5000}) {
+    for (std::int64_t shorter : {2, 9, 20}) {
+      const auto p = plan_windows(len, shorter, false, s, l);
+      if (!p) {
+        EXPECT_LT(len / (4 * (shorter + shorter + 1)), 9) << len << " " << shorter;  // too short for 8 windows
+        continue;
+      }
+      EXPECT_GE(p->starts.size(), 8u);
+      EXPECT_GE(p->width, 4 * p->overlap);
+      for (std::int64_t a = 0; a + p->overlap <= len; ++a)
+        ASSERT_TRUE(std::any_of(p->starts.begin(), p->starts.end(), [&](std::int64_t w) {
+          return w <= a && a + p->overlap <= std::min(w + p->width, len);
+        })) << "stretch at " << a << " of " << len;
+    }
+  }
 }
 
 TEST(windows, windowed_cpu_engine_equals_the_reference) {

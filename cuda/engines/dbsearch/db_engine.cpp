@@ -221,9 +221,12 @@ void register_engines(engine_registry& registry) {
     engine_options quiet_boxes = o;  // the fallback's CPU engine already says what the CPU engine says
     quiet_boxes.notice = {};
     // Tall, thin pairs (a gene against a chromosome, reads against a genome) as windows that
-    // the scan takes as targets: no wider than the longest target it scans itself.
+    // the scan takes as targets: no wider than the longest target it scans itself, and enough
+    // of them for a scan (fewer go whole to the fast engine, which is faster than a few windows
+    // one by one: SkV1 × S. kunkelii, bench/results/tall_thin_h100.log).
     window_limits windows;
     windows.max_width = std::min<std::int64_t>(windows.max_width, scan.max_target_length);
+    windows.min_windows = std::int64_t(min_scan_targets);
     return with_windows(make_db_engine(make_pairs(o), make_boxes(quiet_boxes), std::move(scan), o.gpu_id), windows);
   };
   registry.add(std::move(e));
