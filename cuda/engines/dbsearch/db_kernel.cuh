@@ -113,6 +113,8 @@ __global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_
       for (int s = 0; s < qi.strips; ++s) {
         scan_strip<policy_t>(pb, s, qi.strips, pair, steps, query_profile + s * slice_entries, border, st);
         __syncwarp();  // the border row written by lane G − 1 is read by every lane next strip
+        if constexpr (policy_t::reach)  // one group per warp: warp-uniform
+          if (st.alive_first > st.alive_last) break;  // nothing below can reach the score
       }
       finish_pair<policy_t>(pb, q, p, qi.m, pair, st);
     }

@@ -9,6 +9,10 @@ namespace swat::dbsearch {
 
 //! −infinity of the packed 16-bit scan (E~ and F~ start there; −16384 − e stays above −32768).
 inline constexpr std::int32_t minus_infinity16 = -(1 << 14);
+//! Reach mode (db_align.hpp): cells are anchored at the origin (no restart at 0; values
+//! clamped below at a floor ≤ −S, which keeps −16384 − e above −32768) while the target score
+//! S ≤ this; larger scores run as plain local H (floor 0), which prunes less.
+inline constexpr std::int32_t reach_anchored_max = 16000;
 //! result_cell::flags bit: the 16-bit scan saturated for this target (rerun it at 32 bits).
 inline constexpr std::int32_t flag_overflow = 1;
 

@@ -66,7 +66,11 @@ __device__ __forceinline__ void merge_cell(cell& a, const cell& b) {
 struct lane_state {
   cell a, b;              //!< best cells of targets A and B over the strips done
   bool overflow_a = false, overflow_b = false;
+  //! Reach mode: the first and last columns of the border row left by the last strip where H
+  //! is alive (> 0); none (first > last) ends the pair.
+  std::int32_t alive_first = 0, alive_last = -1;
 };
+
 
 //! The pair a group works on (columns = 0: an idle group that only keeps step with its warp).
 struct pair_view {
@@ -107,6 +111,7 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
   constexpr int G = policy_t::group_lanes;
   constexpr int R = policy_t::rows_per_lane;
   constexpr unsigned full = 0xffffffffu;
+  static_assert(!policy_t::reach || G == 32, "reach mode: one group per warp (its early exits are warp-wide)");
   const int lane = int(threadIdx.x) & (G - 1);
   const std::int32_t row0 = s * policy_t::strip_rows + lane * R;  // rows row0 + 1 … row0 + R
   const std::uint32_t neg_goe = splat16(-pb.gap_open_extend), neg_ge = splat16(-pb.gap_extend);
@@ -116,15 +121,30 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
   const bool write_border = s + 1 < strips;
   const std::int32_t columns = pair.columns, length_b = pair.length_b;
   [[maybe_unused]] const std::uint32_t reach2 = pack16(pair.reach, -1);  // B never matches: H ≥ 0
+  // Reach mode, pruned (exact: db_align.hpp). Every cell on a path of score S from the origin
+  // has H ≥ 1 there (what follows it on the path is a local alignment that does not start at
+  // the origin, so it scores < S), and a path through a cell with H ≤ 0 ends below S. So the
+  // strip starts at the first alive column of the border above (to its left every input is
+  // dead), reads the border only up to its last alive column, and stops when every lane's cells
+  // were dead for two steps (a lane's inputs come from its own last step and its upper
+  // neighbour's last two) past that column; a dead border ends the pair (db_kernel.cuh).
+  const std::int32_t floor = policy_t::reach && pair.reach <= reach_anchored_max ? -pair.reach : 0;
+  [[maybe_unused]] const std::uint32_t floor2 = splat16(floor);
+  const std::int32_t t_begin = policy_t::reach && s > 0 ? st.alive_first : 0;
+  const std::int32_t border_last = policy_t::reach ? (s > 0 ? st.alive_last : -1) : columns - 1;
+  [[maybe_unused]] std::int32_t alive_first = INT32_MAX, alive_last = -1;  // of this strip's border (lane G − 1)
+  [[maybe_unused]] bool dead_before = false;
 
   std::uint32_t h[R], e[R];  // H and E~ of the lane's rows, previous column
 #pragma unroll
   for (int r = 0; r < R; ++r) {
-    h[r] = 0;
+    h[r] = policy_t::reach ? floor2 : 0u;
     e[r] = minus_inf;
   }
-  std::uint32_t up_prev = 0;                        // H of the row above, previous column (diag)
-  std::uint32_t out_h = 0, out_f = minus_inf;       // last row's H and F~ after the last step
+  // H of the row above, previous column (diag): the origin H(0, 0) = 0 for the first strip's
+  // lane 0, else (reach mode) a dead cell left of the strip's first column.
+  std::uint32_t up_prev = policy_t::reach && (s > 0 || lane > 0) ? floor2 : 0u;
+  std::uint32_t out_h = policy_t::reach ? floor2 : 0u, out_f = minus_inf;  // last row's H and F~ after the last step
   std::uint32_t out_t = pad2;                       // ranks of the last step's column
   std::uint32_t ch_h = 0, ch_f = minus_inf, ch_t = pad2;  // chunk: lane k holds column t0 + k
   // Cells below the group's best so far cannot win: this strip records, per target, the first
@@ -135,23 +155,23 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
   std::uint32_t best2 = pack16(floor_a, floor_b);  // this strip's bests of A and B (packed)
   cell strip_a{floor_a, 0, 0}, strip_b{floor_b, 0, 0};  // j = 0: nothing found in this strip
 
-  for (std::int32_t t = 0; t < steps; ++t) {
-    if ((t & (G - 1)) == 0) {  // warp-uniform: the next G columns' ranks and upper border
+  for (std::int32_t t = t_begin; t < steps; ++t) {
+    if (((t - t_begin) & (G - 1)) == 0) {  // warp-uniform: the next G columns' ranks and upper border
       const std::int32_t c = t + lane;
-      ch_h = 0;
+      ch_h = policy_t::reach ? floor2 : 0u;  // row 0 (reach: anchored, only H(0, 0) = 0)
       ch_f = minus_inf;
       ch_t = pad2;
       if (c < columns) {
         const std::uint32_t ranks = pair.residues[c];
         ch_t = (ranks & 0xffu) | ((ranks >> 8) << 16);
-        if (s > 0) {
+        if (s > 0 && c <= border_last) {
           const std::uint64_t b = border[c];
           ch_h = std::uint32_t(b);
           ch_f = std::uint32_t(b >> 32);
         }
       }
     }
-    const int k = int(t & (G - 1));
+    const int k = int((t - t_begin) & (G - 1));
     std::uint32_t vh = __shfl_up_sync(full, out_h, 1, G);
     std::uint32_t vf = __shfl_up_sync(full, out_f, 1, G);
     std::uint32_t vt = __shfl_up_sync(full, out_t, 1, G);
@@ -175,7 +195,10 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
     for (int r = 0; r < R; ++r) {
       const std::uint32_t dsum = __vadd2(r == 0 ? up_prev : h[r - 1], byte_pair(pa.w[r / 4], pb_.w[r / 4], r % 4));
       e[r] = __viaddmax_s16x2(e[r], neg_ge, h[r]);
-      h0[r] = __viaddmax_s16x2_relu(e[r], neg_goe, dsum);
+      if constexpr (policy_t::reach)
+        h0[r] = __vmaxs2(__viaddmax_s16x2(e[r], neg_goe, dsum), floor2);
+      else
+        h0[r] = __viaddmax_s16x2_relu(e[r], neg_goe, dsum);
     }
     std::uint32_t fup = vf;
     std::uint32_t colmax = 0;
@@ -207,11 +230,28 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
       best2 = pack16(strip_a.score, strip_b.score);
     }
 
-    if (lane == G - 1 && write_border && j >= 0 && j < columns)
+    if (lane == G - 1 && write_border && j >= 0 && j < columns) {
       border[j] = std::uint64_t(hup) | (std::uint64_t(fup) << 32);
+      if constexpr (policy_t::reach) {
+        if (lo16(hup) > 0) {
+          alive_first = min(alive_first, j);
+          alive_last = j;
+        }
+      }
+    }
+    if constexpr (policy_t::reach) {
+      // colmax ≥ 0 holds the lane's largest H of target A in this column (0: all dead).
+      const bool dead = __all_sync(full, lo16(colmax) == 0);
+      if (dead && dead_before && t > border_last) break;
+      dead_before = dead;
+    }
   }
 
-  if constexpr (policy_t::reach) return;
+  if constexpr (policy_t::reach) {
+    st.alive_first = __shfl_sync(full, alive_first, G - 1, G);
+    st.alive_last = __shfl_sync(full, alive_last, G - 1, G);
+    return;
+  }
   if (strip_a.j > 0) {
     st.overflow_a = st.overflow_a || strip_a.score > pb.score_limit;
     merge_cell(st.a, strip_a);

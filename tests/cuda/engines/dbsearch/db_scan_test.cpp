@@ -15,6 +15,7 @@
 #include <set>
 
 #include "cuda/engines/dbsearch/db_align.hpp"
+#include "cuda/engines/dbsearch/db_problem.hpp"
 #include "cuda/engines/dbsearch/db_scan.hpp"
 #include "engine/cpu_engine.hpp"
 #include "io/fasta.hpp"
@@ -253,6 +254,28 @@ TEST(DbScan, ManyQueriesAgainstFewLongTargets) {
   check_scan(spans_of(queries), spans_of(targets), protein, scan_options{}, "300 short queries");
 }
 
+//! The box the reverse pass must find (db_align.hpp), by plain Gotoh on the CPU: the largest
+//! row and the largest column of the reversed prefixes where the local H equals score.
+box_extent expected_box(residue_span q, residue_span t, std::int32_t score, const scoring_scheme& s) {
+  const std::size_t m = q.size(), n = t.size();
+  constexpr std::int32_t minus_inf = INT32_MIN / 4;
+  std::vector<std::int32_t> h(n + 1, 0), f(n + 1, minus_inf);  // row i − 1, then row i
+  box_extent box;
+  for (std::size_t i = 1; i <= m; ++i) {
+    std::int32_t diag = 0, e = minus_inf;
+    h[0] = 0;
+    for (std::size_t j = 1; j <= n; ++j) {
+      e = std::max(e - s.gap_extend, h[j - 1] - s.gap_open - s.gap_extend);
+      f[j] = std::max(f[j] - s.gap_extend, h[j] - s.gap_open - s.gap_extend);
+      const std::int32_t up = h[j];
+      h[j] = std::max({0, diag + s.score(q[m - i], t[n - j]), e, f[j]});
+      diag = up;
+      if (h[j] == score) box = {std::max(box.rows, std::int64_t(i)), std::max(box.columns, std::int64_t(j))};
+    }
+  }
+  return box;
+}
+
 TEST(DbAlign, BoxesFromTheReversePassGiveTheReferenceAlignment) {
   SWAT_REQUIRE_DEVICE();
   // Every hit of random databases (every scheme, related and unrelated targets, lengths at the
@@ -284,6 +307,10 @@ TEST(DbAlign, BoxesFromTheReversePassGiveTheReferenceAlignment) {
     std::vector<pair_job> whole, box;
     for (std::size_t b = 0; b < which.size(); ++b) {
       ASSERT_GT(boxes[b].rows, 0) << s.matrix_name << " hit " << b;
+      // Exactly the unpruned pass's box (the pruned one skips only cells that cannot reach S).
+      const box_extent want_box = expected_box(qs[b], ts[b], scores[b], s);
+      ASSERT_EQ(boxes[b].rows, want_box.rows) << s.matrix_name << " hit " << b << " score " << scores[b];
+      ASSERT_EQ(boxes[b].columns, want_box.columns) << s.matrix_name << " hit " << b << " score " << scores[b];
       ASSERT_LE(boxes[b].rows, std::int64_t(qs[b].size()));
       ASSERT_LE(boxes[b].columns, std::int64_t(ts[b].size()));
       whole.push_back(jobs[which[b]]);
@@ -309,6 +336,56 @@ TEST(DbAlign, BoxesFromTheReversePassGiveTheReferenceAlignment) {
     }
   }
   EXPECT_GT(checked, 1000);
+}
+
+TEST(DbAlign, LongHitsAboveTheAnchoredLimitAndRepeats) {
+  SWAT_REQUIRE_DEVICE();
+  // Hits whose reversed pass spans several strips with a narrow alive band, scores above
+  // reach_anchored_max (the pass runs as plain local H there), and repeats whose many tied
+  // cells keep whole regions alive: every box equals the unpruned one.
+  std::mt19937 rng(4242);
+  const scoring_scheme blosum = scoring::make_protein_scheme("BLOSUM62", 11, 1);
+  const scoring_scheme dna = scoring::make_dna_scheme(1, -1, 0, 1);
+  cpu_engine cpu(0);
+  struct hit_case {
+    std::vector<std::uint8_t> q, t;
+    const scoring_scheme* s;
+  };
+  std::vector<hit_case> cases;
+  for (std::int64_t len : {700, 2100, 3600, 4200}) {  // self-hits of 3600+ residues score > 16000
+    const auto a = test::random_residues(rng, len, blosum);
+    std::vector<std::uint8_t> t = test::random_residues(rng, 300, blosum);
+    for (std::uint8_t r : a) {  // short ones mutated: 1 in 10 substituted, 1 in 40 inserted or dropped
+      const int e = len > 3000 ? 99 : std::uniform_int_distribution<int>(0, 39)(rng);
+      if (e == 0) continue;
+      if (e == 1) t.push_back(std::uint8_t(std::uniform_int_distribution<int>(0, 19)(rng)));
+      t.push_back(e < 5 ? std::uint8_t(std::uniform_int_distribution<int>(0, 19)(rng)) : r);
+    }
+    cases.push_back({a, t, &blosum});
+  }
+  for (std::size_t period : {1, 2, 3}) {
+    std::vector<std::uint8_t> q(900), t(1300);
+    for (std::size_t i = 0; i < q.size(); ++i) q[i] = std::uint8_t(i % period);
+    for (std::size_t j = 0; j < t.size(); ++j) t[j] = std::uint8_t((j + 1) % period);
+    cases.push_back({q, t, &dna});
+  }
+  bool above_limit = false;
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    const hit_case& c = cases[k];
+    const best_cell cell = cpu.score_only(c.q, c.t, *c.s);
+    ASSERT_GT(cell.score, 0);
+    ASSERT_LE(cell.score, 32767 - c.s->max_score());
+    above_limit = above_limit || cell.score > reach_anchored_max;
+    const residue_span qp = residue_span(c.q).first(std::size_t(cell.query_end));
+    const residue_span tp = residue_span(c.t).first(std::size_t(cell.target_end));
+    const std::int32_t score = cell.score;
+    const auto boxes = reverse_reach(std::span(&qp, 1), std::span(&tp, 1), std::span(&score, 1), *c.s,
+                                     swat::test::test_device());
+    const box_extent want = expected_box(qp, tp, score, *c.s);
+    EXPECT_EQ(boxes[0].rows, want.rows) << "case " << k << " score " << score;
+    EXPECT_EQ(boxes[0].columns, want.columns) << "case " << k << " score " << score;
+  }
+  EXPECT_TRUE(above_limit);
 }
 
 TEST(DbScan, SeveralDeviceWorkersShareOneQueue) {
