@@ -60,6 +60,11 @@ class windowed_engine final : public engine {
   void search(std::span<const residue_span> queries, std::span<const residue_span> targets,
               const scoring_scheme& scheme, std::span<best_cell> results, const progress_fn& progress) override {
     if (!inner_->scans_first()) return engine::search(queries, targets, scheme, results, progress);
+    std::size_t longest = 0;  // no pair can be tall: the search as it is, without a look at every pair
+    for (const residue_span& q : queries) longest = std::max(longest, q.size());
+    for (const residue_span& t : targets) longest = std::max(longest, t.size());
+    if (!limits_.enabled || std::int64_t(longest) < limits_.min_long)
+      return inner_->search(queries, targets, scheme, results, progress);
     struct tall_group {
       residue_span long_side;
       bool long_is_query = false;
@@ -159,6 +164,7 @@ class windowed_engine final : public engine {
     const auto longer = std::int64_t(long_is_query ? query.size() : target.size());
     const auto shorter = std::int64_t(long_is_query ? target.size() : query.size());
     if (longer > std::int64_t(INT32_MAX)) return std::nullopt;  // the inner engine's own limit and message
+    if (longer < limits_.min_long || longer < limits_.min_ratio * shorter) return std::nullopt;  // cheap first
     auto windows = plan_windows(longer, shorter, windows_are_queries(long_is_query, scheme), scheme, limits_);
     if (!windows) return std::nullopt;
     return pair_plan{std::move(*windows), long_is_query};
