@@ -39,6 +39,8 @@ int db_main(const std::vector<std::string>& args) {
     ("groups", "lanes per pair: 8, 16, 32 or 0 (chosen per batch), comma-separated", cxxopts::value<std::string>()->default_value("0"))
     ("rows", "query rows per lane: 16, 32 or 0 (chosen per batch), comma-separated", cxxopts::value<std::string>()->default_value("0"))
     ("modes", "queue and/or static", cxxopts::value<std::string>()->default_value("queue,static"))
+    ("pipeline", "auto (the plan's model), off (one warp per pair) and/or on (the warps of a block share "
+     "a pair wherever a width-32 shape allows), comma-separated", cxxopts::value<std::string>()->default_value("auto"))
     ("workers", "device workers on GPU 0, comma-separated (each one a host thread on the chunk queue)",
      cxxopts::value<std::string>()->default_value("1"))
     ("reps", "timed searches (median)", cxxopts::value<std::string>()->default_value("3"))
@@ -79,11 +81,12 @@ int db_main(const std::vector<std::string>& args) {
     if (fresh) {
       write_csv_provenance(csv, "swat-gpu bench db: database scan (score only)", cli::command_line("swat-gpu bench db", args),
                            r["commit"].as<std::string>(), device.describe());
-      csv << "scale,targets,residues,group_lanes,rows_per_lane,mode,workers,chunks,prepare_s,scan_s,cells,gcups,rescans\n";
+      csv << "scale,targets,residues,group_lanes,rows_per_lane,mode,pipeline,workers,chunks,prepare_s,scan_s,cells,gcups,"
+             "rescans\n";
     }
   }
-  std::printf("%6s %9s %12s %5s %4s %7s %7s %6s %9s %9s %10s %8s\n", "scale", "targets", "residues", "lanes", "rows",
-              "mode", "workers", "chunks", "prep_s", "scan_s", "GCUPS", "rescans");
+  std::printf("%6s %9s %12s %5s %4s %7s %5s %7s %6s %9s %9s %10s %8s\n", "scale", "targets", "residues", "lanes", "rows",
+              "mode", "pipe", "workers", "chunks", "prep_s", "scan_s", "GCUPS", "rescans");
   for (long long scale : cli::integer_list("--scale", r["scale"].as<std::string>(), 1, 10000)) {
     std::vector<residue_span> targets;
     std::uint64_t residues = 0;
@@ -95,12 +98,16 @@ int db_main(const std::vector<std::string>& args) {
     for (long long g : cli::integer_list("--groups", r["groups"].as<std::string>(), 0, 32))
       for (long long rows : cli::integer_list("--rows", r["rows"].as<std::string>(), 0, 32))
         for (const std::string& mode : cli::word_list(r["modes"].as<std::string>()))
+          for (const std::string& pipe : cli::word_list(r["pipeline"].as<std::string>()))
           for (long long workers : cli::integer_list("--workers", r["workers"].as<std::string>(), 1, 64)) {
             if (mode != "queue" && mode != "static") throw usage_error("--modes: '" + mode + "' is not queue or static");
+            if (pipe != "auto" && pipe != "off" && pipe != "on")
+              throw usage_error("--pipeline: '" + pipe + "' is not auto, off or on");
             dbsearch::scan_options o;
             o.group_lanes = int(g);
             o.rows_per_lane = int(rows);
             o.task_queue = mode == "queue";
+            o.pipeline = pipe == "auto" ? 0 : pipe == "off" ? -1 : 1;
             o.devices.assign(std::size_t(workers), device.id());
             dbsearch::db_scanner scanner(targets, scheme, o);
             const double prepare_s = scanner.timing().prepare_s + scanner.timing().upload_s;
@@ -116,13 +123,13 @@ int db_main(const std::vector<std::string>& args) {
             const double scan_s = median(times);
             const double total_cells = double(query_residues) * double(residues);
             const double gcups = total_cells / scan_s / 1e9;
-            std::printf("%6lld %9zu %12llu %5lld %4lld %7s %7lld %6zu %9.4f %9.4f %10.1f %8zu\n", scale, targets.size(),
-                        (unsigned long long)residues, g, rows, mode.c_str(), workers, scanner.timing().chunks, prepare_s,
-                        scan_s, gcups, rescans);
+            std::printf("%6lld %9zu %12llu %5lld %4lld %7s %5s %7lld %6zu %9.4f %9.4f %10.1f %8zu\n", scale,
+                        targets.size(), (unsigned long long)residues, g, rows, mode.c_str(), pipe.c_str(), workers,
+                        scanner.timing().chunks, prepare_s, scan_s, gcups, rescans);
             std::fflush(stdout);
             if (csv.is_open())
               csv << scale << "," << targets.size() << "," << residues << "," << g << "," << rows << "," << mode << ","
-                  << workers << "," << scanner.timing().chunks << "," << prepare_s << "," << scan_s << "," << total_cells
+                  << pipe << "," << workers << "," << scanner.timing().chunks << "," << prepare_s << "," << scan_s << "," << total_cells
                   << "," << gcups << "," << rescans << "\n";
             if (r.count("per-query")) {
               for (std::size_t k = 0; k < queries.size(); ++k) {

@@ -10,6 +10,8 @@
 #   tall      tall, thin pairs (SkV1 x S. kunkelii both ways; TALL_MB Mb x 1 kb through
 #             bench/peak_rss): windows of the default engine against --kernel fast whole, host
 #             and GPU peak memory → tall.log, peak_rss_gpu_*.csv
+#   pipe      bench db with and without pipelined pairs (DNA fragments × viral genomes ×1, ×4;
+#             the protein queries ×1, ×10, ×50) → pipe_dna.csv, pipe_protein.csv
 #   regress   bench fast / barrier / sw subsets for comparison with bench/results (issue 11)
 #   ab        bench sw of this build and of d793d2b (.carry/old), interleaved (the seam's cost)
 #   sanitize  scripts/gpu-check run sanitize (after scripts/gpu-check pack)
@@ -94,6 +96,16 @@ for step in "$@"; do
           --timeout ${TALL_TIMEOUT:-150} --binary $sg --csv "$out/peak_rss_gpu_${mb}m.csv" 2>> "$out/tall.log"
       done
       tail -40 "$out/tall.log" ;;
+    pipe) setup  # one warp per pair against the warps of a block sharing a pair (profile_mode::pipelined)
+      frag=/tmp/fragments.fa viral=/tmp/viral.fa d=$carry/data/dna
+      awk '!/^>/{s = s $0} END{for (i = 1; i <= length(s); i += 5000) printf ">frag%d\n%s\n", (i - 1) / 5000 + 1, substr(s, i, 5000)}' \
+        "$d/spiroplasma_kunkelii_CP010899.1.fa" > "$frag"
+      cat "$d/spiroplasma_virus_SkV1_NC_009987.1.fa" "$d/lambda_NC_001416.1.fa" "$d/stx2_phage_II_AP005154.1.fa" \
+        "$d/sarscov2_MN908947.3.fa" > "$viral"
+      timeout 200 /work/main/build/bin/swat-gpu bench db --alphabet dna --query "$frag" --db "$viral" --scale 1,4 \
+        --modes queue,static --pipeline auto,off,on --reps 3 --commit "$commit" --csv "$out/pipe_dna.csv" 2>&1 | tee -a "$out/pipe.log"
+      timeout 300 /work/main/build/bin/swat-gpu bench db --query "$q" --db "$db" --scale "${SCALES:-1,10,50}" \
+        --modes queue --pipeline auto,off --reps 3 --commit "$commit" --csv "$out/pipe_protein.csv" 2>&1 | tee -a "$out/pipe.log" ;;
     ab) setup  # the paper engines' fill times, this build against .carry/old/swat-gpu-d793d2b, interleaved
       for rep in 1 2; do
         for b in /work/main/.carry/old/swat-gpu-d793d2b /work/main/build/bin/swat-gpu; do

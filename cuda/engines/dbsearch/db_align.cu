@@ -105,6 +105,7 @@ std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefix
   pb.use_queue = 1;
   pb.one_to_one = 1;
   pb.d_cells_done = memory.as<unsigned long long>(counters_offset + 8);
+  pb.d_error = memory.as<std::int32_t>(counters_offset + 16);  // unused: the reverse pass is never pipelined
   launch_scan<reach_lanes, reach_rows, true>(pb, shape, 0, nullptr);
   std::vector<result_cell> results(2 * hits);
   SWAT_CUDA_CHECK(cudaMemcpy(results.data(), pb.d_result, results.size() * sizeof(result_cell), cudaMemcpyDeviceToHost));

@@ -67,9 +67,81 @@ __device__ void finish_pair(const scan_problem& pb, std::int64_t q, std::int64_t
   st = lane_state{};
 }
 
+//! profile_mode::pipelined: each block takes one (query, pair) at a time from the queue (or the
+//! static partition) and its W warps scan the query's strips in turn, warp w strips w, w + W, …
+//! (pipe_link: strip s reads ring row (s − 1) mod W and writes row s mod W of the block's W
+//! border rows). Strip s + W reuses the row of strip s only once strip s + 1 has read it: s + W
+//! waits on s + W − 1, which waits on … s + 1, so the block never deadlocks and never reads a row
+//! too early. The warps' best cells merge under the tie rule (merge_cell) in shared memory.
+template <typename policy_t>
+__device__ void scan_pipelined(const scan_problem& pb) {
+  using entry_t = profile_entry<policy_t::profile_words>;
+  constexpr int G = policy_t::group_lanes;
+  constexpr int W = policy_t::warps_per_block;
+  constexpr unsigned full = 0xffffffffu;
+  static_assert(policy_t::groups_per_warp == 1 && !policy_t::reach, "pipelined: one group per warp, scan mode");
+  __shared__ std::int64_t task;
+  __shared__ long long progress[W];
+  __shared__ cell best_a[W], best_b[W];
+  __shared__ int overflow[W];
+  const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) & 31;
+  const std::int64_t slice_entries = std::int64_t(pb.profile_rows) * G;
+  const auto* profile = reinterpret_cast<const entry_t*>(pb.d_profile);
+  std::uint64_t* ring = pb.d_border + std::int64_t(blockIdx.x) * W * pb.border_columns;
+  const std::int64_t tasks = std::int64_t(pb.queries) * pb.pairs;
+  for (std::int64_t round = 0;; ++round) {
+    if (threadIdx.x == 0)
+      task = pb.use_queue ? std::int64_t(atomicAdd(pb.d_queue, 1u)) : round * gridDim.x + blockIdx.x;
+    if (threadIdx.x < W) progress[threadIdx.x] = -1;
+    __syncthreads();
+    const std::int64_t b = task;
+    if (b >= tasks) break;
+    const std::int64_t q = b / pb.pairs, p = b % pb.pairs;
+    const query_info qi = pb.d_queries[q];
+    const pair_view pair = load_pair(pb, p);
+    const std::int32_t steps = pair.columns + G - 1;
+    const entry_t* query_profile = profile + qi.profile_offset / std::int64_t(sizeof(entry_t));
+    lane_state st;
+    for (int s = warp; s < qi.strips; s += W) {
+      const pipe_link link{ring + std::int64_t((s + W - 1) % W) * pb.border_columns, &progress[(s + W - 1) % W],
+                           &progress[s % W]};
+      scan_strip<policy_t, true>(pb, s, qi.strips, pair, steps, query_profile + s * slice_entries,
+                                 ring + std::int64_t(s % W) * pb.border_columns, st, link);
+    }
+    const cell a = reduce_cell<G>(st.a), c = reduce_cell<G>(st.b);
+    const int over = (__any_sync(full, st.overflow_a) ? 1 : 0) | (__any_sync(full, st.overflow_b) ? 2 : 0);
+    if (lane == 0) {
+      best_a[warp] = a;
+      best_b[warp] = c;
+      overflow[warp] = over;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      cell ra = best_a[0], rb = best_b[0];
+      int ov = overflow[0];
+      for (int w = 1; w < W; ++w) {
+        merge_cell(ra, best_a[w]);
+        merge_cell(rb, best_b[w]);
+        ov |= overflow[w];
+      }
+      if (p < pb.pairs) {
+        result_cell* out = pb.d_result + 2 * (q * pb.pairs + p);
+        out[0] = result_cell{ra.score, ra.i, ra.j, (ov & 1) ? flag_overflow : 0};
+        out[1] = result_cell{rb.score, rb.i, rb.j, (ov & 2) ? flag_overflow : 0};
+        atomicAdd(pb.d_cells_done,
+                  static_cast<unsigned long long>(qi.m) * static_cast<unsigned long long>(pair.columns + pair.length_b));
+      }
+    }
+    __syncthreads();  // task, progress and the best cells are rewritten next round
+  }
+}
+
 template <typename policy_t>
 __global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_per_sm)
     scan_kernel(const scan_problem pb) {
+  if constexpr (policy_t::groups_per_warp == 1 && !policy_t::reach) {
+    if (pb.mode == profile_mode::pipelined) return scan_pipelined<policy_t>(pb);
+  }
   using entry_t = profile_entry<policy_t::profile_words>;
   constexpr int G = policy_t::group_lanes;
   constexpr unsigned full = 0xffffffffu;

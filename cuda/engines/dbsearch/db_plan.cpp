@@ -3,6 +3,7 @@
 #include "cuda/engines/dbsearch/db_plan.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "cuda/engines/dbsearch/db_pack.hpp"
@@ -14,20 +15,75 @@ std::int64_t profile_bytes(std::int64_t m, int strip_rows, int profile_rows) {
   return (bytes + 15) / 16 * 16;
 }
 
-double modelled_cost(std::span<const std::int64_t> lengths, const chunk_stats& chunk, const shape_info& shape) {
+double modelled_cost(std::span<const std::int64_t> lengths, const chunk_stats& chunk, const shape_info& shape,
+                     bool pipelined) {
   constexpr double a = 30, b = 7;  // instructions of a warp step: overhead, per packed row
   const int g = shape.group_lanes, r = shape.rows_per_lane;
   const double step = a + b * r;
-  const double warps_per_scheduler =
-      double(shape.blocks) / double(shape.sms) * double(shape.groups_per_block) / double(shape.groups_per_warp) / 4.0;
-  double lane_instr = 0, longest = 0;
+  const double sms = double(shape.sms);
+  const double warps_per_block = double(shape.groups_per_block) / double(shape.groups_per_warp);
+  const double resident_warps = double(shape.blocks) * warps_per_block;
+  const double warps_per_scheduler = resident_warps / sms / 4.0;
+  // Lanes issuing per SM cycle with `warps` warps in flight per SM.
+  const auto issuing = [](double warps) { return std::clamp(16.0 * warps, 16.0, 128.0); };
+  const double pairs = double(std::max<std::size_t>(chunk.pairs, 1));
+  const double tasks = double(lengths.size()) * pairs;  // (query, pair) tasks of the launch
+  const double normal_warps = std::min(resident_warps, std::ceil(tasks / double(shape.groups_per_warp))) / sms;
+  const double blocks_per_sm = std::min(double(shape.blocks), tasks) / sms;
+  double time = 0, longest = 0;
   for (const std::int64_t m : lengths) {
     const double strips = double(strips_of(m, shape.strip_rows()));
-    lane_instr += strips * (double(chunk.columns) + double(chunk.pairs) * (g - 1)) * g * step;
-    longest = std::max(longest, strips * (double(chunk.longest) + g - 1) * step * std::max(1.0, warps_per_scheduler));
+    const double busy = std::min(strips, warps_per_block);  // warps of a pipelined block with work
+    const double lag = pipelined ? g * busy : 0.0;            // the pipeline's fill, in columns
+    const double lane_instr = strips * (double(chunk.columns) + double(chunk.pairs) * (g - 1 + lag)) * g * step;
+    time += lane_instr / (sms * issuing(pipelined ? blocks_per_sm * busy : normal_warps));
+    const double passes = pipelined ? std::ceil(strips / warps_per_block) : strips;
+    longest = std::max(longest, passes * (double(chunk.longest) + g - 1 + lag) * step * std::max(1.0, warps_per_scheduler));
   }
-  return std::max(lane_instr / (128.0 * shape.sms), longest);
+  return std::max(time, longest);
 }
+
+namespace {
+
+//! The cheapest shape and profile mode for the queries of lengths ms (longest first), and its
+//! modelled cost; pipelined shapes only when `pipe` (and then only, when limits.pipeline > 0).
+query_batch choose_shape(std::span<const std::int64_t> ms, const chunk_stats& chunk, std::span<const shape_info> shapes,
+                         int profile_rows, const batch_limits& limits, bool pipe, double& best) {
+  query_batch batch;
+  const std::int64_t pairs = std::int64_t(chunk.pairs);
+  const bool has_wider = std::any_of(shapes.begin(), shapes.end(), [](const shape_info& s) { return s.group_lanes != 8; });
+  best = -1;
+  bool forced = false;  // limits.pipeline = 1 found a pipelined shape
+  for (const shape_info& s : shapes) {
+    std::int64_t bytes = 0;
+    for (std::int64_t m : ms) bytes += profile_bytes(m, s.strip_rows(), profile_rows);
+    const bool resident = bytes <= limits.resident_bytes;
+    if (pipe && s.groups_per_warp == 1 && strips_of(ms.front(), s.strip_rows()) >= 2) {
+      const double cost = modelled_cost(ms, chunk, s, true);
+      if (limits.pipeline > 0 ? !forced || cost < best : best < 0 || cost < best) {
+        best = cost;
+        forced = limits.pipeline > 0;
+        batch.shape = s;
+        batch.profile_bytes = bytes;
+        batch.mode = profile_mode::pipelined;
+      }
+    }
+    if (forced) continue;
+    if (s.group_lanes == 8 && !resident && has_wider) continue;
+    const double cost = modelled_cost(ms, chunk, s);
+    if (best < 0 || cost < best) {
+      best = cost;
+      batch.shape = s;
+      batch.profile_bytes = bytes;
+      batch.mode = resident ? profile_mode::resident
+                 : pairs >= 2 * std::int64_t(s.groups_per_block) ? profile_mode::streamed
+                                                                 : profile_mode::global;
+    }
+  }
+  return batch;
+}
+
+}  // namespace
 
 std::vector<query_batch> plan_batches(std::span<const std::int64_t> lengths, const chunk_stats& chunk,
                                       std::span<const shape_info> shapes, int profile_rows,
@@ -40,35 +96,38 @@ std::vector<query_batch> plan_batches(std::span<const std::int64_t> lengths, con
   std::vector<query_batch> out;
   const std::int64_t pairs = std::int64_t(chunk.pairs);
   const std::int64_t result_bytes_per_query = std::max<std::int64_t>(1, pairs) * 2 * std::int64_t(sizeof(result_cell));
+  const bool may_pipe = limits.pipeline >= 0;
   for (std::size_t k = 0; k < order.size();) {
-    query_batch batch;
+    std::vector<std::size_t> queries;
     std::int64_t tasks = 0;
-    while (k < order.size() && (batch.queries.empty() || (tasks < limits.fill_pairs &&
-                                                           std::int64_t(batch.queries.size() + 1) * result_bytes_per_query <=
-                                                               limits.max_result_bytes))) {
-      batch.queries.push_back(order[k++]);
+    while (k < order.size() && (queries.empty() || (tasks < limits.fill_pairs &&
+                                                    std::int64_t(queries.size() + 1) * result_bytes_per_query <=
+                                                        limits.max_result_bytes))) {
+      queries.push_back(order[k++]);
       tasks += pairs;
     }
     std::vector<std::int64_t> ms;
-    for (std::size_t q : batch.queries) ms.push_back(lengths[q]);
-    const bool has_wider = std::any_of(shapes.begin(), shapes.end(), [](const shape_info& s) { return s.group_lanes != 8; });
-    double best = -1;
-    for (const shape_info& s : shapes) {
-      std::int64_t bytes = 0;
-      for (std::int64_t m : ms) bytes += profile_bytes(m, s.strip_rows(), profile_rows);
-      const bool resident = bytes <= limits.resident_bytes;
-      if (s.group_lanes == 8 && !resident && has_wider) continue;
-      const double cost = modelled_cost(ms, chunk, s);
-      if (best < 0 || cost < best) {
-        best = cost;
-        batch.shape = s;
-        batch.profile_bytes = bytes;
-        batch.mode = resident ? profile_mode::resident
-                   : pairs >= 2 * std::int64_t(s.groups_per_block) ? profile_mode::streamed
-                                                                   : profile_mode::global;
+    for (std::size_t q : queries) ms.push_back(lengths[q]);
+    // One launch, or (when the warps of a block may share a pair) its long queries pipelined
+    // and the rest in a second launch, whichever the model finds cheaper.
+    double whole_cost = 0;
+    query_batch whole = choose_shape(ms, chunk, shapes, profile_rows, limits, may_pipe, whole_cost);
+    whole.queries = queries;
+    std::size_t split = 0;  // queries of two strips or more at width 32 × 16 rows: 1,024 rows
+    while (split < ms.size() && ms[split] > 512) ++split;
+    if (may_pipe && split > 0 && split < ms.size()) {
+      double long_cost = 0, short_cost = 0;
+      query_batch longs = choose_shape(std::span(ms).first(split), chunk, shapes, profile_rows, limits, true, long_cost);
+      query_batch shorts = choose_shape(std::span(ms).subspan(split), chunk, shapes, profile_rows, limits, false, short_cost);
+      if (longs.mode == profile_mode::pipelined && (limits.pipeline > 0 || long_cost + short_cost < whole_cost)) {
+        longs.queries.assign(queries.begin(), queries.begin() + std::ptrdiff_t(split));
+        shorts.queries.assign(queries.begin() + std::ptrdiff_t(split), queries.end());
+        out.push_back(std::move(longs));
+        out.push_back(std::move(shorts));
+        continue;
       }
     }
-    out.push_back(std::move(batch));
+    out.push_back(std::move(whole));
   }
   return out;
 }

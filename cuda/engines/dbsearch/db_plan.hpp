@@ -47,6 +47,10 @@ struct batch_limits {
   std::int64_t fill_pairs = 1 << 14;           //!< stop adding queries once this many (query, pair) tasks
   std::int64_t max_result_bytes = 256 << 20;   //!< results of a batch on the device
   std::int64_t resident_bytes = 200 * 1024;    //!< profiles kept in shared memory up to this
+  //! profile_mode::pipelined (the warps of a block share a pair; width 32 only): 0 when the
+  //! model finds it cheaper, −1 never, 1 always when a width-32 shape and a query of two strips
+  //! or more allow it (tests).
+  int pipeline = 0;
 };
 
 //! Bytes of the strip-major profile of a query of m rows at strip_rows rows per strip and
@@ -55,15 +59,19 @@ std::int64_t profile_bytes(std::int64_t m, int strip_rows, int profile_rows);
 
 //! Modelled time (arbitrary units) of scanning the queries of lengths `lengths` against the
 //! chunk with `shape`: a warp step costs about a + b·R instructions; the chunk takes
-//! Σ strips·(columns + pairs·(G − 1))·G·(a + b·R) lane-instructions over 128 issuing lanes
-//! per SM, but no less than its longest pair on one warp sharing its scheduler.
-double modelled_cost(std::span<const std::int64_t> lengths, const chunk_stats& chunk, const shape_info& shape);
+//! Σ strips·(columns + pairs·(G − 1))·G·(a + b·R) lane-instructions over the lanes that issue
+//! per SM (128, or 16 per warp in flight when there are fewer than 8 warps per SM: a warp's
+//! steps depend on each other), but no less than its longest pair on one warp sharing its
+//! scheduler. pipelined: the warps of a block share a pair (width 32), so a pair takes
+//! ⌈strips / W⌉ passes over its columns instead of strips, and W warps are in flight per pair.
+double modelled_cost(std::span<const std::int64_t> lengths, const chunk_stats& chunk, const shape_info& shape,
+                     bool pipelined = false);
 
 //! Cuts the queries (lengths[k] = residues of query k; empty ones are left out) into batches,
 //! longest first: a batch grows until it has limits.fill_pairs tasks or its results would
 //! pass limits.max_result_bytes; each gets the cheapest shape of `shapes` (width 8 only with a
 //! resident profile) and its profile mode (resident when the profiles fit, streamed when every
-//! block gets full batches of pairs, else global).
+//! block gets full batches of pairs, else global; pipelined per limits.pipeline).
 std::vector<query_batch> plan_batches(std::span<const std::int64_t> lengths, const chunk_stats& chunk,
                                       std::span<const shape_info> shapes, int profile_rows,
                                       const batch_limits& limits = {});

@@ -49,7 +49,15 @@ enum class profile_mode : std::int32_t {
   resident = 0,  //!< every profile of the batch copied to shared memory once; warp batches
   streamed = 1,  //!< the block loads one strip of its query's profile at a time; block batches
   global = 2,    //!< read through L1 from global memory; warp batches (few pairs per query)
+  //! One (query, pair) per block (G = 32: one group per warp): warp w takes strips w, w + W, …
+  //! of the query (W warps), each strip a few columns behind the one above, handed over through
+  //! a ring of W border rows in global memory and a progress word per row in shared memory;
+  //! profiles through L1. For few, long pairs: the warps of a block share one pair.
+  pipelined = 3,
 };
+
+//! scan_problem::d_error codes.
+inline constexpr std::int32_t scan_error_watchdog = 1;
 
 //! Everything the scan kernel reads and writes.
 struct scan_problem {
@@ -74,6 +82,8 @@ struct scan_problem {
   std::int32_t use_queue;           //!< 1: batches come from d_queue; 0: static partition
   std::int32_t one_to_one;          //!< 1: query q is scanned against pair q only (results at 2q)
   unsigned long long* d_cells_done; //!< DP cells finished (progress)
+  std::int32_t* d_error;            //!< 0, or scan_error_watchdog (pipelined: a strip waited too long)
+  long long watchdog_cycles;        //!< spin limit of a pipelined strip on the one above (clock64)
 };
 
 }  // namespace swat::dbsearch

@@ -25,6 +25,9 @@ struct scan_options {
   int group_lanes = 0;                           //!< lanes per pair of targets: 8, 16, 32; 0 = per batch
   int rows_per_lane = 0;                         //!< query rows per lane: 16, 32; 0 = per batch
   bool task_queue = true;                        //!< false: static partition (the benchmark's baseline)
+  //! The warps of a block share one pair (few, long pairs): 0 when the plan's model says so,
+  //! −1 never, 1 whenever a width-32 shape and the query allow it (db_plan.hpp).
+  int pipeline = 0;
   std::int64_t max_gpu_bytes = 0;                //!< device memory budget; 0 = 90 % of free memory
   std::int32_t score_limit = 0;                  //!< 0 = 32767 − max score; tests lower it to force rescans
   std::int32_t max_target_length = 1 << 16;      //!< longer targets are left to the caller

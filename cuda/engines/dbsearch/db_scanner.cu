@@ -198,7 +198,9 @@ struct device_worker {
       SWAT_CUDA_CHECK(cudaStreamWaitEvent(compute, b.uploaded, 0));
       const db_chunk& chunk = host.layout.chunks[std::size_t(c)];
       const chunk_stats stats{chunk.tasks, chunk.columns, chunk.longest};
-      for (const query_batch& batch : plan_batches(lengths, stats, shapes, host.profile_rows)) {
+      batch_limits limits;
+      limits.pipeline = host.options.pipeline;
+      for (const query_batch& batch : plan_batches(lengths, stats, shapes, host.profile_rows, limits)) {
         batch_slot& sl = slots[launches++ % 2];
         drain(sl, results, rescan);  // the slot's previous batch (two launches ago)
         scan_batch(queries, batch, chunk, b, sl, score_limit);
@@ -215,6 +217,10 @@ struct device_worker {
     }
     SWAT_CUDA_CHECK(cudaStreamSynchronize(compute));
     report_progress(nullptr, progress, reported);
+    SWAT_CUDA_CHECK(cudaMemcpy(cells_host.as<void>(16), counters.as<void>(16), 4, cudaMemcpyDeviceToHost));
+    if (*cells_host.as<std::int32_t>(16) == scan_error_watchdog)
+      throw cuda_error("dbsearch: a pipelined strip waited on the one above past the watchdog's limit on GPU " +
+                       std::to_string(dev.id()));
     return reported;
   }
 
@@ -255,7 +261,9 @@ struct device_worker {
     const std::size_t nq = batch.queries.size();
     profile_mode mode = batch.mode;
     shape_info shape = batch.shape;
-    if (mode == profile_mode::resident) {
+    if (mode == profile_mode::pipelined) {
+      shape = shape_of(G, R, 0);  // profiles through L1, no dynamic shared memory
+    } else if (mode == profile_mode::resident) {
       shape = shape_of(G, R, std::size_t(batch.profile_bytes));
       if (shape.blocks < 1) {  // the profiles do not fit beside the block on this device after all
         mode = profile_mode::global;
@@ -293,7 +301,9 @@ struct device_worker {
     pb.d_queries = sl.device.as<query_info>();
     pb.queries = std::int32_t(nq);
     pb.pairs = std::int32_t(chunk.tasks);
-    pb.batch = mode == profile_mode::streamed ? shape.groups_per_block : shape.groups_per_warp;
+    pb.batch = mode == profile_mode::streamed ? shape.groups_per_block
+               : mode == profile_mode::pipelined ? 1
+                                                 : shape.groups_per_warp;
     pb.batches_per_query = std::int32_t((chunk.tasks + std::size_t(pb.batch) - 1) / std::size_t(pb.batch));
     pb.profile_rows = host.profile_rows;
     pb.mode = mode;
@@ -312,6 +322,8 @@ struct device_worker {
     pb.d_queue = counters.as<std::uint32_t>();
     pb.use_queue = host.options.task_queue ? 1 : 0;
     pb.d_cells_done = counters.as<unsigned long long>(8);
+    pb.d_error = counters.as<std::int32_t>(16);
+    pb.watchdog_cycles = 40'000'000'000LL;  // 20 s at 2 GHz
     with_shape(G, R, [&]<int g, int r>() { launch_scan<g, r>(pb, shape, smem, compute); });
     SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.host_out.as<void>(), sl.device.as<void>(out_offset), out_bytes,
                                     cudaMemcpyDeviceToHost, compute));

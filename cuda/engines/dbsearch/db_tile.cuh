@@ -31,6 +31,8 @@
 
 #include <cstdint>
 
+#include <cuda/atomic>
+
 #include "common/traceback.hpp"
 #include "cuda/common/packed16.cuh"
 #include "cuda/engines/dbsearch/db_problem.hpp"
@@ -101,13 +103,39 @@ __device__ __forceinline__ std::int32_t group_max(std::int32_t v) {
   return v;
 }
 
+//! Where a pipelined strip (profile_mode::pipelined) hands its last row over: the strip above
+//! wrote border_in and counts its columns in progress_in, this one writes border (its own ring
+//! row) and counts in progress_out. A count is s · (columns + 1) + columns written, so a row
+//! reused by a later strip only grows.
+struct pipe_link {
+  const std::uint64_t* border_in = nullptr;
+  long long* progress_in = nullptr;
+  long long* progress_out = nullptr;
+};
+
+//! Spins until *progress ≥ need (block-scope acquire: the border row's columns below need are
+//! then visible). On the watchdog's limit it records scan_error_watchdog and returns (the
+//! results are then void; the host throws).
+__device__ inline void wait_progress(const scan_problem& pb, long long* progress, long long need) {
+  ::cuda::atomic_ref<long long, ::cuda::thread_scope_block> count(*progress);
+  if (count.load(::cuda::memory_order_acquire) >= need) return;
+  const long long start = clock64();
+  while (count.load(::cuda::memory_order_acquire) < need) {
+    if (clock64() - start > pb.watchdog_cycles) {
+      ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device>(*pb.d_error).store(scan_error_watchdog,
+                                                                                       ::cuda::memory_order_relaxed);
+      return;
+    }
+  }
+}
+
 //! Scans strip s (of strips) of the pair with the calling group. steps (warp-uniform) ≥
 //! columns + G − 1; slice is this strip's profile, [profile_rows][G] entries (shared or global
-//! memory); border is the group's slot.
-template <typename policy_t>
+//! memory); border is the group's slot (piped: this strip's ring row, the one above in pipe).
+template <typename policy_t, bool piped = false>
 __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair_view& pair, std::int32_t steps,
                            const profile_entry<policy_t::profile_words>* slice, std::uint64_t* border,
-                           lane_state& st) {
+                           lane_state& st, const pipe_link& pipe = {}) {
   constexpr int G = policy_t::group_lanes;
   constexpr int R = policy_t::rows_per_lane;
   constexpr unsigned full = 0xffffffffu;
@@ -120,6 +148,9 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
   const std::uint32_t pad2 = pad | (pad << 16);
   const bool write_border = s + 1 < strips;
   const std::int32_t columns = pair.columns, length_b = pair.length_b;
+  const std::uint64_t* const border_in = piped ? pipe.border_in : border;
+  [[maybe_unused]] const long long count_base = std::int64_t(s) * (std::int64_t(columns) + 1);
+  static_assert(!piped || (G == 32 && !policy_t::reach), "pipelined strips: one group per warp, no reach mode");
   [[maybe_unused]] const std::uint32_t reach2 = pack16(pair.reach, -1);  // B never matches: H ≥ 0
   // Reach mode, pruned (exact: db_align.hpp). Every cell on a path of score S from the origin
   // has H ≥ 1 there (what follows it on the path is a local alignment that does not start at
@@ -161,11 +192,15 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
       ch_h = policy_t::reach ? floor2 : 0u;  // row 0 (reach: anchored, only H(0, 0) = 0)
       ch_f = minus_inf;
       ch_t = pad2;
+      if constexpr (piped) {  // the strip above has written these G columns (or all of its row)
+        if (s > 0 && t < columns)
+          wait_progress(pb, pipe.progress_in, count_base - (std::int64_t(columns) + 1) + min(t + G, columns));
+      }
       if (c < columns) {
         const std::uint32_t ranks = pair.residues[c];
         ch_t = (ranks & 0xffu) | ((ranks >> 8) << 16);
         if (s > 0 && c <= border_last) {
-          const std::uint64_t b = border[c];
+          const std::uint64_t b = border_in[c];
           ch_h = std::uint32_t(b);
           ch_f = std::uint32_t(b >> 32);
         }
@@ -232,6 +267,11 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
 
     if (lane == G - 1 && write_border && j >= 0 && j < columns) {
       border[j] = std::uint64_t(hup) | (std::uint64_t(fup) << 32);
+      if constexpr (piped) {  // every G columns and the last: the strip below may read them (release)
+        if ((j + 1) % G == 0 || j + 1 == columns)
+          ::cuda::atomic_ref<long long, ::cuda::thread_scope_block>(*pipe.progress_out)
+              .store(count_base + j + 1, ::cuda::memory_order_release);
+      }
       if constexpr (policy_t::reach) {
         if (lo16(hup) > 0) {
           alive_first = min(alive_first, j);

@@ -41,7 +41,9 @@ TEST(DbPlan, LargeDatabaseScansEachQueryAloneLongestFirst) {
 
 TEST(DbPlan, SmallDatabaseScansTheQueriesTogether) {
   const chunk_stats chunk{1592, 615'205, 8081};  // Swiss-Prot subset x1
-  const auto batches = plan_batches(db_queries, chunk, h100_shapes(), 28);
+  batch_limits one_warp_per_pair;
+  one_warp_per_pair.pipeline = -1;
+  const auto batches = plan_batches(db_queries, chunk, h100_shapes(), 28, one_warp_per_pair);
   ASSERT_EQ(batches.size(), 1u);
   EXPECT_EQ(batches[0].queries, (std::vector<std::size_t>{6, 5, 4, 0, 3, 2, 1}));
   EXPECT_EQ(batches[0].mode, profile_mode::streamed);
@@ -50,14 +52,53 @@ TEST(DbPlan, SmallDatabaseScansTheQueriesTogether) {
   EXPECT_EQ(batches[0].profile_bytes, bytes);
 }
 
-TEST(DbPlan, FewTargetsManyQueriesReadProfilesThroughL1) {
-  // 293 DNA fragments of 5 kb against two pairs of viral genomes.
+TEST(DbPlan, LongQueriesOfASmallDatabaseArePipelinedTheRestScannedTogether) {
+  // x1: titin's pairs (67 strips) would each hold one warp for the whole launch; the warps of a
+  // block share them instead, and the short queries go to a second launch.
+  const chunk_stats chunk{1592, 615'205, 8081};
+  const auto batches = plan_batches(db_queries, chunk, h100_shapes(), 28);
+  ASSERT_EQ(batches.size(), 2u);
+  EXPECT_EQ(batches[0].queries, (std::vector<std::size_t>{6, 5, 4}));
+  EXPECT_EQ(batches[0].mode, profile_mode::pipelined);
+  EXPECT_EQ(batches[0].shape.group_lanes, 32);
+  EXPECT_EQ(batches[1].queries, (std::vector<std::size_t>{0, 3, 2, 1}));
+  EXPECT_NE(batches[1].mode, profile_mode::pipelined);
+}
+
+TEST(DbPlan, FewTargetsManyQueriesPipelineOrReadProfilesThroughL1) {
+  // 293 DNA fragments of 5 kb against two pairs of viral genomes: 586 tasks leave most warps
+  // of the GPU idle at one warp per pair.
   const std::vector<std::int64_t> lengths(293, 5000);
   const chunk_stats chunk{2, 100'000, 64'000};
   const auto batches = plan_batches(lengths, chunk, h100_shapes(), 6);
   ASSERT_EQ(batches.size(), 1u);
   EXPECT_EQ(batches[0].queries.size(), 293u);
-  EXPECT_EQ(batches[0].mode, profile_mode::global);
+  EXPECT_EQ(batches[0].mode, profile_mode::pipelined);
+  batch_limits no_pipe;
+  no_pipe.pipeline = -1;
+  const auto plain = plan_batches(lengths, chunk, h100_shapes(), 6, no_pipe);
+  ASSERT_EQ(plain.size(), 1u);
+  EXPECT_EQ(plain[0].mode, profile_mode::global);
+}
+
+TEST(DbPlan, ForcedPipelineNeedsWidth32AndTwoStrips) {
+  const chunk_stats chunk{79575, 30'760'250, 8081};  // x50: the model keeps one warp per pair
+  batch_limits always;
+  always.pipeline = 1;
+  for (const auto& b : plan_batches(db_queries, chunk, h100_shapes(), 28)) EXPECT_NE(b.mode, profile_mode::pipelined);
+  const auto forced = plan_batches(db_queries, chunk, h100_shapes(), 28, always);
+  std::size_t pipelined = 0;
+  for (const auto& b : forced) {
+    if (b.mode != profile_mode::pipelined) continue;
+    ++pipelined;
+    EXPECT_EQ(b.shape.group_lanes, 32);
+    for (std::size_t q : b.queries) EXPECT_GT(db_queries[q], 512);
+  }
+  EXPECT_EQ(pipelined, 3u);  // titin, 1273 and 1123 residues; the others have one strip
+  // Without a width-32 shape nothing is pipelined.
+  std::vector<shape_info> narrow = h100_shapes();
+  narrow.resize(4);  // widths 8 and 16
+  for (const auto& b : plan_batches(db_queries, chunk, narrow, 28, always)) EXPECT_NE(b.mode, profile_mode::pipelined);
 }
 
 TEST(DbPlan, BatchesRespectTheResultBudgetAndSkipEmptyQueries) {

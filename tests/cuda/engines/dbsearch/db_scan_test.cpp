@@ -170,6 +170,40 @@ TEST(DbScan, LongTargetsStreamedProfilesAndTooLongTargets) {
   }
 }
 
+TEST(DbScan, PipelinedStripsEqualTheCpu) {
+  SWAT_REQUIRE_DEVICE();
+  // The warps of a block share each pair (profile_mode::pipelined, forced): queries of 2 to 34
+  // strips, so that the ring of border rows (16 warps at 16 rows per lane, 8 at 32) wraps,
+  // against targets at the group borders, long and short, related and random; task queue and
+  // static partition; a lowered score limit hands back exactly the pairs above it.
+  std::mt19937 rng(20261125);
+  for (const scoring_scheme& s : {scoring::make_protein_scheme("BLOSUM62", 11, 1), scoring::make_dna_scheme(2, -3, 5, 2)}) {
+    seqs_t queries, targets;
+    random_db(rng, s, {513, 1025, 3000, 9000, 17500}, test::short_run() ? 4 : 12, 3000, queries, targets);
+    const auto qs = spans_of(queries), ts = spans_of(targets);
+    const std::vector<best_cell> want = cpu_cells(qs, ts, s);
+    for (int rows : {16, 32}) {
+      for (bool queue : {true, false}) {
+        scan_options o;
+        o.group_lanes = 32;
+        o.rows_per_lane = rows;
+        o.pipeline = 1;
+        o.task_queue = queue;
+        check_scan(qs, ts, s, o, s.matrix_name + " pipelined r" + std::to_string(rows) + (queue ? " queue" : " static"),
+                   &want);
+      }
+    }
+    scan_options low;
+    low.group_lanes = 32;
+    low.pipeline = 1;
+    std::vector<std::int32_t> scores;
+    for (const best_cell& c : want) scores.push_back(c.score);
+    std::sort(scores.begin(), scores.end());
+    low.score_limit = std::max(1, scores[scores.size() / 2]);
+    EXPECT_GE(check_scan(qs, ts, s, low, s.matrix_name + " pipelined, lowered limit", &want), scores.size() / 4);
+  }
+}
+
 TEST(DbScan, SaturatedPairsAreHandedBackExactly) {
   SWAT_REQUIRE_DEVICE();
   std::mt19937 rng(99);
