@@ -179,10 +179,13 @@ TEST(DbScan, PipelinedStripsEqualTheCpu) {
   std::mt19937 rng(20261125);
   for (const scoring_scheme& s : {scoring::make_protein_scheme("BLOSUM62", 11, 1), scoring::make_dna_scheme(2, -3, 5, 2)}) {
     seqs_t queries, targets;
-    random_db(rng, s, {513, 1025, 3000, 9000, 17500}, test::short_run() ? 4 : 12, 3000, queries, targets);
+    // Short (sanitizers): 9,000 rows are still 18 strips of 512, more than the 16 ring rows.
+    const std::vector<std::int64_t> lengths =
+        test::short_run() ? std::vector<std::int64_t>{1025, 9000} : std::vector<std::int64_t>{513, 1025, 3000, 9000, 17500};
+    random_db(rng, s, lengths, test::short_run() ? 2 : 12, 3000, queries, targets);
     const auto qs = spans_of(queries), ts = spans_of(targets);
     const std::vector<best_cell> want = cpu_cells(qs, ts, s);
-    for (int rows : {16, 32}) {
+    for (int rows : test::short_run() ? std::vector<int>{16} : std::vector<int>{16, 32}) {
       for (bool queue : {true, false}) {
         scan_options o;
         o.group_lanes = 32;
