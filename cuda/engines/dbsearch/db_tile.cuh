@@ -113,20 +113,35 @@ struct pipe_link {
   long long* progress_out = nullptr;
 };
 
-//! Spins until *progress ≥ need (block-scope acquire: the border row's columns below need are
-//! then visible). On the watchdog's limit it records scan_error_watchdog and returns (the
-//! results are then void; the host throws).
+//! The progress word, read by an atomic (relaxed; with the fence after it an acquire). Atomic
+//! read-modify-writes rather than ld.acquire / st.release: compute-sanitizer's racecheck
+//! follows the former on shared memory and reports the latter as races.
+__device__ __forceinline__ long long read_progress(long long* progress) {
+  return static_cast<long long>(atomicAdd(reinterpret_cast<unsigned long long*>(progress), 0ull));
+}
+
+//! Spins until *progress ≥ need, then fences (block scope): with the writer's fence before its
+//! atomicMax (publish_progress) the border row's columns below need are visible. On the
+//! watchdog's limit it records scan_error_watchdog and returns (the results are then void; the
+//! host throws).
 __device__ inline void wait_progress(const scan_problem& pb, long long* progress, long long need) {
-  ::cuda::atomic_ref<long long, ::cuda::thread_scope_block> count(*progress);
-  if (count.load(::cuda::memory_order_acquire) >= need) return;
-  const long long start = clock64();
-  while (count.load(::cuda::memory_order_acquire) < need) {
-    if (clock64() - start > pb.watchdog_cycles) {
-      ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device>(*pb.d_error).store(scan_error_watchdog,
-                                                                                       ::cuda::memory_order_relaxed);
-      return;
+  if (read_progress(progress) < need) {
+    const long long start = clock64();
+    while (read_progress(progress) < need) {
+      if (clock64() - start > pb.watchdog_cycles) {
+        ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device>(*pb.d_error).store(scan_error_watchdog,
+                                                                                         ::cuda::memory_order_relaxed);
+        break;
+      }
     }
   }
+  __threadfence_block();
+}
+
+//! Publishes count (a release: the fence orders this thread's border stores before it).
+__device__ __forceinline__ void publish_progress(long long* progress, long long count) {
+  __threadfence_block();
+  atomicMax(progress, count);
 }
 
 //! Scans strip s (of strips) of the pair with the calling group. steps (warp-uniform) ≥
@@ -268,9 +283,7 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
     if (lane == G - 1 && write_border && j >= 0 && j < columns) {
       border[j] = std::uint64_t(hup) | (std::uint64_t(fup) << 32);
       if constexpr (piped) {  // every G columns and the last: the strip below may read them (release)
-        if ((j + 1) % G == 0 || j + 1 == columns)
-          ::cuda::atomic_ref<long long, ::cuda::thread_scope_block>(*pipe.progress_out)
-              .store(count_base + j + 1, ::cuda::memory_order_release);
+        if ((j + 1) % G == 0 || j + 1 == columns) publish_progress(pipe.progress_out, count_base + j + 1);
       }
       if constexpr (policy_t::reach) {
         if (lo16(hup) > 0) {
