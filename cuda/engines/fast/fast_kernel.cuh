@@ -24,7 +24,8 @@ __global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_
                std::size_t(threadIdx.x / 32) * std::size_t(policy_t::halves) * std::size_t(policy_t::profile_rows(pb.ranks)) * 32;
   const int warps = int(gridDim.x) * policy_t::warps_per_block;
   const int warp = int(blockIdx.x) * policy_t::warps_per_block + int(threadIdx.x / 32);
-  for (int s = warp; s < pb.strips; s += warps) {
+  const int last = pb.strip_last > 0 ? pb.strip_last : pb.strips;  // 0: the whole fill
+  for (int s = pb.strip_first + warp; s < last; s += warps) {
     if (__any_sync(0xffffffffu, *static_cast<volatile std::int32_t*>(pb.d_error) != 0)) return;
     if constexpr (policy_t::packed16) {
       flag_sync sync;

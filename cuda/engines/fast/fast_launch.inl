@@ -15,7 +15,8 @@ int launch_fill(const cuda::device_context& dev, const fast_problem& pb, int max
   static_assert(profile_smem_bytes<policy_t>(fast_table_stride - 1) <= 227 * 1024,
                 "profile exceeds the shared memory of a Hopper SM");
   const int cap = cuda::max_coresident_blocks(dev, fast_fill_kernel<policy_t>, policy_t::block_threads, smem);
-  const int wanted = (pb.strips + policy_t::warps_per_block - 1) / policy_t::warps_per_block;
+  const int band = (pb.strip_last > 0 ? pb.strip_last : pb.strips) - pb.strip_first;  // strips of this launch
+  const int wanted = (band + policy_t::warps_per_block - 1) / policy_t::warps_per_block;
   int blocks = std::min(cap, wanted);
   if (max_blocks > 0) blocks = std::min(blocks, max_blocks);
   blocks = std::max(blocks, 1);

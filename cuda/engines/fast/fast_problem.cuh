@@ -52,6 +52,24 @@ struct fast_problem {
   std::int32_t score_limit;       //!< packed 16-bit fill: a best above this is an overflow
   long long watchdog_cycles;      //!< spin limit (clock64 cycles) before d_error is set
   unsigned long long* d_wait_cycles;  //!< null, or sum over warps of clock64 cycles spent waiting on flags
+  //! Band of a fill cut into bands of strips (fast_bands.hpp; 0 and 0 = strips for a whole
+  //! fill): this launch fills strips [strip_first, strip_last).
+  std::int32_t strip_first;
+  std::int32_t strip_last;
+  //! Band hand-over: when band_ready is set, strip strip_last − 1 writes its border row to
+  //! band_out (the next band's row, on its GPU) and publishes it on band_ready (the next band's
+  //! ready flag of that strip) with a system-scope release; strip strip_first > 0 waits on its
+  //! own flag with a system-scope acquire.
+  strip_border band_out;
+  std::uint32_t* band_ready;
 };
+
+//! Where strip s writes its border row.
+#if defined(__CUDACC__)
+__host__ __device__
+#endif
+inline strip_border border_out_of(const fast_problem& pb, int s) {
+  return pb.band_ready && s + 1 == pb.strip_last ? pb.band_out : pb.border[s & 1];
+}
 
 }  // namespace swat::fast

@@ -54,9 +54,10 @@ __device__ inline void raise_error(const fast_problem& pb, std::int32_t code) {
 //! Spins until ready ≥ need (device-scope acquire). False when the watchdog fired or another
 //! warp reported an error; every lane of the warp returns the same answer. waited (optional)
 //! grows by the clock64 cycles this lane spun.
+template <::cuda::thread_scope scope = ::cuda::thread_scope_device>
 __device__ inline bool wait_ready(const fast_problem& pb, std::uint32_t* ready, std::uint32_t need,
                                   long long* waited = nullptr) {
-  ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device> flag(*ready);
+  ::cuda::atomic_ref<std::uint32_t, scope> flag(*ready);
   ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device> error(*pb.d_error);
   bool ok = true;
   if (flag.load(::cuda::memory_order_acquire) < need) {
@@ -173,15 +174,19 @@ __device__ void fill_strip(const fast_problem& pb, int s,
   long long waited = 0;  // cycles spent on ready flags
 
   const strip_border in = pb.border[(s + 1) & 1];
-  const strip_border out = pb.border[s & 1];
+  const strip_border out = border_out_of(pb, s);
   const bool write_border = s + 1 < pb.strips;
+  const bool band_start = pb.band_ready != nullptr || pb.strip_first > 0 ? s == pb.strip_first : false;
+  const bool band_end = pb.band_ready != nullptr && s + 1 == pb.strip_last;
   const std::int32_t steps = n + 31;  // n < 2^31 - 1024
   for (std::int32_t t = 0; t < steps; ++t) {
     if ((t & 31) == 0 && t < n) {  // warp-uniform: next chunk of the upper border
       const std::int32_t c = t + lane;
       if (s > 0) {
         const std::uint32_t need = std::uint32_t(t < n - 32 ? t + 32 : n);
-        if (!wait_ready(pb, pb.d_ready + (s - 1), need, &waited)) return;
+        const bool ok = band_start ? wait_ready<::cuda::thread_scope_system>(pb, pb.d_ready + (s - 1), need, &waited)
+                                   : wait_ready(pb, pb.d_ready + (s - 1), need, &waited);
+        if (!ok) return;
         if (c < n) {
           ch_h = in.h[c];
           ch_f = in.f[c];
@@ -290,8 +295,13 @@ __device__ void fill_strip(const fast_problem& pb, int s,
         out.of[jj] = ofup;
       }
       if (((jj + 1) & 31) == 0 || jj + 1 == n) {
-        ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device> flag(pb.d_ready[s]);
-        flag.store(std::uint32_t(jj + 1), ::cuda::memory_order_release);
+        if (band_end) {  // the next band's flag, maybe on another GPU
+          ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_system> flag(*pb.band_ready);
+          flag.store(std::uint32_t(jj + 1), ::cuda::memory_order_release);
+        } else {
+          ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device> flag(pb.d_ready[s]);
+          flag.store(std::uint32_t(jj + 1), ::cuda::memory_order_release);
+        }
       }
     }
   }

@@ -1,0 +1,91 @@
+// A fill cut into bands of strips, each band with its own buffers and the border row handed to
+// the next band's buffers with a system-scope flag (cuda/engines/fast/fast_bands.hpp, the logic
+// of a long pair over several GPUs, run here on one): the best cell equals the reference's for
+// 1 to 7 bands (more bands than strips included), both fill variants, every scheme, related and
+// random pairs, a 16-bit overflow in one band (every band reruns at 32 bits), and the real
+// 30 kb SARS-CoV-2 × RaTG13 pair against the whole fill.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+
+#include "cuda/engines/fast/fast_bands.hpp"
+#include "cuda/engines/fast/fast_test_util.hpp"
+#include "io/fasta.hpp"
+#include "reference/reference.hpp"
+#include "scoring/scoring.hpp"
+
+namespace swat::fast {
+namespace {
+
+best_cell cell_of(const alignment& a) { return {a.score, a.query_end, a.target_end}; }
+
+fill_options variant_options(fill_variant v, std::int32_t limit = 0) {
+  fill_options o;
+  o.variant = v;
+  o.score16_limit = limit;
+  o.max_blocks = 2;  // few warps take many strips: hand-overs meet strips still running
+  return o;
+}
+
+TEST(FastBands, EveryBandCountEqualsTheReference) {
+  SWAT_REQUIRE_DEVICE();
+  const auto schemes = test::schemes();
+  std::mt19937 rng(20261125);
+  const auto& dev = swat::test::test_device();
+  for (int k = 0; k < (test::short_run() ? 12 : 60); ++k) {
+    const scoring_scheme& s = schemes[std::size_t(k) % schemes.size()];
+    const std::int64_t m = std::uniform_int_distribution<std::int64_t>(1, 6000)(rng);
+    const std::int64_t n = std::uniform_int_distribution<std::int64_t>(1, 1500)(rng);
+    const auto q = test::random_residues(rng, m, s);
+    const auto t = test::related_or_random(rng, q, n, s);
+    const best_cell want = cell_of(reference::align(q, t, s));
+    for (const fill_variant v : {fill_variant::score32, fill_variant::score16}) {
+      const int bands = 1 + k % 7;
+      const fill_result got = fill_bands(dev, q, t, s, variant_options(v), bands);
+      EXPECT_EQ(got.best, want) << "pair " << k << " (" << m << " x " << n << "), " << bands << " bands, "
+                                << (v == fill_variant::score16 ? "score16" : "score32");
+    }
+  }
+}
+
+TEST(FastBands, AnOverflowInOneBandRerunsEveryBandAt32Bits) {
+  SWAT_REQUIRE_DEVICE();
+  const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
+  std::mt19937 rng(5);
+  const auto& dev = swat::test::test_device();
+  for (int k = 0; k < 6; ++k) {
+    const auto q = test::random_residues(rng, 5000, s);
+    const auto t = test::related_or_random(rng, q, 1200, s);
+    const best_cell want = cell_of(reference::align(q, t, s));
+    if (want.score < 2) continue;
+    const fill_result got = fill_bands(dev, q, t, s, variant_options(fill_variant::score16, want.score - 1), 3);
+    EXPECT_TRUE(got.overflowed) << k;
+    EXPECT_EQ(got.ran, fill_variant::score32);
+    EXPECT_EQ(got.best, want) << k;
+  }
+}
+
+TEST(FastBands, RealPairEqualsTheWholeFill) {
+  SWAT_REQUIRE_DEVICE();
+  const std::filesystem::path dir = std::filesystem::path(SWAT_SHARED_DATA) / "dna";
+  const auto qf = dir / "sarscov2_MN908947.3.fa", tf = dir / "ratg13_MN996532.2.fa";
+  if (!std::filesystem::exists(qf) || !std::filesystem::exists(tf)) GTEST_SKIP() << "no " << dir;
+  const auto q = io::read_fasta(qf.string(), io::alphabet_request::dna, {});
+  const auto t = io::read_fasta(tf.string(), io::alphabet_request::dna, {});
+  const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
+  fill_context whole(swat::test::test_device());
+  fill_options o;
+  o.variant = fill_variant::score16;
+  const best_cell want = whole.fill(q.records[0].residues, t.records[0].residues, s, o).best;
+  for (int bands : {2, 3, 8}) {
+    const fill_result got = fill_bands(swat::test::test_device(), q.records[0].residues, t.records[0].residues, s, o, bands);
+    EXPECT_EQ(got.best, want) << bands << " bands";
+  }
+  EXPECT_THROW(fill_bands(swat::test::test_device(), q.records[0].residues, t.records[0].residues, s, o, 0),
+               std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace swat::fast
