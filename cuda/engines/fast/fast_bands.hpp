@@ -1,26 +1,38 @@
 #pragma once
 // One fill cut into bands of consecutive strips (query rows), the logic of a long pair spread
 // over several GPUs (issue: every GPU of the machine): each band has its own device buffers,
-// as it would on its own GPU, and the last strip of a band writes its border row straight into
-// the next band's buffers and publishes it on the next band's ready flag with a system-scope
-// release (fast_problem::band_out / band_ready); the first strip of a band waits on its flag
+// as it would on its own GPU, and the last strip of a band writes its border row where the next
+// band reads it and publishes it on the next band's flag with a system-scope release
+// (fast_problem::band_out / band_ready); the first strip of a band waits on that flag
 // with a system-scope acquire. Every band's strips keep their global numbers, so the best
-// cells merge under the tie rule as one fill's strips do; the error word is the first band's,
-// shared, so an overflow or a watchdog stops every band.
+// cells merge under the tie rule as one fill's strips do; each band has its own error word.
 //
-// Here all bands run on one device, one after the other in launch order (a band only waits on
-// the band before it, which has finished): the hand-over is the multi-GPU one, exactly, but not
-// overlapped. Across GPUs the bands would run at once, one per device, each streaming its
-// border row to the next as its columns are done.
+// Band g runs on devices[g % devices.size()]. Bands on one device run one after the other in
+// launch order (a band only waits on the band before it, which has finished there or runs on
+// another device); bands on different devices run at once, each streaming its border row to the
+// next as its columns are done: written straight into the next device's memory where peer
+// access allows it, else through mapped host memory (through_host forces that path, so that
+// one GPU covers it too). A band that stops on an error (16-bit overflow, watchdog) poisons the
+// next band's flag, which stops it at once.
+
+#include <vector>
 
 #include "cuda/engines/fast/fast_fill.hpp"
 
 namespace swat::fast {
 
-//! Fills query × target as `bands` bands (at most one per strip) on dev; variants score32 and
-//! score16 (a 16-bit overflow in any band reruns every band at 32 bits). Same result and errors
-//! as fill_context::fill (the grid-barrier and origins variants are refused).
-fill_result fill_bands(const cuda::device_context& dev, residue_span query, residue_span target,
-                       const scoring_scheme& scheme, const fill_options& options, int bands);
+//! Where the bands of a fill run and how they hand over.
+struct band_layout {
+  std::vector<int> devices{0};  //!< CUDA devices; band g runs on devices[g % size]
+  bool through_host = false;    //!< hand every border row over through mapped host memory
+};
+
+//! Fills query × target as `bands` bands (at most one per strip); variants score32 and score16
+//! (a 16-bit overflow in any band reruns every band at 32 bits). Same result and errors as
+//! fill_context::fill (the grid-barrier and origins variants are refused); the result also
+//! says how many border bytes crossed between bands and how many crossings went through host
+//! memory.
+fill_result fill_bands(residue_span query, residue_span target, const scoring_scheme& scheme,
+                       const fill_options& options, int bands, const band_layout& layout = {});
 
 }  // namespace swat::fast

@@ -60,6 +60,10 @@ struct fill_result {
   //! Share of the launched warps' time spent waiting on ready flags (clock64 cycles at the
   //! device's nominal SM clock; 0 for the grid-barrier variant, which has no flags).
   double flag_wait_share = 0;
+  //! Banded fills (fast_bands.hpp): bytes of border rows handed from band to band, and the
+  //! hand-overs that went through mapped host memory.
+  std::int64_t handover_bytes = 0;
+  int handovers_through_host = 0;
 };
 
 //! True when the scheme's scores fit the int8 profile (|s| ≤ 127) and gaps are ≥ 0.

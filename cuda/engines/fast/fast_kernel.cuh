@@ -26,7 +26,7 @@ __global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_
   const int warp = int(blockIdx.x) * policy_t::warps_per_block + int(threadIdx.x / 32);
   const int last = pb.strip_last > 0 ? pb.strip_last : pb.strips;  // 0: the whole fill
   for (int s = pb.strip_first + warp; s < last; s += warps) {
-    if (__any_sync(0xffffffffu, *static_cast<volatile std::int32_t*>(pb.d_error) != 0)) return;
+    if (__any_sync(0xffffffffu, *static_cast<volatile std::int32_t*>(pb.d_error) != 0)) break;
     if constexpr (policy_t::packed16) {
       flag_sync sync;
       fill_strip16<policy_t>(pb, s, prof, sync);
@@ -34,6 +34,7 @@ __global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_
       fill_strip<policy_t>(pb, s, prof);
     }
   }
+  poison_next_band(pb, warp, warps, last);
 }
 
 }  // namespace swat::fast

@@ -57,12 +57,26 @@ struct fast_problem {
   std::int32_t strip_first;
   std::int32_t strip_last;
   //! Band hand-over: when band_ready is set, strip strip_last − 1 writes its border row to
-  //! band_out (the next band's row, on its GPU) and publishes it on band_ready (the next band's
-  //! ready flag of that strip) with a system-scope release; strip strip_first > 0 waits on its
-  //! own flag with a system-scope acquire.
+  //! band_out and publishes it on band_ready with a system-scope release (the next band's row
+  //! and flag: on its GPU, or in mapped host memory); strip strip_first > 0 reads its upper
+  //! border from band_in and waits on band_in_ready with a system-scope acquire.
   strip_border band_out;
   std::uint32_t* band_ready;
+  strip_border band_in;
+  std::uint32_t* band_in_ready;
 };
+
+//! A band's ready flag at or above this carries the error (low 4 bits) that stopped the band
+//! above: the band below stops too instead of waiting for its watchdog.
+inline constexpr std::uint32_t band_poison = 0xfffffff0u;
+
+//! True when strip s is the first of a band below another band (it reads band_in).
+#if defined(__CUDACC__)
+__host__ __device__
+#endif
+inline bool band_entry(const fast_problem& pb, int s) {
+  return pb.band_in_ready != nullptr && s == pb.strip_first;
+}
 
 //! Where strip s writes its border row.
 #if defined(__CUDACC__)

@@ -80,6 +80,30 @@ __device__ inline bool wait_ready(const fast_problem& pb, std::uint32_t* ready, 
   return __all_sync(0xffffffffu, ok);
 }
 
+//! wait_ready for the first strip of a band (system scope: the band above may be on another
+//! GPU); false also when the band above stopped on an error (band_poison), which it records.
+__device__ inline bool wait_band_entry(const fast_problem& pb, std::uint32_t need, long long* waited) {
+  ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_system> flag(*pb.band_in_ready);
+  if (flag.load(::cuda::memory_order_acquire) < need) {
+    if (!wait_ready<::cuda::thread_scope_system>(pb, pb.band_in_ready, need, waited)) return false;
+  }
+  const std::uint32_t seen = flag.load(::cuda::memory_order_acquire);
+  const bool poisoned = seen >= band_poison;
+  if (poisoned) raise_error(pb, std::int32_t(seen & 0xfu));
+  return __all_sync(0xffffffffu, !poisoned);
+}
+
+//! After a band's strips (kernel level): when the band stopped on an error, the warp that owns
+//! its last strip poisons the next band's flag so that it stops too.
+__device__ inline void poison_next_band(const fast_problem& pb, int warp, int warps, int last) {
+  if (pb.band_ready == nullptr || (last - 1 - pb.strip_first) % warps != warp || (threadIdx.x & 31) != 0) return;
+  const std::int32_t error = ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device>(*pb.d_error)
+                                 .load(::cuda::memory_order_relaxed);
+  if (error != 0)
+    ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_system>(*pb.band_ready)
+        .store(band_poison | std::uint32_t(error & 0xf), ::cuda::memory_order_release);
+}
+
 //! Adds the warp's flag-wait cycles (lane 0's count) to pb.d_wait_cycles when measured.
 __device__ inline void add_wait_cycles(const fast_problem& pb, long long waited) {
   if (pb.d_wait_cycles && (threadIdx.x & 31) == 0 && waited > 0)
@@ -173,19 +197,18 @@ __device__ void fill_strip(const fast_problem& pb, int s,
   [[maybe_unused]] std::uint64_t best_o = 0;
   long long waited = 0;  // cycles spent on ready flags
 
-  const strip_border in = pb.border[(s + 1) & 1];
+  const bool band_start = band_entry(pb, s);
+  const bool band_end = pb.band_ready != nullptr && s + 1 == pb.strip_last;
+  const strip_border in = band_start ? pb.band_in : pb.border[(s + 1) & 1];
   const strip_border out = border_out_of(pb, s);
   const bool write_border = s + 1 < pb.strips;
-  const bool band_start = pb.band_ready != nullptr || pb.strip_first > 0 ? s == pb.strip_first : false;
-  const bool band_end = pb.band_ready != nullptr && s + 1 == pb.strip_last;
   const std::int32_t steps = n + 31;  // n < 2^31 - 1024
   for (std::int32_t t = 0; t < steps; ++t) {
     if ((t & 31) == 0 && t < n) {  // warp-uniform: next chunk of the upper border
       const std::int32_t c = t + lane;
       if (s > 0) {
         const std::uint32_t need = std::uint32_t(t < n - 32 ? t + 32 : n);
-        const bool ok = band_start ? wait_ready<::cuda::thread_scope_system>(pb, pb.d_ready + (s - 1), need, &waited)
-                                   : wait_ready(pb, pb.d_ready + (s - 1), need, &waited);
+        const bool ok = band_start ? wait_band_entry(pb, need, &waited) : wait_ready(pb, pb.d_ready + (s - 1), need, &waited);
         if (!ok) return;
         if (c < n) {
           ch_h = in.h[c];

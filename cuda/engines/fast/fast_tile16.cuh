@@ -54,8 +54,7 @@ struct flag_sync {
   //! The first strip of a band waits at system scope (its flag is written from the band above,
   //! maybe on another GPU), and the last one publishes there (fast_problem::band_ready).
   __device__ bool wait(const fast_problem& pb, int s, std::uint32_t need) {
-    if ((pb.band_ready != nullptr || pb.strip_first > 0) && s == pb.strip_first)
-      return wait_ready<::cuda::thread_scope_system>(pb, pb.d_ready + (s - 1), need, &waited);
+    if (band_entry(pb, s)) return wait_band_entry(pb, need, &waited);
     return wait_ready(pb, pb.d_ready + (s - 1), need, &waited);
   }
   //! Publishes the first `columns` columns of strip s's border row (lane 31 only).
@@ -116,7 +115,7 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
   bool overflow = false;
   ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device> error(*pb.d_error);
 
-  const strip_border in = pb.border[(s + 1) & 1];
+  const strip_border in = band_entry(pb, s) ? pb.band_in : pb.border[(s + 1) & 1];
   const strip_border out = border_out_of(pb, s);
   const bool write_border = s + 1 < pb.strips;
   const std::int32_t steps = n + 63;  // n < 2^31 - 1024

@@ -1,12 +1,16 @@
 // A fill cut into bands of strips, each band with its own buffers and the border row handed to
-// the next band's buffers with a system-scope flag (cuda/engines/fast/fast_bands.hpp, the logic
-// of a long pair over several GPUs, run here on one): the best cell equals the reference's for
-// 1 to 7 bands (more bands than strips included), both fill variants, every scheme, related and
-// random pairs, a 16-bit overflow in one band (every band reruns at 32 bits), and the real
-// 30 kb SARS-CoV-2 × RaTG13 pair against the whole fill.
+// the next band with a system-scope flag (cuda/engines/fast/fast_bands.hpp, the logic of a long
+// pair over several GPUs, run here on one): the best cell equals the reference's for 1 to 7
+// bands (more bands than strips included), both fill variants, every scheme, related and random
+// pairs, hand-overs into the next band's memory and through mapped host memory (the path of GPUs
+// without peer access); a 16-bit overflow in one band reruns every band at 32 bits, and the band
+// below an overflowing band stops at once (poisoned flag) instead of waiting for its watchdog;
+// the real 30 kb SARS-CoV-2 × RaTG13 pair against the whole fill.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <random>
 
@@ -33,7 +37,7 @@ TEST(FastBands, EveryBandCountEqualsTheReference) {
   SWAT_REQUIRE_DEVICE();
   const auto schemes = test::schemes();
   std::mt19937 rng(20261125);
-  const auto& dev = swat::test::test_device();
+  const int dev = swat::test::test_device().id();
   for (int k = 0; k < (test::short_run() ? 12 : 60); ++k) {
     const scoring_scheme& s = schemes[std::size_t(k) % schemes.size()];
     const std::int64_t m = std::uniform_int_distribution<std::int64_t>(1, 6000)(rng);
@@ -43,9 +47,16 @@ TEST(FastBands, EveryBandCountEqualsTheReference) {
     const best_cell want = cell_of(reference::align(q, t, s));
     for (const fill_variant v : {fill_variant::score32, fill_variant::score16}) {
       const int bands = 1 + k % 7;
-      const fill_result got = fill_bands(dev, q, t, s, variant_options(v), bands);
+      band_layout layout;
+      layout.devices = {dev};
+      layout.through_host = k % 2 == 1;
+      const fill_result got = fill_bands(q, t, s, variant_options(v), bands, layout);
       EXPECT_EQ(got.best, want) << "pair " << k << " (" << m << " x " << n << "), " << bands << " bands, "
-                                << (v == fill_variant::score16 ? "score16" : "score32");
+                                << (v == fill_variant::score16 ? "score16" : "score32")
+                                << (layout.through_host ? ", through host memory" : "");
+      const int handovers = std::max(0, std::min<int>(bands, got.strips) - 1);
+      EXPECT_EQ(got.handovers_through_host, layout.through_host ? handovers : 0);
+      EXPECT_EQ(got.handover_bytes, std::int64_t(handovers) * n * (got.ran == fill_variant::score16 ? 4 : 8));
     }
   }
 }
@@ -54,13 +65,19 @@ TEST(FastBands, AnOverflowInOneBandRerunsEveryBandAt32Bits) {
   SWAT_REQUIRE_DEVICE();
   const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
   std::mt19937 rng(5);
-  const auto& dev = swat::test::test_device();
+  band_layout layout;
+  layout.devices = {swat::test::test_device().id()};
   for (int k = 0; k < 6; ++k) {
     const auto q = test::random_residues(rng, 5000, s);
     const auto t = test::related_or_random(rng, q, 1200, s);
     const best_cell want = cell_of(reference::align(q, t, s));
     if (want.score < 2) continue;
-    const fill_result got = fill_bands(dev, q, t, s, variant_options(fill_variant::score16, want.score - 1), 3);
+    layout.through_host = k % 2 == 1;
+    const auto t0 = std::chrono::steady_clock::now();
+    fill_options o = variant_options(fill_variant::score16, want.score - 1);
+    o.watchdog_seconds = 30;  // a band left waiting would take this long: the poisoned flag stops it
+    const fill_result got = fill_bands(q, t, s, o, 3, layout);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10.0) << k;
     EXPECT_TRUE(got.overflowed) << k;
     EXPECT_EQ(got.ran, fill_variant::score32);
     EXPECT_EQ(got.best, want) << k;
@@ -80,11 +97,15 @@ TEST(FastBands, RealPairEqualsTheWholeFill) {
   o.variant = fill_variant::score16;
   const best_cell want = whole.fill(q.records[0].residues, t.records[0].residues, s, o).best;
   for (int bands : {2, 3, 8}) {
-    const fill_result got = fill_bands(swat::test::test_device(), q.records[0].residues, t.records[0].residues, s, o, bands);
-    EXPECT_EQ(got.best, want) << bands << " bands";
+    for (bool through_host : {false, true}) {
+      band_layout layout;
+      layout.devices = {swat::test::test_device().id()};
+      layout.through_host = through_host;
+      const fill_result got = fill_bands(q.records[0].residues, t.records[0].residues, s, o, bands, layout);
+      EXPECT_EQ(got.best, want) << bands << " bands" << (through_host ? ", through host memory" : "");
+    }
   }
-  EXPECT_THROW(fill_bands(swat::test::test_device(), q.records[0].residues, t.records[0].residues, s, o, 0),
-               std::invalid_argument);
+  EXPECT_THROW(fill_bands(q.records[0].residues, t.records[0].residues, s, o, 0), std::invalid_argument);
 }
 
 }  // namespace
