@@ -93,6 +93,21 @@ TEST(cli_gpu, sarscov2_ratg13_default_engine_matches_the_cpu) {
   expect_same_as_cpu(q.string() + " " + t.string(), "--kernel coalesced", dir);
 }
 
+// --gpus naming GPU 0 twice: the pair's score pass runs as two bands of query rows, the first
+// handing its last row to the second (cuda/engines/fast/fast_bands.hpp, the multi-GPU logic on
+// one GPU); --timing names the bands.
+TEST(cli_gpu, a_long_pair_in_bands_matches_the_cpu) {
+  temp_dir dir;
+  if (!gpu_usable(dir)) GTEST_SKIP() << "no usable GPU engine here";
+  const fs::path q = shared_data / "dna/sarscov2_MN908947.3.fa";
+  const fs::path t = shared_data / "dna/ratg13_MN996532.2.fa";
+  if (!fs::exists(q) || !fs::exists(t)) GTEST_SKIP() << "no " << shared_data;
+  expect_same_as_cpu(q.string() + " " + t.string(), "--gpus 0,0", dir, {"blast6 score cigar", "sam"});
+  const auto r = run_shell(binary + " align " + q.string() + " " + t.string() + " --device gpu --gpus 0,0 --timing -o /dev/null", dir);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("bands over GPUs"), std::string::npos) << r.err;
+}
+
 // A tall, thin pair (8 kb phage against the 1.46 Mb genome, both strands): the CPU engine cuts
 // it into windows (engine/windows.hpp), the GPU engine fills it whole; the same alignments.
 TEST(cli_gpu, tall_thin_pair_matches_the_cpu) {

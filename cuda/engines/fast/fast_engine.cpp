@@ -7,9 +7,11 @@
 
 #include "common/score_range.hpp"
 #include "cuda/common/device_context.hpp"
+#include "cuda/engines/fast/fast_bands.hpp"
 #include "cuda/engines/fast/fast_fill.hpp"
 #include "cuda/engines/fast/fast_trace.hpp"
 #include "engine/cpu_traceback.hpp"
+#include "engine/gpu_selection.hpp"
 #include "engine/registry.hpp"
 
 namespace swat::fast {
@@ -23,12 +25,18 @@ class fast_engine final : public engine {
         progress_fn_(o.fill_progress),
         budget_bytes_(std::size_t(o.cpu_memory_bytes ? o.cpu_memory_bytes : default_cpu_memory_bytes)),
         dev_(o.gpu_id),
-        ctx_(dev_) {
+        ctx_(dev_),
+        band_devices_(resolve_gpu_selection(o.gpus, cuda::device_count())) {
     if (progress_fn_) progress_ = trace_progress{&call_progress, &progress_fn_};
+    if (band_devices_.size() < 2) band_devices_.clear();
   }
 
   std::string name() const override { return "gpu-fast"; }
-  std::string device() const override { return "GPU " + std::to_string(dev_.id()) + ": " + dev_.describe(); }
+  std::string device() const override {
+    std::string d = "GPU " + std::to_string(dev_.id()) + ": " + dev_.describe();
+    if (!band_devices_.empty()) d += "; long pairs scored in bands over GPUs " + device_list_text(band_devices_);
+    return d;
+  }
 
   //! The fits-check: the int8 profile and the score-range bound.
   std::string unfit_reason(residue_span query, residue_span target, const scoring_scheme& scheme) override {
@@ -63,6 +71,14 @@ class fast_engine final : public engine {
     fill_options fo;
     fo.variant = std::min(query.size(), target.size()) >= score16_min_length ? fill_variant::score16
                                                                                : fill_variant::score32;
+    // Several GPUs (--gpus): a long pair's query rows in one band per GPU, each band handing its
+    // last row to the next (fast_bands.hpp).
+    const double bands = double(band_devices_.size());
+    if (bands >= 2 && double(query.size()) >= bands * band_min_rows && double(query.size()) * double(target.size()) >= band_min_cells) {
+      band_layout layout;
+      layout.devices = band_devices_;
+      return fill_bands(query, target, scheme, fo, int(band_devices_.size()), layout).best;
+    }
     return ctx_.fill(query, target, scheme, fo).best;
   }
 
@@ -74,6 +90,10 @@ class fast_engine final : public engine {
   }
 
   static constexpr double gpu_trace_min_cells = double(1 << 24);
+  //! A score-only pair is cut into bands over several GPUs from this many cells and this many
+  //! query rows per band (four strips of the 16-bit fill).
+  static constexpr double band_min_cells = double(1 << 28);
+  static constexpr double band_min_rows = 4096;
   //! Score-only fills of pairs whose shorter sequence has at least this many residues take the
   //! packed 16-bit fill (rerun at 32 bits on overflow), shorter ones the 32-bit fill. H100
   //! (bench/results/fast_h100_v3.csv, fast_8461_30k_h100.csv): at 1.46 Mb score16 runs 2.2× faster;
@@ -96,6 +116,7 @@ class fast_engine final : public engine {
   std::size_t budget_bytes_;
   cuda::device_context dev_;
   fill_context ctx_;
+  std::vector<int> band_devices_;  //!< --gpus when it names two or more (a GPU named twice: tests)
   trace_progress progress_;
 };
 
