@@ -17,6 +17,7 @@
 #include "cli/bench_registry.hpp"
 #include "cli/option_values.hpp"
 #include "common/error.hpp"
+#include "cuda/engines/fast/fast_bands.hpp"
 #include "cuda/engines/fast/fast_fill.hpp"
 #include "scoring/scoring.hpp"
 
@@ -32,6 +33,8 @@ using fast::fill_variant;
 struct bench_variant {
   std::string name;
   fill_options options;
+  int bands = 0;              //!< > 0: fast_bands.hpp with this many bands on the device
+  bool through_host = false;  //!< bands hand over through mapped host memory
 };
 
 const char* variant_name(fill_variant v) {
@@ -54,6 +57,10 @@ int fast_main(const std::vector<std::string>& args) {
        cxxopts::value<std::string>()->default_value("score16,score32,origins32"))
       ("barrier-columns", "columns between two grid barriers of the score16@MODE variants (each value a row)",
        cxxopts::value<std::string>()->default_value("64"))
+      ("bands", "also each score16/score32 variant cut into this many bands of query rows on this GPU "
+       "(fast_bands.hpp: the multi-GPU hand-over, bands one after the other), comma-separated",
+       cxxopts::value<std::string>()->default_value(""))
+      ("through-host", "the --bands variants hand their border rows over through mapped host memory too")
       ("reverse-target", "read the target backwards: an unrelated sequence of the same composition whose "
        "local scores stay small (score16 without overflow)")
       ("trace", "instead of the fills: full GPU traceback (fast_trace.hpp) of SARS-CoV-2 × RaTG13 and of "
@@ -113,6 +120,15 @@ int fast_main(const std::vector<std::string>& args) {
       variants.push_back({vname + "/" + std::to_string(c), o});
     }
   }
+  if (!r["bands"].as<std::string>().empty()) {
+    const std::vector<bench_variant> plain = variants;
+    for (long long b : cli::integer_list("--bands", r["bands"].as<std::string>(), 1, 64))
+      for (const bench_variant& v : plain) {
+        if (v.options.grid_barrier || v.options.variant == fill_variant::origins32) continue;
+        for (bool host : r.count("through-host") ? std::vector<bool>{false, true} : std::vector<bool>{false})
+          variants.push_back({v.name + "/bands" + std::to_string(b) + (host ? "h" : ""), v.options, int(b), host});
+      }
+  }
   fast::fill_context ctx(dev);
   std::printf("%-18s %9s %9s %10s %9s %9s %6s %s\n", "variant", "m", "n", "seconds", "GCUPS", "score", "wait%",
               "ran");
@@ -125,12 +141,19 @@ int fast_main(const std::vector<std::string>& args) {
       const fill_options& o = bv.options;
       const double cells = double(m) * double(n);
       const int reps = cells > 2.5e11 ? 1 : reps_option;
-      fill_result res = ctx.fill(q, t, scheme, o);  // warm-up
+      fast::band_layout layout;
+      layout.devices = {dev.id()};
+      layout.through_host = bv.through_host;
+      const auto run = [&] { return bv.bands > 0 ? fast::fill_bands(q, t, scheme, o, bv.bands, layout) : ctx.fill(q, t, scheme, o); };
+      fill_result res = run();  // warm-up
       std::vector<double> times;
       for (int k = 0; k < reps; ++k) {
-        res = ctx.fill(q, t, scheme, o);
+        res = run();
         times.push_back(res.kernel_seconds);
       }
+      if (bv.bands > 0)
+        std::printf("  (%s: %lld bytes of border rows handed over, %d through host memory)\n", vname.c_str(),
+                    (long long)res.handover_bytes, res.handovers_through_host);
       const double sec = median(times);
       const double gcups = cells / sec / 1e9;
       std::printf("%-18s %9zu %9zu %10.5f %9.1f %9d %6.1f %s\n", vname.c_str(), m, n, sec, gcups, res.best.score,
