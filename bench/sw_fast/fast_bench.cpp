@@ -61,6 +61,8 @@ int fast_main(const std::vector<std::string>& args) {
        "(fast_bands.hpp: the multi-GPU hand-over, bands one after the other), comma-separated",
        cxxopts::value<std::string>()->default_value(""))
       ("through-host", "the --bands variants hand their border rows over through mapped host memory too")
+      ("max-blocks", "also each variant with its grid capped at these block counts (fewer warps in flight), "
+       "comma-separated", cxxopts::value<std::string>()->default_value(""))
       ("reverse-target", "read the target backwards: an unrelated sequence of the same composition whose "
        "local scores stay small (score16 without overflow)")
       ("trace", "instead of the fills: full GPU traceback (fast_trace.hpp) of SARS-CoV-2 × RaTG13 and of "
@@ -127,6 +129,15 @@ int fast_main(const std::vector<std::string>& args) {
         if (v.options.grid_barrier || v.options.variant == fill_variant::origins32) continue;
         for (bool host : r.count("through-host") ? std::vector<bool>{false, true} : std::vector<bool>{false})
           variants.push_back({v.name + "/bands" + std::to_string(b) + (host ? "h" : ""), v.options, int(b), host});
+      }
+  }
+  if (!r["max-blocks"].as<std::string>().empty()) {
+    const std::vector<bench_variant> plain = variants;
+    for (long long b : cli::integer_list("--max-blocks", r["max-blocks"].as<std::string>(), 1, 1 << 20))
+      for (bench_variant v : plain) {
+        v.options.max_blocks = int(b);
+        v.name += "/max" + std::to_string(b);
+        variants.push_back(v);
       }
   }
   fast::fill_context ctx(dev);
