@@ -123,14 +123,16 @@ __device__ __forceinline__ long long read_progress(long long* progress) {
 //! Spins until *progress ≥ need, then fences (block scope): with the writer's fence before its
 //! atomicMax (publish_progress) the border row's columns below need are visible. On the
 //! watchdog's limit it records scan_error_watchdog and returns (the results are then void; the
-//! host throws).
+//! host throws); it also returns at once once any warp recorded an error, so that a stuck strip
+//! costs one watchdog period, not one per strip waiting behind it.
 __device__ inline void wait_progress(const scan_problem& pb, long long* progress, long long need) {
   if (read_progress(progress) < need) {
+    ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device> error(*pb.d_error);
     const long long start = clock64();
     while (read_progress(progress) < need) {
+      if (error.load(::cuda::memory_order_relaxed) != 0) break;
       if (clock64() - start > pb.watchdog_cycles) {
-        ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device>(*pb.d_error).store(scan_error_watchdog,
-                                                                                         ::cuda::memory_order_relaxed);
+        error.store(scan_error_watchdog, ::cuda::memory_order_relaxed);
         break;
       }
     }

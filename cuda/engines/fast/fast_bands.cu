@@ -45,28 +45,35 @@ struct host_handover {
   host_handover& operator=(const host_handover&) = delete;
 };
 
-//! A stream per device of the fill (band order is launch order on each).
-struct device_streams {
-  std::map<int, cudaStream_t> of;
-  cudaStream_t on(int device) {
-    auto it = of.find(device);
-    if (it != of.end()) return it->second;
+//! The streams of a fill: one per device (bands on one device run in launch order), or one per
+//! band (band_layout::concurrent). Declared after every buffer the kernels touch, so that on an
+//! exception the streams are drained before those buffers are freed.
+struct band_streams {
+  struct entry {
+    int device;
+    cudaStream_t stream;
+  };
+  std::map<int, entry> of;  //!< by key: the device, or the band
+  cudaStream_t on(int key, int device) {
+    auto it = of.find(key);
+    if (it != of.end()) return it->second.stream;
     cuda::device_context(device).make_current();
     cudaStream_t st = nullptr;
     SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
-    return of[device] = st;
+    of[key] = {device, st};
+    return st;
   }
   void synchronize() {
-    for (const auto& [device, st] : of) {
-      SWAT_CUDA_CHECK(cudaSetDevice(device));
-      SWAT_CUDA_CHECK(cudaStreamSynchronize(st));
+    for (const auto& [key, e] : of) {
+      SWAT_CUDA_CHECK(cudaSetDevice(e.device));
+      SWAT_CUDA_CHECK(cudaStreamSynchronize(e.stream));
     }
   }
-  ~device_streams() {
-    for (const auto& [device, st] : of) {
-      (void)cudaSetDevice(device);
-      (void)cudaStreamSynchronize(st);
-      cudaStreamDestroy(st);
+  ~band_streams() {
+    for (const auto& [key, e] : of) {
+      (void)cudaSetDevice(e.device);
+      (void)cudaStreamSynchronize(e.stream);
+      cudaStreamDestroy(e.stream);
     }
   }
 };
@@ -91,64 +98,31 @@ fill_result run_bands(residue_span query, residue_span target, const scoring_sch
                       const fill_options& options, int bands, const band_layout& where) {
   const bool packed16 = variant == fill_variant::score16;
   const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
-  const int rows = packed16 ? score16_policy::strip_rows : score_policy::strip_rows;
-  const std::int64_t strips = (m + rows - 1) / rows;
+  const std::int64_t strips = (m + variant_strip_rows(variant) - 1) / variant_strip_rows(variant);
   const int g_count = int(std::min<std::int64_t>(bands, strips));
   const std::size_t border_cell = packed16 ? 4 : 8;
-  const packed_scheme packed(scheme);
-  std::vector<std::uint8_t> q(static_cast<std::size_t>(strips * rows), static_cast<std::uint8_t>(pad_rank));
-  std::copy(query.begin(), query.end(), q.begin());
-  device_streams streams;
 
+  // Everything the kernels touch is declared before the streams (destroyed after them).
   std::vector<band_buffers> band(static_cast<std::size_t>(g_count));
+  std::vector<std::unique_ptr<host_handover>> staged;
+  host_handover beat(64);  // fast_problem::band_beat, shared by every band
+  band_streams streams;
+  const auto key_of = [&](int g) { return where.concurrent ? g : band[std::size_t(g)].device; };
+
   for (int g = 0; g < g_count; ++g) {
     band_buffers& bb = band[std::size_t(g)];
     bb.device = where.devices[std::size_t(g) % where.devices.size()];
-    cudaStream_t st = streams.on(bb.device);
+    cudaStream_t st = streams.on(key_of(g), bb.device);
     cuda::device_context(bb.device).make_current();
-    cuda::buffer_layout layout;
-    const std::size_t off_query = layout.add(q.size());
-    const std::size_t off_target = layout.add(std::size_t(n));
-    const std::size_t off_table = layout.add(packed.table.size());
-    const std::size_t off_ready = layout.add(std::size_t(strips) * 4);
-    const std::size_t off_best = layout.add(std::size_t(strips) * sizeof(strip_best));
-    const std::size_t off_error = layout.add(16);
-    const std::size_t off_border = layout.add(2 * std::size_t(n) * border_cell);
-    cuda::device_buffer& b = bb.memory;
-    b.reserve(layout.bytes());
-    SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(off_query), q.data(), q.size(), cudaMemcpyHostToDevice, st));
-    SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(off_target), target.data(), std::size_t(n), cudaMemcpyHostToDevice, st));
-    SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(off_table), packed.table.data(), packed.table.size(),
-                                    cudaMemcpyHostToDevice, st));
-    SWAT_CUDA_CHECK(cudaMemsetAsync(b.as<void>(off_ready), 0, off_border - off_ready, st));
-    fast_problem& pb = bb.pb;
-    pb.d_query = b.as<std::uint8_t>(off_query);
-    pb.d_target = b.as<std::uint8_t>(off_target);
-    pb.d_table = b.as<std::int8_t>(off_table);
-    pb.m = std::int32_t(m);
-    pb.n = std::int32_t(n);
-    pb.strips = std::int32_t(strips);
-    packed.apply(pb);
-    for (int k = 0; k < 2; ++k) {
-      const std::size_t row = off_border + std::size_t(k) * std::size_t(n) * border_cell;
-      pb.border[k].h = b.as<std::int32_t>(row);
-      pb.border[k].f = packed16 ? nullptr : b.as<std::int32_t>(row + 4 * std::size_t(n));
-    }
-    pb.d_ready = b.as<std::uint32_t>(off_ready);
-    pb.d_best = b.as<strip_best>(off_best);
-    pb.d_error = b.as<std::int32_t>(off_error);
-    pb.d_wait_cycles = b.as<unsigned long long>(off_error + 8);
-    pb.watchdog_cycles = static_cast<long long>(options.watchdog_seconds * watchdog_clock_hz);
-    pb.score_limit = 32767 - std::max(scheme.max_score(), 0);
-    if (options.score16_limit > 0) pb.score_limit = std::min(pb.score_limit, options.score16_limit);
-    pb.strip_first = std::int32_t(strips * g / g_count);
-    pb.strip_last = std::int32_t(strips * (g + 1) / g_count);
+    bb.pb = stage_fill(bb.memory, query, target, scheme, variant, options, st);
+    bb.pb.strip_first = std::int32_t(strips * g / g_count);
+    bb.pb.strip_last = std::int32_t(strips * (g + 1) / g_count);
+    bb.pb.band_beat = g_count > 1 ? static_cast<std::uint32_t*>(beat.memory) : nullptr;
   }
 
   // Hand-over g → g + 1 of the border row of strip s = the last of band g: into the next
   // band's own row and flag (same device or peer access), else through mapped host memory.
   fill_result res;
-  std::vector<std::unique_ptr<host_handover>> staged;
   for (int g = 0; g + 1 < g_count; ++g) {
     fast_problem& pb = band[std::size_t(g)].pb;
     fast_problem& next = band[std::size_t(g) + 1].pb;
@@ -169,13 +143,16 @@ fill_result run_bands(residue_span query, residue_span target, const scoring_sch
     next.band_in_ready = pb.band_ready;
     res.handover_bytes += n * std::int64_t(border_cell);
   }
+  // Every band's uploads and zeroed flags are done before any band starts: band g writes into
+  // band g + 1's row and flag, which band g + 1's stream zeroes.
+  streams.synchronize();
 
   res.strips = int(strips);
   res.ran = variant;
   const auto t0 = std::chrono::steady_clock::now();
   for (const band_buffers& b : band) {
     cuda::device_context dev(b.device);
-    cudaStream_t st = streams.on(b.device);
+    cudaStream_t st = streams.on(key_of(int(&b - band.data())), b.device);
     res.blocks += packed16 ? launch_fill<score16_policy>(dev, b.pb, options.max_blocks, st)
                            : launch_fill<score_policy>(dev, b.pb, options.max_blocks, st);
   }
@@ -199,10 +176,7 @@ fill_result run_bands(residue_span query, residue_span target, const scoring_sch
   if (error != 0)
     throw cuda_error("sw_fast: a ready flag did not rise within " + std::to_string(options.watchdog_seconds) +
                      " s (watchdog, banded fill)");
-  strip_best top{0, 0, 0, 0, 0};
-  for (const strip_best& sb : bests)  // strip order, as one fill's
-    if (sb.score > 0 && cell_beats(sb.score, sb.query_end, sb.target_end, top.score, top.query_end, top.target_end))
-      top = sb;
+  const strip_best top = best_of_strips(bests);
   res.best = {top.score, top.query_end, top.target_end};
   return res;
 }

@@ -12,7 +12,9 @@
 // another device); bands on different devices run at once, each streaming its border row to the
 // next as its columns are done: written straight into the next device's memory where peer
 // access allows it, else through mapped host memory (through_host forces that path, so that
-// one GPU covers it too). A band that stops on an error (16-bit overflow, watchdog) poisons the
+// one GPU covers it too). Bands at once may wait for the whole of the bands above them: their
+// watchdogs restart while a shared progress counter moves (fast_problem::band_beat). A band
+// that stops on an error (16-bit overflow, watchdog) poisons the
 // next band's flag, which stops it at once.
 
 #include <vector>
@@ -25,6 +27,9 @@ namespace swat::fast {
 struct band_layout {
   std::vector<int> devices{0};  //!< CUDA devices; band g runs on devices[g % size]
   bool through_host = false;    //!< hand every border row over through mapped host memory
+  //! One stream per band, so that bands on one device run at once as on several GPUs (tests:
+  //! every band's grid must then fit the device beside the others, e.g. with max_blocks).
+  bool concurrent = false;
 };
 
 //! Fills query × target as `bands` bands (at most one per strip); variants score32 and score16

@@ -65,6 +65,69 @@ int launch_fill_barrier16(const cuda::device_context& dev, sync_mode mode, const
   return blocks;
 }
 
+fast_problem stage_fill(cuda::device_buffer& b, residue_span query, residue_span target, const scoring_scheme& scheme,
+                        fill_variant variant, const fill_options& options, cudaStream_t st) {
+  const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
+  const bool origins = variant == fill_variant::origins32;
+  const bool packed16 = variant == fill_variant::score16;
+  const int rows = variant_strip_rows(variant);
+  const std::int64_t strips = (m + rows - 1) / rows;
+  const std::int64_t padded = strips * rows;
+
+  const std::size_t border_cell = origins ? 24 : packed16 ? 4 : 8;
+  const packed_scheme packed(scheme);
+  cuda::buffer_layout layout;
+  const std::size_t off_query = layout.add(std::size_t(padded));
+  const std::size_t off_target = layout.add(std::size_t(n));
+  const std::size_t off_table = layout.add(packed.table.size());
+  const std::size_t off_ready = layout.add(std::size_t(strips) * 4);
+  const std::size_t off_best = layout.add(std::size_t(strips) * sizeof(strip_best));
+  const std::size_t off_error = layout.add(16);  // error word, then the 8-byte flag-wait counter at +8
+  const std::size_t off_border = layout.add(2 * std::size_t(n) * border_cell);
+  b.reserve(layout.bytes());
+
+  // Pageable sources: each copy returns once its bytes are staged, so q may go out of scope.
+  std::vector<std::uint8_t> q(static_cast<std::size_t>(padded), static_cast<std::uint8_t>(pad_rank));
+  std::copy(query.begin(), query.end(), q.begin());
+  SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(off_query), q.data(), q.size(), cudaMemcpyHostToDevice, st));
+  SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(off_target), target.data(), std::size_t(n), cudaMemcpyHostToDevice, st));
+  SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(off_table), packed.table.data(), packed.table.size(),
+                                  cudaMemcpyHostToDevice, st));
+  SWAT_CUDA_CHECK(cudaMemsetAsync(b.as<void>(off_ready), 0, off_border - off_ready, st));
+
+  fast_problem pb{};
+  pb.d_query = b.as<std::uint8_t>(off_query);
+  pb.d_target = b.as<std::uint8_t>(off_target);
+  pb.d_table = b.as<std::int8_t>(off_table);
+  pb.m = std::int32_t(m);
+  pb.n = std::int32_t(n);
+  pb.strips = std::int32_t(strips);
+  packed.apply(pb);
+  for (int k = 0; k < 2; ++k) {
+    const std::size_t row = off_border + std::size_t(k) * std::size_t(n) * border_cell;
+    pb.border[k].h = b.as<std::int32_t>(row);
+    pb.border[k].f = packed16 ? nullptr : b.as<std::int32_t>(row + 4 * std::size_t(n));
+    pb.border[k].oh = origins ? b.as<std::uint64_t>(row + 8 * std::size_t(n)) : nullptr;
+    pb.border[k].of = origins ? b.as<std::uint64_t>(row + 16 * std::size_t(n)) : nullptr;
+  }
+  pb.d_ready = b.as<std::uint32_t>(off_ready);
+  pb.d_best = b.as<strip_best>(off_best);
+  pb.d_error = b.as<std::int32_t>(off_error);
+  pb.d_wait_cycles = b.as<unsigned long long>(off_error + 8);
+  pb.watchdog_cycles = static_cast<long long>(options.watchdog_seconds * watchdog_clock_hz);
+  pb.score_limit = 32767 - std::max(scheme.max_score(), 0);
+  if (options.score16_limit > 0) pb.score_limit = std::min(pb.score_limit, options.score16_limit);
+  return pb;
+}
+
+strip_best best_of_strips(const std::vector<strip_best>& bests) {
+  strip_best top{0, 0, 0, 0, 0};
+  for (const strip_best& sb : bests)
+    if (sb.score > 0 && cell_beats(sb.score, sb.query_end, sb.target_end, top.score, top.query_end, top.target_end))
+      top = sb;
+  return top;
+}
+
 struct fill_context::impl {
   cuda::device_context dev;
   cuda::device_buffer buffer;
@@ -129,7 +192,6 @@ fill_result fill_context::run_once(residue_span query, residue_span target, cons
   const bool packed16 = variant == fill_variant::score16;
   const int rows = variant_strip_rows(variant);
   const std::int64_t strips = (m + rows - 1) / rows;
-  const std::int64_t padded = strips * rows;
 
   if (packed16 && options.grid_barrier) {  // bound of the barrier fill's loop index: one round of every strip
     const std::int64_t lag = (options.barrier_columns > 0 ? options.barrier_columns : default_barrier_columns) + 64;
@@ -137,51 +199,8 @@ fill_result fill_context::run_once(residue_span query, residue_span target, cons
       throw std::invalid_argument("sw_fast: pair too long for the grid-barrier fill's 32-bit step counter");
   }
 
-  // One allocation: query, target, table, flags, bests, two border rows.
-  const std::size_t border_cell = origins ? 24 : packed16 ? 4 : 8;
-  const packed_scheme packed(scheme);
-  cuda::buffer_layout layout;
-  const std::size_t off_query = layout.add(std::size_t(padded));
-  const std::size_t off_target = layout.add(std::size_t(n));
-  const std::size_t off_table = layout.add(packed.table.size());
-  const std::size_t off_ready = layout.add(std::size_t(strips) * 4);
-  const std::size_t off_best = layout.add(std::size_t(strips) * sizeof(strip_best));
-  const std::size_t off_error = layout.add(16);  // error word, then the 8-byte flag-wait counter at +8
-  const std::size_t off_border = layout.add(2 * std::size_t(n) * border_cell);
-  impl_->buffer.reserve(layout.bytes());
-  cuda::device_buffer& b = impl_->buffer;
+  fast_problem pb = stage_fill(impl_->buffer, query, target, scheme, variant, options, impl_->stream);
   cudaStream_t st = impl_->stream;
-
-  std::vector<std::uint8_t> q(static_cast<std::size_t>(padded), static_cast<std::uint8_t>(pad_rank));
-  std::copy(query.begin(), query.end(), q.begin());
-  SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(off_query), q.data(), q.size(), cudaMemcpyHostToDevice, st));
-  SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(off_target), target.data(), std::size_t(n), cudaMemcpyHostToDevice, st));
-  SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(off_table), packed.table.data(), packed.table.size(),
-                                  cudaMemcpyHostToDevice, st));
-  SWAT_CUDA_CHECK(cudaMemsetAsync(b.as<void>(off_ready), 0, off_border - off_ready, st));
-
-  fast_problem pb{};
-  pb.d_query = b.as<std::uint8_t>(off_query);
-  pb.d_target = b.as<std::uint8_t>(off_target);
-  pb.d_table = b.as<std::int8_t>(off_table);
-  pb.m = std::int32_t(m);
-  pb.n = std::int32_t(n);
-  pb.strips = std::int32_t(strips);
-  packed.apply(pb);
-  for (int k = 0; k < 2; ++k) {
-    const std::size_t row = off_border + std::size_t(k) * std::size_t(n) * border_cell;
-    pb.border[k].h = b.as<std::int32_t>(row);
-    pb.border[k].f = packed16 ? nullptr : b.as<std::int32_t>(row + 4 * std::size_t(n));
-    pb.border[k].oh = origins ? b.as<std::uint64_t>(row + 8 * std::size_t(n)) : nullptr;
-    pb.border[k].of = origins ? b.as<std::uint64_t>(row + 16 * std::size_t(n)) : nullptr;
-  }
-  pb.d_ready = b.as<std::uint32_t>(off_ready);
-  pb.d_best = b.as<strip_best>(off_best);
-  pb.d_error = b.as<std::int32_t>(off_error);
-  pb.d_wait_cycles = b.as<unsigned long long>(off_error + 8);
-  pb.watchdog_cycles = static_cast<long long>(options.watchdog_seconds * watchdog_clock_hz);
-  pb.score_limit = 32767 - std::max(scheme.max_score(), 0);
-  if (options.score16_limit > 0) pb.score_limit = std::min(pb.score_limit, options.score16_limit);
 
   fill_result res;
   res.strips = int(strips);
@@ -227,10 +246,7 @@ fill_result fill_context::run_once(residue_span query, residue_span target, cons
     throw cuda_error("sw_fast: a ready flag did not rise within " +
                      std::to_string(options.watchdog_seconds) + " s (watchdog)");
 
-  strip_best top{0, 0, 0, 0, 0};
-  for (const strip_best& sb : bests)
-    if (sb.score > 0 && cell_beats(sb.score, sb.query_end, sb.target_end, top.score, top.query_end, top.target_end))
-      top = sb;
+  const strip_best top = best_of_strips(bests);
   res.best = {top.score, top.query_end, top.target_end};
   if (origins && top.score > 0) {
     res.query_begin = std::int64_t(top.origin >> 32);

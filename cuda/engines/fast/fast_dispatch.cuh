@@ -4,6 +4,9 @@
 
 #include <cuda_runtime.h>
 
+#include <vector>
+
+#include "cuda/common/device_buffer.hpp"
 #include "cuda/common/device_context.hpp"
 #include "cuda/engines/fast/fast_fill.hpp"
 #include "cuda/engines/fast/fast_problem.cuh"
@@ -14,6 +17,17 @@ namespace swat::fast {
 
 //! Rows per strip of a variant.
 int variant_strip_rows(fill_variant v);
+
+//! Lays out one fill's device buffers in b as one allocation (query padded to whole strips,
+//! target, table, per-strip flags and bests, error word then flag-wait counter, two border
+//! rows), uploads the sequences and the table on st, zeroes flags, bests and error, and returns
+//! the problem pointing into them: every strip (strip_first = strip_last = 0), no band links,
+//! watchdog and 16-bit score limit from options. Used by the whole fill and by each band.
+fast_problem stage_fill(cuda::device_buffer& b, residue_span query, residue_span target, const scoring_scheme& scheme,
+                        fill_variant variant, const fill_options& options, cudaStream_t st);
+
+//! The best cell over the strips' bests, taken in strip order under the tie rule (as one fill's).
+strip_best best_of_strips(const std::vector<strip_best>& bests);
 
 //! Launches the fill kernel of policy_t over pb.strips strips on dev; max_blocks > 0 caps the
 //! grid (tests: few warps take many strips). Returns the number of blocks launched.

@@ -51,6 +51,20 @@ __device__ inline void raise_error(const fast_problem& pb, std::int32_t code) {
   error.compare_exchange_strong(none, code, ::cuda::memory_order_relaxed);
 }
 
+//! The banded fill's progress counter (fast_problem::band_beat, which must be set).
+__device__ inline std::uint32_t band_beat_of(const fast_problem& pb) {
+  return ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_system>(*pb.band_beat)
+      .load(::cuda::memory_order_relaxed);
+}
+
+//! Raises the banded fill's progress counter after `columns` published columns of a strip:
+//! every 2^16 columns and at the row's end (cheap: a relaxed system-scope add per 2^16 columns).
+__device__ inline void band_heartbeat(const fast_problem& pb, std::uint32_t columns) {
+  if (pb.band_beat && ((columns & 0xffffu) == 0 || columns == std::uint32_t(pb.n)))
+    ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_system>(*pb.band_beat)
+        .fetch_add(1u, ::cuda::memory_order_relaxed);
+}
+
 //! Spins until ready ≥ need (device-scope acquire). False when the watchdog fired or another
 //! warp reported an error; every lane of the warp returns the same answer. waited (optional)
 //! grows by the clock64 cycles this lane spun.
@@ -61,7 +75,9 @@ __device__ inline bool wait_ready(const fast_problem& pb, std::uint32_t* ready, 
   ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device> error(*pb.d_error);
   bool ok = true;
   if (flag.load(::cuda::memory_order_acquire) < need) {
-    const long long start = clock64();
+    const long long began = clock64();
+    long long start = began;  // of the watchdog's current period
+    std::uint32_t beat = pb.band_beat ? band_beat_of(pb) : 0u;
     for (;;) {
       if (flag.load(::cuda::memory_order_acquire) >= need) break;
       if (error.load(::cuda::memory_order_relaxed) != 0) {
@@ -69,24 +85,31 @@ __device__ inline bool wait_ready(const fast_problem& pb, std::uint32_t* ready, 
         break;
       }
       if (clock64() - start > pb.watchdog_cycles) {
+        if (pb.band_beat) {  // bands at once: fine while some band moved in this period
+          const std::uint32_t now = band_beat_of(pb);
+          if (now != beat) {
+            beat = now;
+            start = clock64();
+            continue;
+          }
+        }
         raise_error(pb, fast_error_watchdog);
         ok = false;
         break;
       }
       __nanosleep(64);
     }
-    if (waited) *waited += clock64() - start;
+    if (waited) *waited += clock64() - began;
   }
   return __all_sync(0xffffffffu, ok);
 }
 
 //! wait_ready for the first strip of a band (system scope: the band above may be on another
 //! GPU); false also when the band above stopped on an error (band_poison), which it records.
+//! Warp-uniform: every lane calls wait_ready (its __all_sync needs the whole warp).
 __device__ inline bool wait_band_entry(const fast_problem& pb, std::uint32_t need, long long* waited) {
   ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_system> flag(*pb.band_in_ready);
-  if (flag.load(::cuda::memory_order_acquire) < need) {
-    if (!wait_ready<::cuda::thread_scope_system>(pb, pb.band_in_ready, need, waited)) return false;
-  }
+  if (!wait_ready<::cuda::thread_scope_system>(pb, pb.band_in_ready, need, waited)) return false;
   const std::uint32_t seen = flag.load(::cuda::memory_order_acquire);
   const bool poisoned = seen >= band_poison;
   if (poisoned) raise_error(pb, std::int32_t(seen & 0xfu));
@@ -325,6 +348,7 @@ __device__ void fill_strip(const fast_problem& pb, int s,
           ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device> flag(pb.d_ready[s]);
           flag.store(std::uint32_t(jj + 1), ::cuda::memory_order_release);
         }
+        band_heartbeat(pb, std::uint32_t(jj + 1));
       }
     }
   }

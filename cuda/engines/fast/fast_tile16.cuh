@@ -62,10 +62,11 @@ struct flag_sync {
     if (pb.band_ready != nullptr && s + 1 == pb.strip_last) {
       ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_system> flag(*pb.band_ready);
       flag.store(columns, ::cuda::memory_order_release);
-      return;
+    } else {
+      ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device> flag(pb.d_ready[s]);
+      flag.store(columns, ::cuda::memory_order_release);
     }
-    ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device> flag(pb.d_ready[s]);
-    flag.store(columns, ::cuda::memory_order_release);
+    band_heartbeat(pb, columns);
   }
   //! Called after every loop index; false stops the strip.
   __device__ bool after_step(std::int32_t) { return true; }

@@ -5,12 +5,15 @@
 // pairs, hand-overs into the next band's memory and through mapped host memory (the path of GPUs
 // without peer access); a 16-bit overflow in one band reruns every band at 32 bits, and the band
 // below an overflowing band stops at once (poisoned flag) instead of waiting for its watchdog;
-// the real 30 kb SARS-CoV-2 × RaTG13 pair against the whole fill.
+// the real 30 kb SARS-CoV-2 × RaTG13 pair against the whole fill; bands running at once on one
+// device (one stream each, as on several GPUs) wait for the whole of the bands above them under
+// a watchdog far shorter than that wait (the shared progress counter keeps it from firing).
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <random>
 
@@ -81,6 +84,39 @@ TEST(FastBands, AnOverflowInOneBandRerunsEveryBandAt32Bits) {
     EXPECT_TRUE(got.overflowed) << k;
     EXPECT_EQ(got.ran, fill_variant::score32);
     EXPECT_EQ(got.best, want) << k;
+  }
+}
+
+TEST(FastBands, BandsAtOnceOutwaitAShortWatchdogAndEqualTheWholeFill) {
+  SWAT_REQUIRE_DEVICE();
+  const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
+  std::mt19937 rng(1125);
+  const auto q = test::random_residues(rng, 60000, s);
+  const auto t = test::related_or_random(rng, q, 60000, s);
+  fill_context whole(swat::test::test_device());
+  for (const fill_variant v : {fill_variant::score32, fill_variant::score16}) {
+    fill_options o;
+    o.variant = v;
+    const best_cell want = whole.fill(q, t, s, o).best;
+    o.max_blocks = 2;           // every band's grid fits beside the others: they run at once
+    o.watchdog_seconds = 0.05;  // the last band waits about two bands' time, far longer than this
+    for (bool through_host : {false, true}) {
+      band_layout layout;
+      layout.devices = {swat::test::test_device().id()};
+      layout.through_host = through_host;
+      layout.concurrent = true;
+      const fill_result got = fill_bands(q, t, s, o, 3, layout);
+      EXPECT_EQ(got.best, want) << (v == fill_variant::score16 ? "score16" : "score32")
+                                << (through_host ? ", through host memory" : "");
+      layout.concurrent = false;  // for the record: at once against one after the other
+      o.watchdog_seconds = 20;
+      const fill_result in_order = fill_bands(q, t, s, o, 3, layout);
+      o.watchdog_seconds = 0.05;
+      EXPECT_EQ(in_order.best, want);
+      std::printf("[ bands    ] %s%s: 3 bands at once %.3f s, one after the other %.3f s\n",
+                  v == fill_variant::score16 ? "score16" : "score32", through_host ? " through host" : "",
+                  got.kernel_seconds, in_order.kernel_seconds);
+    }
   }
 }
 
