@@ -3,8 +3,12 @@
 #include "cuda/engines/dbsearch/db_engine.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <exception>
 #include <future>
+#include <thread>
+#include <unordered_map>
 
 #include "cuda/common/device_context.hpp"
 #include "cuda/engines/dbsearch/db_align.hpp"
@@ -18,8 +22,13 @@ namespace {
 
 class db_engine final : public engine {
  public:
-  db_engine(std::unique_ptr<engine> pairs, std::unique_ptr<engine> boxes, scan_options options, int gpu_id)
-      : pairs_(std::move(pairs)), cpu_(std::move(boxes)), options_(std::move(options)), dev_(gpu_id) {}
+  db_engine(std::unique_ptr<engine> pairs, std::unique_ptr<engine> boxes, scan_options options, int gpu_id,
+            pair_engine_factory more_pairs)
+      : pairs_(std::move(pairs)),
+        cpu_(std::move(boxes)),
+        options_(std::move(options)),
+        dev_(gpu_id),
+        more_pairs_(std::move(more_pairs)) {}
 
   std::string name() const override { return "gpu-db"; }
   //! The pair engine's GPU, and the scan's GPUs when --gpus names others.
@@ -95,13 +104,17 @@ class db_engine final : public engine {
       (is_small ? small : large).push_back(box);
       (is_small ? small_at : large_at).push_back(k);
     }
+    // Boxes of identical residues (a sequence the database holds more than once, hit by the
+    // same query) have one alignment: each is aligned once.
+    std::vector<std::size_t> small_first = first_of_equal(small), large_first = first_of_equal(large);
+    const std::vector<pair_job> small_unique = pick(small, small_first), large_unique = pick(large, large_first);
     // Small boxes on the CPU engine's threads while this thread gives the GPU the large boxes
     // and the whole pairs.
-    std::vector<alignment> small_out(small.size()), large_out(large.size());
+    std::vector<alignment> small_out(small_unique.size()), large_out(large_unique.size());
     double cpu_s = 0;
     auto cpu_done = std::async(std::launch::async, [&] {
       const auto start = clock::now();
-      cpu_->align_many(small, scheme, small_out, {});
+      cpu_->align_many(small_unique, scheme, small_out, {});
       cpu_s = since(start);
     });
     std::vector<pair_job> rest;
@@ -109,7 +122,7 @@ class db_engine final : public engine {
     std::vector<alignment> rest_out(rest.size());
     double gpu_boxes_s = 0;
     try {
-      pairs_->align_many(large, scheme, large_out, {});
+      align_large(large_unique, scheme, large_out);
       gpu_boxes_s = since(t0);
       t0 = clock::now();
       pairs_->align_many(rest, scheme, rest_out, progress);
@@ -119,11 +132,18 @@ class db_engine final : public engine {
     }
     const double whole_s = since(t0);
     cpu_done.get();
-    stages_.push_back({"cpu boxes " + std::to_string(small.size()), cpu_s});
-    stages_.push_back({"gpu boxes " + std::to_string(large.size()), gpu_boxes_s});
+    const auto name = [](const char* what, std::size_t all, std::size_t unique) {
+      std::string text = std::string(what) + " " + std::to_string(all);
+      if (unique != all) text += " (" + std::to_string(unique) + " distinct)";
+      return text;
+    };
+    stages_.push_back({name("cpu boxes", small.size(), small_unique.size()), cpu_s});
+    stages_.push_back({name("gpu boxes", large.size(), large_unique.size()), gpu_boxes_s});
     if (!rest.empty()) stages_.push_back({"whole pairs " + std::to_string(rest.size()), whole_s});
-    for (std::size_t b = 0; b < small.size(); ++b) results[small_at[b]] = shifted(std::move(small_out[b]), offset[small_at[b]]);
-    for (std::size_t b = 0; b < large.size(); ++b) results[large_at[b]] = shifted(std::move(large_out[b]), offset[large_at[b]]);
+    for (std::size_t b = 0; b < small.size(); ++b)
+      results[small_at[b]] = shifted(small_out[small_first[b]], offset[small_at[b]]);
+    for (std::size_t b = 0; b < large.size(); ++b)
+      results[large_at[b]] = shifted(large_out[large_first[b]], offset[large_at[b]]);
     for (std::size_t b = 0; b < rest.size(); ++b) results[whole[b]] = std::move(rest_out[b]);
   }
 
@@ -175,6 +195,83 @@ class db_engine final : public engine {
     stages_.push_back({"rescans " + std::to_string(jobs.size()), since(t0)});
   }
 
+  //! For each job, the first job with the same query and target residues (itself if none).
+  static std::vector<std::size_t> first_of_equal(const std::vector<pair_job>& jobs) {
+    const auto hash = [](residue_span q, residue_span t) {
+      std::uint64_t h = 1469598103934665603ull;  // FNV-1a over both spans and their lengths
+      const auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+      mix(q.size());
+      for (auto r : q) mix(std::uint64_t(r));
+      mix(t.size());
+      for (auto r : t) mix(std::uint64_t(r));
+      return h;
+    };
+    const auto same = [](residue_span a, residue_span b) { return std::ranges::equal(a, b); };
+    std::unordered_map<std::uint64_t, std::vector<std::size_t>> seen;
+    std::vector<std::size_t> first(jobs.size());
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+      first[k] = k;
+      auto& bucket = seen[hash(jobs[k].query, jobs[k].target)];
+      for (std::size_t e : bucket)
+        if (same(jobs[e].query, jobs[k].query) && same(jobs[e].target, jobs[k].target)) {
+          first[k] = e;
+          break;
+        }
+      if (first[k] == k) bucket.push_back(k);
+    }
+    return first;
+  }
+
+  //! The jobs that are their own first (first_of_equal), renumbering `first` to index them.
+  static std::vector<pair_job> pick(const std::vector<pair_job>& jobs, std::vector<std::size_t>& first) {
+    std::vector<pair_job> unique;
+    std::vector<std::size_t> slot(jobs.size());
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+      if (first[k] == k) {
+        slot[k] = unique.size();
+        unique.push_back(jobs[k]);
+      }
+      first[k] = slot[first[k]];
+    }
+    return unique;
+  }
+
+  //! Large boxes: one fill of the pair engine leaves most of the GPU idle (a box of 35k rows
+  //! keeps ~140 warps busy), so with more_pairs several boxes run at once, one engine and host
+  //! thread each, longest first; otherwise, and for one box, the pair engine aligns them in turn.
+  void align_large(const std::vector<pair_job>& boxes, const scoring_scheme& scheme, std::span<alignment> out) {
+    const std::size_t lanes = std::min<std::size_t>(boxes.size(), large_box_lanes);
+    if (lanes < 2 || !more_pairs_) return pairs_->align_many(boxes, scheme, out, {});
+    if (box_engines_.size() < lanes) {
+      std::uint64_t budget = options_.max_gpu_bytes > 0 ? std::uint64_t(options_.max_gpu_bytes)
+                                                        : std::uint64_t(dev_.free_bytes());
+      budget = budget / (large_box_lanes + 1);  // the pair engine's own buffers keep a share
+      while (box_engines_.size() < lanes) box_engines_.push_back(more_pairs_(budget));
+    }
+    std::vector<std::size_t> order(boxes.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    const auto cells = [&](std::size_t k) { return double(boxes[k].query.size()) * double(boxes[k].target.size()); };
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cells(a) > cells(b); });
+    std::atomic<std::size_t> next{0};
+    std::vector<std::exception_ptr> failed(lanes);
+    std::vector<std::thread> threads;
+    for (std::size_t l = 0; l < lanes; ++l)
+      threads.emplace_back([&, l] {
+        try {
+          for (std::size_t i = next++; i < order.size(); i = next++) {
+            const pair_job& b = boxes[order[i]];
+            out[order[i]] = box_engines_[l]->align(b.query, b.target, scheme);
+          }
+        } catch (...) {
+          failed[l] = std::current_exception();
+          next = order.size();  // the other lanes stop after their box
+        }
+      });
+    for (std::thread& t : threads) t.join();
+    for (const std::exception_ptr& e : failed)
+      if (e) std::rethrow_exception(e);
+  }
+
   //! An alignment of a box moved back to the coordinates of the whole pair.
   static alignment shifted(alignment a, std::pair<std::int64_t, std::int64_t> at) {
     if (a.score > 0) {
@@ -186,6 +283,8 @@ class db_engine final : public engine {
     return a;
   }
 
+  //! Large boxes aligned at once (engines and host threads; each box's grid is small).
+  static constexpr std::size_t large_box_lanes = 4;
   //! Boxes up to this many cells are aligned by the CPU engine (threads across hits).
   static constexpr double cpu_box_cells = double(1 << 24);
 
@@ -193,14 +292,17 @@ class db_engine final : public engine {
   std::unique_ptr<engine> cpu_;  // the CPU engine: small boxes, on its threads
   scan_options options_;
   cuda::device_context dev_;  //!< the pair engine's GPU: the reverse pass of the hits runs there
+  pair_engine_factory more_pairs_;                   //!< engines for large boxes at once (may be empty)
+  std::vector<std::unique_ptr<engine>> box_engines_;  //!< made by more_pairs_ on first need
   std::vector<std::pair<std::string, double>> stages_;  // of the last search
 };
 
 }  // namespace
 
 std::unique_ptr<swat::engine> make_db_engine(std::unique_ptr<swat::engine> pairs, std::unique_ptr<swat::engine> boxes,
-                                             scan_options options, int gpu_id) {
-  return std::make_unique<db_engine>(std::move(pairs), std::move(boxes), std::move(options), gpu_id);
+                                             scan_options options, int gpu_id, pair_engine_factory more_pairs) {
+  return std::make_unique<db_engine>(std::move(pairs), std::move(boxes), std::move(options), gpu_id,
+                                     std::move(more_pairs));
 }
 
 void register_engines(engine_registry& registry) {
@@ -227,7 +329,15 @@ void register_engines(engine_registry& registry) {
     window_limits windows;
     windows.max_width = std::min<std::int64_t>(windows.max_width, scan.max_target_length);
     windows.min_windows = std::int64_t(min_scan_targets);
-    return with_windows(make_db_engine(make_pairs(o), make_boxes(quiet_boxes), std::move(scan), o.gpu_id), windows);
+    const pair_engine_factory more_pairs = [make_pairs, o](std::uint64_t gpu_bytes) {
+      engine_options box = o;  // quiet, no progress line of its own, within its share of the GPU
+      box.notice = {};
+      box.fill_progress = {};
+      box.max_gpu_mem_bytes = gpu_bytes;
+      return make_pairs(box);
+    };
+    return with_windows(make_db_engine(make_pairs(o), make_boxes(quiet_boxes), std::move(scan), o.gpu_id, more_pairs),
+                        windows);
   };
   registry.add(std::move(e));
 }

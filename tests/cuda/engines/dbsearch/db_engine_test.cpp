@@ -1,0 +1,105 @@
+// The database-search engine's alignment of reported hits (db_engine.cpp, align_many): hits
+// whose boxes are large run several at once on their own pair engines, and hits whose boxes hold
+// the same residues (a sequence the database holds more than once) are aligned once; every
+// alignment equals the CPU engine's of the whole pair (score, both ends, CIGAR), and the stage
+// names say how many boxes were distinct.
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "cuda/engines/dbsearch/db_engine.hpp"
+#include "cuda/engines/fast/fast_engine.hpp"
+#include "engine/cpu_engine.hpp"
+#include "engines/fast/fast_test_util.hpp"
+#include "scoring/scoring.hpp"
+#include "support/gpu_test.hpp"
+
+namespace swat::dbsearch {
+namespace {
+
+//! q with 1 in 10 residues substituted and 1 in 40 dropped or doubled, between random flanks.
+std::vector<std::uint8_t> mutated(std::mt19937& rng, const std::vector<std::uint8_t>& q, const scoring_scheme& s) {
+  std::vector<std::uint8_t> t = test::random_residues(rng, 40, s);
+  std::uniform_int_distribution<int> roll(0, 39), residue(0, 19);
+  for (std::uint8_t r : q) {
+    const int e = roll(rng);
+    if (e == 0) continue;
+    if (e == 1) t.push_back(r);
+    t.push_back(e < 5 ? std::uint8_t(residue(rng)) : r);
+  }
+  const auto tail = test::random_residues(rng, 40, s);
+  t.insert(t.end(), tail.begin(), tail.end());
+  return t;
+}
+
+TEST(DbEngine, LargeBoxesAtOnceAndRepeatedBoxesOnceEqualTheCpu) {
+  SWAT_REQUIRE_DEVICE();
+  const scoring_scheme s = scoring::make_protein_scheme("BLOSUM62", 11, 1);
+  std::mt19937 rng(20261125);
+  // Three distinct large hits (boxes of ~4,600² cells, above the CPU box limit of 2^24), each
+  // also held twice more as separate copies; small hits, one of them repeated.
+  std::vector<std::vector<std::uint8_t>> queries, targets;
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;  // (query, target)
+  for (int k = 0; k < 3; ++k) {
+    queries.push_back(test::random_residues(rng, 4600 + 100 * k, s));
+    for (int copy = 0; copy < 3; ++copy) {
+      if (copy == 0) targets.push_back(mutated(rng, queries.back(), s));
+      else targets.push_back(targets.back());  // same residues, another buffer
+      pairs.push_back({queries.size() - 1, targets.size() - 1});
+    }
+  }
+  for (int k = 0; k < 6; ++k) {
+    queries.push_back(test::random_residues(rng, 300, s));
+    targets.push_back(mutated(rng, queries.back(), s));
+    pairs.push_back({queries.size() - 1, targets.size() - 1});
+    if (k == 0) {
+      targets.push_back(targets.back());
+      pairs.push_back({queries.size() - 1, targets.size() - 1});
+    }
+  }
+  cpu_engine cpu(0);
+  std::vector<pair_job> whole, jobs;
+  for (const auto& [q, t] : pairs) whole.push_back({q, t, queries[q], targets[t]});
+  std::vector<best_cell> cells(whole.size());
+  cpu.score_many(whole, s, cells, {});
+  std::vector<alignment> want(whole.size());
+  cpu.align_many(whole, s, want, {});
+  for (std::size_t k = 0; k < whole.size(); ++k) {  // the pipeline's jobs: prefixes ending at the best cell
+    ASSERT_GT(cells[k].score, 0) << k;
+    pair_job j = whole[k];
+    j.query = j.query.first(std::size_t(cells[k].query_end));
+    j.target = j.target.first(std::size_t(cells[k].target_end));
+    j.known = cells[k];
+    jobs.push_back(j);
+  }
+
+  engine_options o;
+  o.gpu_id = swat::test::test_device().id();
+  int made = 0;
+  auto db = make_db_engine(fast::make_fast_engine(o), std::make_unique<cpu_engine>(0), scan_options{}, o.gpu_id,
+                           [&](std::uint64_t gpu_bytes) {
+                             ++made;
+                             EXPECT_GT(gpu_bytes, 0u);
+                             engine_options b = o;
+                             b.max_gpu_mem_bytes = gpu_bytes;
+                             return fast::make_fast_engine(b);
+                           });
+  std::vector<alignment> got(jobs.size());
+  db->align_many(jobs, s, got, {});
+  for (std::size_t k = 0; k < jobs.size(); ++k)
+    EXPECT_EQ(got[k], want[k]) << "hit " << k << ": " << got[k].score << " @" << got[k].query_begin << "-"
+                               << got[k].query_end << " want " << want[k].score << " @" << want[k].query_begin << "-"
+                               << want[k].query_end;
+  EXPECT_EQ(made, 3) << "one pair engine per distinct large box, at most four";
+  bool named_large = false, named_small = false;
+  for (const auto& [name, seconds] : db->stage_seconds()) {
+    named_large = named_large || name == "gpu boxes 9 (3 distinct)";
+    named_small = named_small || name == "cpu boxes 7 (6 distinct)";
+  }
+  EXPECT_TRUE(named_large && named_small);
+}
+
+}  // namespace
+}  // namespace swat::dbsearch
