@@ -33,7 +33,7 @@ using fast::fill_variant;
 struct bench_variant {
   std::string name;
   fill_options options;
-  int bands = 0;              //!< > 0: fast_bands.hpp with this many bands on the device
+  int bands = -1;             //!< ≥ 0: fast_bands.hpp with this many bands on the device (0: one per round)
   bool through_host = false;  //!< bands hand over through mapped host memory
 };
 
@@ -58,7 +58,8 @@ int fast_main(const std::vector<std::string>& args) {
       ("barrier-columns", "columns between two grid barriers of the score16@MODE variants (each value a row)",
        cxxopts::value<std::string>()->default_value("64"))
       ("bands", "also each score16/score32 variant cut into this many bands of query rows on this GPU "
-       "(fast_bands.hpp: the multi-GPU hand-over, bands one after the other), comma-separated",
+       "(fast_bands.hpp: the multi-GPU hand-over, bands one after the other; 0: bands of one round of "
+       "co-resident warps each, as on several GPUs), comma-separated",
        cxxopts::value<std::string>()->default_value(""))
       ("through-host", "the --bands variants hand their border rows over through mapped host memory too")
       ("max-blocks", "also each variant with its grid capped at these block counts (fewer warps in flight), "
@@ -124,7 +125,7 @@ int fast_main(const std::vector<std::string>& args) {
   }
   if (!r["bands"].as<std::string>().empty()) {
     const std::vector<bench_variant> plain = variants;
-    for (long long b : cli::integer_list("--bands", r["bands"].as<std::string>(), 1, 64))
+    for (long long b : cli::integer_list("--bands", r["bands"].as<std::string>(), 0, 64))
       for (const bench_variant& v : plain) {
         if (v.options.grid_barrier || v.options.variant == fill_variant::origins32) continue;
         for (bool host : r.count("through-host") ? std::vector<bool>{false, true} : std::vector<bool>{false})
@@ -155,14 +156,14 @@ int fast_main(const std::vector<std::string>& args) {
       fast::band_layout layout;
       layout.devices = {dev.id()};
       layout.through_host = bv.through_host;
-      const auto run = [&] { return bv.bands > 0 ? fast::fill_bands(q, t, scheme, o, bv.bands, layout) : ctx.fill(q, t, scheme, o); };
+      const auto run = [&] { return bv.bands >= 0 ? fast::fill_bands(q, t, scheme, o, bv.bands, layout) : ctx.fill(q, t, scheme, o); };
       fill_result res = run();  // warm-up
       std::vector<double> times;
       for (int k = 0; k < reps; ++k) {
         res = run();
         times.push_back(res.kernel_seconds);
       }
-      if (bv.bands > 0)
+      if (bv.bands >= 0)
         std::printf("  (%s: %lld bytes of border rows handed over, %d through host memory)\n", vname.c_str(),
                     (long long)res.handover_bytes, res.handovers_through_host);
       const double sec = median(times);

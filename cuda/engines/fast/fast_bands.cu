@@ -99,6 +99,12 @@ fill_result run_bands(residue_span query, residue_span target, const scoring_sch
   const bool packed16 = variant == fill_variant::score16;
   const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
   const std::int64_t strips = (m + variant_strip_rows(variant) - 1) / variant_strip_rows(variant);
+  if (bands == 0) {  // bands of one round each, at least one per device (fast_bands.hpp)
+    const cuda::device_context first(where.devices.front());
+    const int round = packed16 ? fill_round_warps<score16_policy>(first, scheme.size(), options.max_blocks)
+                               : fill_round_warps<score_policy>(first, scheme.size(), options.max_blocks);
+    bands = int(std::max<std::int64_t>(std::int64_t(where.devices.size()), (strips + round - 1) / round));
+  }
   const int g_count = int(std::min<std::int64_t>(bands, strips));
   const std::size_t border_cell = packed16 ? 4 : 8;
 
@@ -188,7 +194,7 @@ fill_result fill_bands(residue_span query, residue_span target, const scoring_sc
   const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
   if (m < 1 || n < 1 || m > (1ll << 31) - 1024 || n > (1ll << 31) - 1024)
     throw std::invalid_argument("sw_fast: sequence lengths must be in [1, 2^31 - 1024)");
-  if (bands < 1) throw std::invalid_argument("sw_fast: a banded fill needs at least one band");
+  if (bands < 0) throw std::invalid_argument("sw_fast: a banded fill needs at least one band (0: one per round)");
   if (layout.devices.empty()) throw std::invalid_argument("sw_fast: a banded fill needs a device");
   if (!scheme_fits(scheme)) throw std::invalid_argument("sw_fast: scores must lie in [-127, 127] (int8 profile)");
   if (!within_score_range(std::uint64_t(m), std::uint64_t(n), scheme))

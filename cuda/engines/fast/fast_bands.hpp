@@ -32,7 +32,11 @@ struct band_layout {
   bool concurrent = false;
 };
 
-//! Fills query × target as `bands` bands (at most one per strip); variants score32 and score16
+//! Fills query × target as `bands` bands (at most one per strip), or with bands = 0 as bands of
+//! one round of the fill's co-resident warps each (at least one per device). Several GPUs need
+//! the latter once a pair has more strips than one round: band g + 1 starts when band g's last
+//! strip runs, so a band of several rounds would keep the next GPU waiting for all but its last
+//! round, while bands of one round cycled over the devices keep every GPU filling at once; variants score32 and score16
 //! (a 16-bit overflow in any band reruns every band at 32 bits). Same result and errors as
 //! fill_context::fill (the grid-barrier and origins variants are refused); the result also
 //! says how many border bytes crossed between bands and how many crossings went through host

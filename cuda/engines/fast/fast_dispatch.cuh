@@ -34,6 +34,11 @@ strip_best best_of_strips(const std::vector<strip_best>& bests);
 template <typename policy_t>
 int launch_fill(const cuda::device_context& dev, const fast_problem& pb, int max_blocks, cudaStream_t stream);
 
+//! Warps of one round of the fill kernel of policy_t on dev: its co-resident blocks (at most
+//! max_blocks when > 0) × warps per block. Strips beyond them wait for a warp of an earlier round.
+template <typename policy_t>
+int fill_round_warps(const cuda::device_context& dev, int ranks, int max_blocks);
+
 //! Grid of the grid-barrier variant of policy_t with barrier M (fast_barrier_kernel.cuh): the
 //! co-resident cap on dev, at most workspace_blocks, max_blocks when > 0, and the strips' warps.
 template <typename policy_t, sync_mode M>

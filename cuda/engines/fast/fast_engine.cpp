@@ -77,7 +77,7 @@ class fast_engine final : public engine {
     if (bands >= 2 && double(query.size()) >= bands * band_min_rows && double(query.size()) * double(target.size()) >= band_min_cells) {
       band_layout layout;
       layout.devices = band_devices_;
-      return fill_bands(query, target, scheme, fo, int(band_devices_.size()), layout).best;
+      return fill_bands(query, target, scheme, fo, 0, layout).best;  // bands of one round, cycled over the GPUs
     }
     return ctx_.fill(query, target, scheme, fo).best;
   }

@@ -25,4 +25,11 @@ int launch_fill(const cuda::device_context& dev, const fast_problem& pb, int max
   return blocks;
 }
 
+template <typename policy_t>
+int fill_round_warps(const cuda::device_context& dev, int ranks, int max_blocks) {
+  const int cap = cuda::max_coresident_blocks(dev, fast_fill_kernel<policy_t>, policy_t::block_threads,
+                                              profile_smem_bytes<policy_t>(ranks));
+  return std::max(1, max_blocks > 0 ? std::min(cap, max_blocks) : cap) * policy_t::warps_per_block;
+}
+
 }  // namespace swat::fast

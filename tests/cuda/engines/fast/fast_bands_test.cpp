@@ -120,6 +120,32 @@ TEST(FastBands, BandsAtOnceOutwaitAShortWatchdogAndEqualTheWholeFill) {
   }
 }
 
+TEST(FastBands, BandsOfOneRoundCycleOverTheDevices) {
+  SWAT_REQUIRE_DEVICE();
+  // bands = 0: one band per round of co-resident warps (2 blocks × 4 warps here), at least one
+  // per device; the same device named twice stands for two GPUs (band g on devices[g % 2]).
+  const scoring_scheme s = scoring::make_protein_scheme("BLOSUM62", 11, 1);
+  std::mt19937 rng(31);
+  const auto q = test::random_residues(rng, 20000, s);
+  const auto t = test::related_or_random(rng, q, 3000, s);
+  const best_cell want = cell_of(reference::align(q, t, s));
+  const int dev = swat::test::test_device().id();
+  for (const fill_variant v : {fill_variant::score32, fill_variant::score16}) {
+    band_layout layout;
+    layout.devices = {dev, dev};
+    const fill_options o = variant_options(v);  // max_blocks 2: rounds of 8 strips
+    const fill_result got = fill_bands(q, t, s, o, 0, layout);
+    EXPECT_EQ(got.best, want) << (v == fill_variant::score16 ? "score16" : "score32");
+    const std::int64_t bands = (std::int64_t(got.strips) + 7) / 8;
+    EXPECT_EQ(got.handover_bytes, (bands - 1) * std::int64_t(t.size()) * (got.ran == fill_variant::score16 ? 4 : 8));
+    layout.devices = {dev};  // fewer strips than one round: one band per device
+    fill_options wide = o;
+    wide.max_blocks = 0;
+    const residue_span short_q = residue_span(q).first(3000);
+    EXPECT_EQ(fill_bands(short_q, t, s, wide, 0, layout).handover_bytes, 0);
+  }
+}
+
 TEST(FastBands, RealPairEqualsTheWholeFill) {
   SWAT_REQUIRE_DEVICE();
   const std::filesystem::path dir = std::filesystem::path(SWAT_SHARED_DATA) / "dna";
@@ -141,7 +167,7 @@ TEST(FastBands, RealPairEqualsTheWholeFill) {
       EXPECT_EQ(got.best, want) << bands << " bands" << (through_host ? ", through host memory" : "");
     }
   }
-  EXPECT_THROW(fill_bands(q.records[0].residues, t.records[0].residues, s, o, 0), std::invalid_argument);
+  EXPECT_THROW(fill_bands(q.records[0].residues, t.records[0].residues, s, o, -1), std::invalid_argument);
 }
 
 }  // namespace
