@@ -4,8 +4,10 @@
 #include "cuda/engines/dbsearch/db_align.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <numeric>
 #include <stdexcept>
+#include <thread>
 
 #include "cuda/common/cuda_check.cuh"
 #include "cuda/engines/dbsearch/db_launch.cuh"
@@ -23,7 +25,9 @@ constexpr int reach_lanes = 32, reach_rows = 16, strip_rows = reach_lanes * reac
 std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefixes,
                                       std::span<const residue_span> target_prefixes,
                                       std::span<const std::int32_t> scores, const scoring_scheme& scheme,
-                                      const cuda::device_context& dev) {
+                                      const cuda::device_context& dev, reach_seconds* seconds) {
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
   const std::size_t hits = query_prefixes.size();
   if (target_prefixes.size() != hits || scores.size() != hits) throw std::invalid_argument("reverse_reach: sizes");
   std::vector<box_extent> out(hits);
@@ -62,16 +66,28 @@ std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefix
   std::vector<std::uint8_t> host(in_bytes);
   std::copy_n(reinterpret_cast<const std::uint8_t*>(table.data()), hits * sizeof(query_info), host.data());
   std::copy_n(reinterpret_cast<const std::uint8_t*>(tasks.data()), hits * sizeof(pair_task), host.data() + tasks_offset);
-  std::vector<std::uint8_t> reversed;
-  for (std::size_t k = 0; k < hits; ++k) {
-    const std::size_t h = order[k];
-    const residue_span q = query_prefixes[h], t = target_prefixes[h];
-    reversed.assign(q.rbegin(), q.rend());
-    build_profile(reversed, scheme.matrix.data(), matrix_stride, scheme.size(), strip_rows,
-                  reinterpret_cast<std::int8_t*>(host.data() + table_bytes + std::size_t(table[k].profile_offset)));
-    auto* cols = reinterpret_cast<std::uint16_t*>(host.data() + columns_offset) + tasks[k].offset;
-    for (std::size_t c = 0; c < t.size(); ++c) cols[c] = std::uint16_t(t[t.size() - 1 - c] | (std::uint16_t(pad) << 8));
+  // Reversed profiles and columns, hits interleaved over the host's cores (disjoint regions).
+  const auto fill = [&](std::size_t first, std::size_t step) {
+    std::vector<std::uint8_t> reversed;
+    for (std::size_t k = first; k < hits; k += step) {
+      const std::size_t h = order[k];
+      const residue_span q = query_prefixes[h], t = target_prefixes[h];
+      reversed.assign(q.rbegin(), q.rend());
+      build_profile(reversed, scheme.matrix.data(), matrix_stride, scheme.size(), strip_rows,
+                    reinterpret_cast<std::int8_t*>(host.data() + table_bytes + std::size_t(table[k].profile_offset)));
+      auto* cols = reinterpret_cast<std::uint16_t*>(host.data() + columns_offset) + tasks[k].offset;
+      for (std::size_t c = 0; c < t.size(); ++c) cols[c] = std::uint16_t(t[t.size() - 1 - c] | (std::uint16_t(pad) << 8));
+    }
+  };
+  const std::size_t workers =
+      std::min<std::size_t>({std::max(1u, std::thread::hardware_concurrency()), 16, std::size_t(columns_total >> 20) + 1, hits});
+  {
+    std::vector<std::thread> threads;
+    for (std::size_t w = 1; w < workers; ++w) threads.emplace_back(fill, w, workers);
+    fill(0, workers);
+    for (std::thread& t : threads) t.join();
   }
+  const auto t1 = clock::now();
 
   const shape_info shape = shape_on<reach_lanes, reach_rows, true>(dev.id(), 0);
   cuda::device_buffer memory;
@@ -112,6 +128,10 @@ std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefix
   for (std::size_t k = 0; k < hits; ++k) {
     const result_cell& c = results[2 * k];
     if (c.score == scores[order[k]]) out[order[k]] = box_extent{c.query_end, c.target_end};
+  }
+  if (seconds) {
+    seconds->host = std::chrono::duration<double>(t1 - t0).count();
+    seconds->gpu = std::chrono::duration<double>(clock::now() - t1).count();
   }
   return out;
 }

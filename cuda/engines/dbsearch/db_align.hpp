@@ -31,11 +31,17 @@ struct box_extent {
 
 //! The reverse pass: for hit k, query_prefixes[k] and target_prefixes[k] end at its best cell
 //! and scores[k] is its score (> 0, ≤ 32767 − max score, the prefixes' product at most
-//! max_hit_cells). Returns the boxes in hit order. Needs scan_supports(scheme).
+//! max_hit_cells). Returns the boxes in hit order. Needs scan_supports(scheme). When `seconds`
+//! is given it receives the host's share (reversed profiles and columns, on every core) and the
+//! GPU's (upload, kernel, results).
+struct reach_seconds {
+  double host = 0;
+  double gpu = 0;
+};
 std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefixes,
                                       std::span<const residue_span> target_prefixes,
                                       std::span<const std::int32_t> scores, const scoring_scheme& scheme,
-                                      const cuda::device_context& dev);
+                                      const cuda::device_context& dev, reach_seconds* seconds = nullptr);
 
 //! Hits with larger prefixes than this go to the pair engine: one warp would take too long.
 inline constexpr double max_hit_cells = double(std::int64_t(1) << 29);

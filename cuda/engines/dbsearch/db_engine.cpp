@@ -83,8 +83,11 @@ class db_engine final : public engine {
     using clock = std::chrono::steady_clock;
     const auto since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
     auto t0 = clock::now();
-    const std::vector<box_extent> boxes = reverse_reach(qs, ts, scores, scheme, dev_);
+    reach_seconds reach;
+    const std::vector<box_extent> boxes = reverse_reach(qs, ts, scores, scheme, dev_, &reach);
     stages_.push_back({"reverse pass " + std::to_string(qs.size()), since(t0)});
+    stages_.push_back({"reverse pass host", reach.host});
+    stages_.push_back({"reverse pass gpu", reach.gpu});
     t0 = clock::now();
     std::vector<pair_job> small, large;
     std::vector<std::size_t> small_at, large_at;
