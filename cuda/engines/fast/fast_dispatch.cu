@@ -82,7 +82,7 @@ fast_problem stage_fill(cuda::device_buffer& b, residue_span query, residue_span
   const std::size_t off_table = layout.add(packed.table.size());
   const std::size_t off_ready = layout.add(std::size_t(strips) * 4);
   const std::size_t off_best = layout.add(std::size_t(strips) * sizeof(strip_best));
-  const std::size_t off_error = layout.add(16);  // error word, then the 8-byte flag-wait counter at +8
+  const std::size_t off_error = layout.add(16);  // error word, a banded fill's beat count at +4, the 8-byte flag-wait counter at +8
   const std::size_t off_border = layout.add(2 * std::size_t(n) * border_cell);
   b.reserve(layout.bytes());
 

@@ -64,11 +64,13 @@ struct fast_problem {
   std::uint32_t* band_ready;
   strip_border band_in;
   std::uint32_t* band_in_ready;
-  //! Banded fills whose bands run at once: one counter (mapped host memory, shared by every
-  //! band) that each strip raises every 2^16 published columns and at its end (system scope).
-  //! A wait whose watchdog expires while the counter moved starts its watchdog again: a band
-  //! may wait for the whole of the bands above it, not only for one chunk of columns, and its
-  //! waits end in an error only once nothing anywhere has moved for the watchdog's time.
+  //! Banded fills: one progress word (mapped host memory, shared by every band) that each strip
+  //! changes every 2^16 published columns and at its end (system-scope store; the band counts
+  //! its beats in the word after its error word, d_error[1]). A wait whose watchdog expires
+  //! while the word moved starts its watchdog again: a band may wait for the whole of the bands
+  //! above it, not only for one chunk of columns, and its waits end in an error only once
+  //! nothing anywhere has moved for the watchdog's time (at most twice that time: the word is
+  //! first read at the first expiry).
   std::uint32_t* band_beat;
 };
 

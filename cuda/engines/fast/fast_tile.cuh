@@ -57,12 +57,19 @@ __device__ inline std::uint32_t band_beat_of(const fast_problem& pb) {
       .load(::cuda::memory_order_relaxed);
 }
 
-//! Raises the banded fill's progress counter after `columns` published columns of a strip:
-//! every 2^16 columns and at the row's end (cheap: a relaxed system-scope add per 2^16 columns).
+//! Moves the banded fill's progress word after `columns` published columns of a strip: every
+//! 2^16 columns and at the row's end. The band counts its beats in its own device memory (the
+//! word after its error word) and stores (band's first strip, count) into the shared word with
+//! a plain system-scope store: read-modify-write atomics on host memory are not available over
+//! PCIe, and the waiters only need to see the word change.
 __device__ inline void band_heartbeat(const fast_problem& pb, std::uint32_t columns) {
-  if (pb.band_beat && ((columns & 0xffffu) == 0 || columns == std::uint32_t(pb.n)))
+  if (pb.band_beat && ((columns & 0xffffu) == 0 || columns == std::uint32_t(pb.n))) {
+    const std::uint32_t k = ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device>(
+                                *(reinterpret_cast<std::uint32_t*>(pb.d_error) + 1))
+                                .fetch_add(1u, ::cuda::memory_order_relaxed);
     ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_system>(*pb.band_beat)
-        .fetch_add(1u, ::cuda::memory_order_relaxed);
+        .store((std::uint32_t(pb.strip_first) << 24) | ((k + 1) & 0xffffffu), ::cuda::memory_order_relaxed);
+  }
 }
 
 //! Spins until ready ≥ need (device-scope acquire). False when the watchdog fired or another
@@ -77,7 +84,8 @@ __device__ inline bool wait_ready(const fast_problem& pb, std::uint32_t* ready, 
   if (flag.load(::cuda::memory_order_acquire) < need) {
     const long long began = clock64();
     long long start = began;  // of the watchdog's current period
-    std::uint32_t beat = pb.band_beat ? band_beat_of(pb) : 0u;
+    bool beat_seen = false;   // the progress word is read only once a period expires (it may be
+    std::uint32_t beat = 0;   // in host memory): the first expiry starts a second period
     for (;;) {
       if (flag.load(::cuda::memory_order_acquire) >= need) break;
       if (error.load(::cuda::memory_order_relaxed) != 0) {
@@ -87,7 +95,8 @@ __device__ inline bool wait_ready(const fast_problem& pb, std::uint32_t* ready, 
       if (clock64() - start > pb.watchdog_cycles) {
         if (pb.band_beat) {  // bands at once: fine while some band moved in this period
           const std::uint32_t now = band_beat_of(pb);
-          if (now != beat) {
+          if (!beat_seen || now != beat) {
+            beat_seen = true;
             beat = now;
             start = clock64();
             continue;
