@@ -67,12 +67,59 @@ __device__ void finish_pair(const scan_problem& pb, std::int64_t q, std::int64_t
   st = lane_state{};
 }
 
-//! profile_mode::pipelined: each block takes one (query, pair) at a time from the queue (or the
-//! static partition) and its W warps scan the query's strips in turn, warp w strips w, w + W, …
-//! (pipe_link: strip s reads ring row (s − 1) mod W and writes row s mod W of the block's W
-//! border rows). Strip s + W reuses the row of strip s only once strip s + 1 has read it: s + W
-//! waits on s + W − 1, which waits on … s + 1, so the block never deadlocks and never reads a row
-//! too early. The warps' best cells merge under the tie rule (merge_cell) in shared memory.
+//! Shared-memory word access by atomics only (compute-sanitizer's racecheck follows atomics on
+//! shared memory; the chained pipeline's bookkeeping is read and written by different warps).
+__device__ __forceinline__ int shared_load(int* p) { return atomicAdd(p, 0); }
+__device__ __forceinline__ long long shared_load(long long* p) {
+  return static_cast<long long>(atomicAdd(reinterpret_cast<unsigned long long*>(p), 0ull));
+}
+__device__ __forceinline__ void shared_store(int* p, int v) { atomicExch(p, v); }
+__device__ __forceinline__ void shared_store(long long* p, long long v) {
+  atomicExch(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
+}
+
+//! The (query, pair) tasks a pipelined block has in flight (db_kernel.cuh, scan_pipelined).
+template <int W>
+struct pipe_tasks {
+  static constexpr int slots = 16;  //!< tasks in flight at most (≥ W: one-strip tasks)
+  long long range[slots];           //!< first running strip << 24 | strips (0: none)
+  long long task[slots];            //!< the task (query · pairs + pair)
+  int left[slots];                  //!< warps of the task that have not handed their best cells in
+  int busy[slots];                  //!< 1 while the task runs
+  int score[slots][2][W], row[slots][2][W], col[slots][2][W];  //!< each warp's best cells (A, B)
+  int over[slots][W];                                         //!< each warp's overflow bits
+  long long known_end;              //!< running number of the first strip no task holds yet
+  int claims;                       //!< tasks the block has taken
+  int finished;                     //!< 1: no task is left (known_end is final)
+};
+
+//! Waits (lane 0 of a warp) until *word == 0 or an error is recorded; false on the watchdog.
+__device__ inline bool wait_zero(const scan_problem& pb, int* word) {
+  ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device> error(*pb.d_error);
+  const long long start = clock64();
+  while (shared_load(word) != 0) {
+    if (error.load(::cuda::memory_order_relaxed) != 0) return false;
+    if (clock64() - start > pb.watchdog_cycles) {
+      error.store(scan_error_watchdog, ::cuda::memory_order_relaxed);
+      return false;
+    }
+    __nanosleep(32);
+  }
+  __threadfence_block();
+  return true;
+}
+
+//! profile_mode::pipelined: the W warps of a block scan (query, pair) tasks strip by strip as one
+//! chain. The block numbers the strips of its tasks one after the other (running number g: the
+//! task taken k-th by the block holds g = first … first + strips − 1) and warp w scans g = w,
+//! w + W, …: strip g reads ring row (g − 1) mod W (when it is not its task's first strip) and
+//! writes row g mod W (pipe_link). A task's warps start on the next task as soon as they are
+//! done with it, so a query of fewer strips than W warps does not leave warps idle. The warp
+//! whose strip is the first without a task takes the next one from the queue (or the static
+//! partition); the warps hand their best cells in per task and the last one stores the result.
+//! Every wait is on a strip of smaller running number (the row above, the row's previous
+//! reader, the taker of the task, the warps of a task TS tasks back), so the block never
+//! deadlocks; every wait has the watchdog.
 template <typename policy_t>
 __device__ void scan_pipelined(const scan_problem& pb) {
   using entry_t = profile_entry<policy_t::profile_words>;
@@ -80,60 +127,166 @@ __device__ void scan_pipelined(const scan_problem& pb) {
   constexpr int W = policy_t::warps_per_block;
   constexpr unsigned full = 0xffffffffu;
   static_assert(policy_t::groups_per_warp == 1 && !policy_t::reach, "pipelined: one group per warp, scan mode");
-  __shared__ std::int64_t task;
-  __shared__ long long progress[W];
-  __shared__ cell best_a[W], best_b[W];
-  __shared__ int overflow[W];
+  using tasks_t = pipe_tasks<W>;
+  constexpr int TS = tasks_t::slots;
+  __shared__ long long progress[2 * W];  // per ring row: progress, then (W words on) freed
+  __shared__ tasks_t pt;
   const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) & 31;
-  const std::int64_t slice_entries = std::int64_t(pb.profile_rows) * G;
-  const auto* profile = reinterpret_cast<const entry_t*>(pb.d_profile);
-  std::uint64_t* ring = pb.d_border + std::int64_t(blockIdx.x) * W * pb.border_columns;
-  const std::int64_t tasks = std::int64_t(pb.queries) * pb.pairs;
-  for (std::int64_t round = 0;; ++round) {
-    if (threadIdx.x == 0)
-      task = pb.use_queue ? std::int64_t(atomicAdd(pb.d_queue, 1u)) : round * gridDim.x + blockIdx.x;
-    if (threadIdx.x < W) progress[threadIdx.x] = -1;
-    __syncthreads();
-    const std::int64_t b = task;
-    if (b >= tasks) break;
-    const std::int64_t q = b / pb.pairs, p = b % pb.pairs;
-    const query_info qi = pb.d_queries[q];
-    const pair_view pair = load_pair(pb, p);
-    const std::int32_t steps = pair.columns + G - 1;
-    const entry_t* query_profile = profile + qi.profile_offset / std::int64_t(sizeof(entry_t));
-    lane_state st;
-    for (int s = warp; s < qi.strips; s += W) {
-      const pipe_link link{ring + std::int64_t((s + W - 1) % W) * pb.border_columns, &progress[(s + W - 1) % W],
-                           &progress[s % W]};
-      scan_strip<policy_t, true>(pb, s, qi.strips, pair, steps, query_profile + s * slice_entries,
-                                 ring + std::int64_t(s % W) * pb.border_columns, st, link);
-    }
+  if (threadIdx.x < 2 * W) progress[threadIdx.x] = -1;
+  if (threadIdx.x < TS) {
+    pt.range[threadIdx.x] = 0;
+    pt.busy[threadIdx.x] = 0;
+  }
+  if (threadIdx.x == 0) {
+    pt.known_end = 0;
+    pt.claims = 0;
+    pt.finished = 0;
+  }
+  __syncthreads();
+
+  // The warp's task (slot, first running strip, strips), kept in shared memory across strips
+  // (lane 0 writes, the warp reads after __syncwarp): registers are the strip's.
+  __shared__ int ws_slot[W], ws_first[W], ws_strips[W];
+  if (lane == 0) ws_slot[warp] = -1;
+  __syncwarp();
+  lane_state st;
+  // Hands the warp's best cells of its task in; the last of the task's warps stores the result
+  // and frees the slot.
+  const auto hand_in = [&](int slot) {
     const cell a = reduce_cell<G>(st.a), c = reduce_cell<G>(st.b);
     const int over = (__any_sync(full, st.overflow_a) ? 1 : 0) | (__any_sync(full, st.overflow_b) ? 2 : 0);
     if (lane == 0) {
-      best_a[warp] = a;
-      best_b[warp] = c;
-      overflow[warp] = over;
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      cell ra = best_a[0], rb = best_b[0];
-      int ov = overflow[0];
-      for (int w = 1; w < W; ++w) {
-        merge_cell(ra, best_a[w]);
-        merge_cell(rb, best_b[w]);
-        ov |= overflow[w];
-      }
-      if (p < pb.pairs) {
+      shared_store(&pt.score[slot][0][warp], a.score);
+      shared_store(&pt.row[slot][0][warp], a.i);
+      shared_store(&pt.col[slot][0][warp], a.j);
+      shared_store(&pt.score[slot][1][warp], c.score);
+      shared_store(&pt.row[slot][1][warp], c.i);
+      shared_store(&pt.col[slot][1][warp], c.j);
+      shared_store(&pt.over[slot][warp], over);
+      __threadfence_block();
+      if (atomicSub(&pt.left[slot], 1) == 1) {
+        __threadfence_block();
+        cell r[2];
+        int ov = 0;
+        for (int w = 0; w < W; ++w) {
+          for (int x = 0; x < 2; ++x)
+            merge_cell(r[x], cell{shared_load(&pt.score[slot][x][w]), shared_load(&pt.row[slot][x][w]),
+                                  shared_load(&pt.col[slot][x][w])});
+          ov |= shared_load(&pt.over[slot][w]);
+        }
+        const long long b = shared_load(&pt.task[slot]);
+        const std::int64_t q = b / pb.pairs, p = b % pb.pairs;
+        const pair_view pair = load_pair(pb, p);
         result_cell* out = pb.d_result + 2 * (q * pb.pairs + p);
-        out[0] = result_cell{ra.score, ra.i, ra.j, (ov & 1) ? flag_overflow : 0};
-        out[1] = result_cell{rb.score, rb.i, rb.j, (ov & 2) ? flag_overflow : 0};
-        atomicAdd(pb.d_cells_done,
-                  static_cast<unsigned long long>(qi.m) * static_cast<unsigned long long>(pair.columns + pair.length_b));
+        out[0] = result_cell{r[0].score, r[0].i, r[0].j, (ov & 1) ? flag_overflow : 0};
+        out[1] = result_cell{r[1].score, r[1].i, r[1].j, (ov & 2) ? flag_overflow : 0};
+        atomicAdd(pb.d_cells_done, static_cast<unsigned long long>(pb.d_queries[q].m) *
+                                       static_cast<unsigned long long>(pair.columns + pair.length_b));
+        shared_store(&pt.range[slot], 0);
+        __threadfence_block();
+        shared_store(&pt.busy[slot], 0);
       }
+      ws_slot[warp] = -1;
     }
-    __syncthreads();  // task, progress and the best cells are rewritten next round
+    __syncwarp();
+    st = lane_state{};
+  };
+
+  for (int g = warp;; g += W) {
+    if (ws_slot[warp] >= 0 && g >= ws_first[warp] + ws_strips[warp]) hand_in(ws_slot[warp]);
+    // The task that holds strip g: found among the slots, or taken here when g is the first
+    // strip without a task; none once the tasks are done.
+    while (ws_slot[warp] < 0) {
+      int state = 0;  // 0 wait, 1 found, 2 done, 3 error
+      if (lane == 0) {
+        ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device> error(*pb.d_error);
+        const int fin = shared_load(&pt.finished);
+        __threadfence_block();
+        const long long end = shared_load(&pt.known_end);
+        __threadfence_block();
+        if (error.load(::cuda::memory_order_relaxed) != 0) {
+          state = 3;
+        } else if (g < end) {
+          state = 3;  // a strip below known_end always has its task in a slot
+          for (int k = 0; k < TS; ++k) {
+            const long long r = shared_load(&pt.range[k]);
+            const long long rf = r >> 24, rn = r & 0xffffff;
+            if (rn > 0 && rf <= g && g < rf + rn) {
+              ws_slot[warp] = k;
+              ws_first[warp] = int(rf);
+              ws_strips[warp] = int(rn);
+              state = 1;
+              break;
+            }
+          }
+        } else if (fin) {
+          state = 2;
+        } else if (g == end) {  // take the next task
+          const int k = shared_load(&pt.claims);
+          const long long b = pb.use_queue ? static_cast<long long>(atomicAdd(pb.d_queue, 1u))
+                                           : static_cast<long long>(k) * gridDim.x + blockIdx.x;
+          if (b >= std::int64_t(pb.queries) * pb.pairs) {
+            shared_store(&pt.finished, 1);
+          } else if (wait_zero(pb, &pt.busy[k % TS])) {
+            const int sl = k % TS;
+            const int n = pb.d_queries[b / pb.pairs].strips;
+            for (int w = 0; w < W; ++w) {
+              for (int x = 0; x < 2; ++x) {
+                shared_store(&pt.score[sl][x][w], 0);
+                shared_store(&pt.row[sl][x][w], 0);
+                shared_store(&pt.col[sl][x][w], 0);
+              }
+              shared_store(&pt.over[sl][w], 0);
+            }
+            shared_store(&pt.task[sl], b);
+            shared_store(&pt.left[sl], min(n, W));
+            shared_store(&pt.busy[sl], 1);
+            shared_store(&pt.range[sl], (end << 24) | static_cast<long long>(n));
+            shared_store(&pt.claims, k + 1);
+            __threadfence_block();
+            atomicMax(&pt.known_end, end + n);
+          } else {
+            state = 3;
+          }
+        } else {  // a warp with a smaller strip is taking a task
+          const long long start = clock64();
+          while (shared_load(&pt.known_end) == end && shared_load(&pt.finished) == 0 &&
+                 error.load(::cuda::memory_order_relaxed) == 0) {
+            if (clock64() - start > pb.watchdog_cycles) {
+              error.store(scan_error_watchdog, ::cuda::memory_order_relaxed);
+              break;
+            }
+            __nanosleep(32);
+          }
+        }
+      }
+      __syncwarp();
+      if (__shfl_sync(full, state, 0) >= 2) break;
+    }
+    const int slot = ws_slot[warp];
+    if (slot < 0) break;
+    long long task = 0;
+    if (lane == 0) task = shared_load(&pt.task[slot]);
+    task = __shfl_sync(full, task, 0);
+    const std::int64_t q = task / pb.pairs, p = task % pb.pairs;
+    const query_info qi = pb.d_queries[q];
+    const pair_view pair = load_pair(pb, p);
+    const std::int32_t steps = pair.columns + G - 1;
+    const entry_t* query_profile =
+        reinterpret_cast<const entry_t*>(pb.d_profile) + qi.profile_offset / std::int64_t(sizeof(entry_t));
+    const std::int64_t slice_entries = std::int64_t(pb.profile_rows) * G;
+    const int s = g - ws_first[warp];
+    const int up = (g + W - 1) % W, own = g % W;
+    std::uint64_t* ring = pb.d_border + std::int64_t(blockIdx.x) * W * pb.border_columns;
+    pipe_link link;
+    link.border_in = ring + std::int64_t(up) * pb.border_columns;
+    link.progress_in = &progress[up];
+    link.progress_out = &progress[own];
+    link.g = g;
+    scan_strip<policy_t, true>(pb, s, qi.strips, pair, steps, query_profile + s * slice_entries,
+                               ring + std::int64_t(own) * pb.border_columns, st, link);
   }
+  if (ws_slot[warp] >= 0) hand_in(ws_slot[warp]);
 }
 
 template <typename policy_t>
@@ -203,7 +356,9 @@ __global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_
           (b % pb.batches_per_query) * pb.batch + std::int64_t(warp) * policy_t::groups_per_warp + group_in_warp;
       const pair_view pair = load_pair(pb, p);
       const std::int32_t steps = __reduce_max_sync(full, unsigned(pair.columns)) + G - 1;
-      const entry_t* query_profile = profile + qi.profile_offset / std::int64_t(sizeof(entry_t));
+      const entry_t* query_profile =
+        reinterpret_cast<const entry_t*>(pb.d_profile) + qi.profile_offset / std::int64_t(sizeof(entry_t));
+    const std::int64_t slice_entries = std::int64_t(pb.profile_rows) * G;
       for (int s = 0; s < qi.strips; ++s) {
         __syncthreads();  // every group is done with the previous strip's profile
         copy_profile(smem_profile, query_profile + s * slice_entries, slice_entries);

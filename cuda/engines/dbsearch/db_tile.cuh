@@ -103,15 +103,25 @@ __device__ __forceinline__ std::int32_t group_max(std::int32_t v) {
   return v;
 }
 
-//! Where a pipelined strip (profile_mode::pipelined) hands its last row over: the strip above
-//! wrote border_in and counts its columns in progress_in, this one writes border (its own ring
-//! row) and counts in progress_out. A count is s · (columns + 1) + columns written, so a row
-//! reused by a later strip only grows.
+//! Where a pipelined strip (profile_mode::pipelined) hands its last row over. Strips carry the
+//! block's running number g (strips of successive pairs follow each other, db_kernel.cuh); the
+//! strip above (g − 1) wrote border_in and counts its columns in progress_in, this one writes
+//! border (its own ring row) and counts in progress_out: a count is g · 2^20 + columns written,
+//! so a ring row's count only grows as later strips reuse it. Once done, the strip frees
+//! border_in in freed_in ((g − 1) · 2^20 + 2^20 − 1), and before writing its own row it waits
+//! until the row's last reader (strip g − W + 1) freed it (freed_out ≥ (g − W) · 2^20 + 2^20 − 1);
+//! a task's last strip, whose row nobody reads, frees its row at once. A row's freed word sits
+//! W words after its progress word (W = the policy's warps per block). (Within one task the
+//! chain of waits alone would order them; across tasks a first strip waits on nothing.)
 struct pipe_link {
   const std::uint64_t* border_in = nullptr;
   long long* progress_in = nullptr;
   long long* progress_out = nullptr;
+  long long g = 0;  //!< the strip's running number in its block
 };
+
+//! One strip's count unit: columns ≤ 65,536 (+ G) stay below it.
+inline constexpr long long pipe_unit = 1ll << 20;
 
 //! The progress word, read by an atomic (relaxed; with the fence after it an acquire). Atomic
 //! read-modify-writes rather than ld.acquire / st.release: compute-sanitizer's racecheck
@@ -166,7 +176,7 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
   const bool write_border = s + 1 < strips;
   const std::int32_t columns = pair.columns, length_b = pair.length_b;
   const std::uint64_t* const border_in = piped ? pipe.border_in : border;
-  [[maybe_unused]] const long long count_base = std::int64_t(s) * (std::int64_t(columns) + 1);
+  [[maybe_unused]] const long long count_base = piped ? pipe.g * pipe_unit : 0;
   static_assert(!piped || (G == 32 && !policy_t::reach), "pipelined strips: one group per warp, no reach mode");
   [[maybe_unused]] const std::uint32_t reach2 = pack16(pair.reach, -1);  // B never matches: H ≥ 0
   // Reach mode, pruned (exact: db_align.hpp). Every cell on a path of score S from the origin
@@ -183,6 +193,14 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
   [[maybe_unused]] std::int32_t alive_first = INT32_MAX, alive_last = -1;  // of this strip's border (lane G − 1)
   [[maybe_unused]] bool dead_before = false;
 
+  if constexpr (piped) {
+    if (!write_border) {
+      if (lane == 0) publish_progress(pipe.progress_out + policy_t::warps_per_block, count_base + pipe_unit - 1);  // nobody reads this row
+    } else {  // the row's last reader (strip g − W + 1) is done with it
+      wait_progress(pb, pipe.progress_out + policy_t::warps_per_block,
+                    (pipe.g - policy_t::warps_per_block) * pipe_unit + pipe_unit - 1);
+    }
+  }
   std::uint32_t h[R], e[R];  // H and E~ of the lane's rows, previous column
 #pragma unroll
   for (int r = 0; r < R; ++r) {
@@ -210,8 +228,7 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
       ch_f = minus_inf;
       ch_t = pad2;
       if constexpr (piped) {  // the strip above has written these G columns (or all of its row)
-        if (s > 0 && t < columns)
-          wait_progress(pb, pipe.progress_in, count_base - (std::int64_t(columns) + 1) + min(t + G, columns));
+        if (s > 0 && t < columns) wait_progress(pb, pipe.progress_in, count_base - pipe_unit + min(t + G, columns));
       }
       if (c < columns) {
         const std::uint32_t ranks = pair.residues[c];
@@ -302,6 +319,11 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
     }
   }
 
+  if constexpr (piped) {  // the row above is read: its next writer may have it
+    __syncwarp();
+    if (s > 0 && lane == 0)  // (g − 1) · 2^20 + 2^20 − 1
+      publish_progress(pipe.progress_in + policy_t::warps_per_block, count_base - 1);
+  }
   if constexpr (policy_t::reach) {
     st.alive_first = __shfl_sync(full, alive_first, G - 1, G);
     st.alive_last = __shfl_sync(full, alive_last, G - 1, G);
