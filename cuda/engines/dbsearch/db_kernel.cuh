@@ -145,8 +145,9 @@ __device__ void scan_pipelined(const scan_problem& pb) {
   __syncthreads();
 
   // The warp's task (slot, first running strip, strips), kept in shared memory across strips
-  // (lane 0 writes, the warp reads after __syncwarp): registers are the strip's.
+  // (registers are the strip's); only lane 0 reads and writes them, and broadcasts.
   __shared__ int ws_slot[W], ws_first[W], ws_strips[W];
+  const auto from_lane0 = [&](int v) { return __shfl_sync(full, v, 0); };
   if (lane == 0) ws_slot[warp] = -1;
   __syncwarp();
   lane_state st;
@@ -193,10 +194,13 @@ __device__ void scan_pipelined(const scan_problem& pb) {
   };
 
   for (int g = warp;; g += W) {
-    if (ws_slot[warp] >= 0 && g >= ws_first[warp] + ws_strips[warp]) hand_in(ws_slot[warp]);
+    {
+      const int held = lane == 0 && ws_slot[warp] >= 0 && g >= ws_first[warp] + ws_strips[warp] ? ws_slot[warp] : -1;
+      if (from_lane0(held) >= 0) hand_in(from_lane0(held));
+    }
     // The task that holds strip g: found among the slots, or taken here when g is the first
     // strip without a task; none once the tasks are done.
-    while (ws_slot[warp] < 0) {
+    while (from_lane0(lane == 0 ? ws_slot[warp] : 0) < 0) {
       int state = 0;  // 0 wait, 1 found, 2 done, 3 error
       if (lane == 0) {
         ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device> error(*pb.d_error);
@@ -263,7 +267,7 @@ __device__ void scan_pipelined(const scan_problem& pb) {
       __syncwarp();
       if (__shfl_sync(full, state, 0) >= 2) break;
     }
-    const int slot = ws_slot[warp];
+    const int slot = from_lane0(lane == 0 ? ws_slot[warp] : 0);
     if (slot < 0) break;
     long long task = 0;
     if (lane == 0) task = shared_load(&pt.task[slot]);
@@ -275,7 +279,7 @@ __device__ void scan_pipelined(const scan_problem& pb) {
     const entry_t* query_profile =
         reinterpret_cast<const entry_t*>(pb.d_profile) + qi.profile_offset / std::int64_t(sizeof(entry_t));
     const std::int64_t slice_entries = std::int64_t(pb.profile_rows) * G;
-    const int s = g - ws_first[warp];
+    const int s = g - from_lane0(lane == 0 ? ws_first[warp] : 0);
     const int up = (g + W - 1) % W, own = g % W;
     std::uint64_t* ring = pb.d_border + std::int64_t(blockIdx.x) * W * pb.border_columns;
     pipe_link link;
@@ -286,7 +290,8 @@ __device__ void scan_pipelined(const scan_problem& pb) {
     scan_strip<policy_t, true>(pb, s, qi.strips, pair, steps, query_profile + s * slice_entries,
                                ring + std::int64_t(own) * pb.border_columns, st, link);
   }
-  if (ws_slot[warp] >= 0) hand_in(ws_slot[warp]);
+  const int held = from_lane0(lane == 0 ? ws_slot[warp] : -1);
+  if (held >= 0) hand_in(held);
 }
 
 template <typename policy_t>
