@@ -15,6 +15,7 @@
 #include "cuda/common/cuda_check.cuh"
 #include "cuda/common/device_buffer.hpp"
 #include "cuda/engines/fast/fast_dispatch.cuh"
+#include "cuda/engines/fast/fast_handover.cuh"
 #include "cuda/engines/fast/fast_host_buffers.cuh"
 #include "cuda/engines/fast/fast_policy.cuh"
 
@@ -28,21 +29,6 @@ struct band_buffers {
   int device = 0;
   cuda::device_buffer memory;
   fast_problem pb{};
-};
-
-//! Mapped, portable pinned host memory (a hand-over row and its flag between two GPUs without
-//! peer access).
-struct host_handover {
-  void* memory = nullptr;
-  host_handover(std::size_t bytes) {
-    SWAT_CUDA_CHECK(cudaHostAlloc(&memory, bytes, cudaHostAllocMapped | cudaHostAllocPortable));
-    std::memset(memory, 0, bytes);
-  }
-  ~host_handover() {
-    if (memory) cudaFreeHost(memory);
-  }
-  host_handover(const host_handover&) = delete;
-  host_handover& operator=(const host_handover&) = delete;
 };
 
 //! The streams of a fill: one per device (bands on one device run in launch order), or one per
@@ -77,22 +63,6 @@ struct band_streams {
     }
   }
 };
-
-//! Lets `from` write to `to`'s memory; false when the pair has no peer access.
-bool enable_peer(int from, int to) {
-  if (from == to) return true;
-  int can = 0;
-  SWAT_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, from, to));
-  if (!can) return false;
-  SWAT_CUDA_CHECK(cudaSetDevice(from));
-  const cudaError_t e = cudaDeviceEnablePeerAccess(to, 0);
-  if (e == cudaErrorPeerAccessAlreadyEnabled) {
-    (void)cudaGetLastError();
-    return true;
-  }
-  SWAT_CUDA_CHECK(e);
-  return true;
-}
 
 fill_result run_bands(residue_span query, residue_span target, const scoring_scheme& scheme, fill_variant variant,
                       const fill_options& options, int bands, const band_layout& where) {

@@ -34,7 +34,7 @@ class fast_engine final : public engine {
   std::string name() const override { return "gpu-fast"; }
   std::string device() const override {
     std::string d = "GPU " + std::to_string(dev_.id()) + ": " + dev_.describe();
-    if (!band_devices_.empty()) d += "; long pairs scored in bands over GPUs " + device_list_text(band_devices_);
+    if (!band_devices_.empty()) d += "; long pairs filled in bands over GPUs " + device_list_text(band_devices_);
     return d;
   }
 
@@ -107,7 +107,13 @@ class fast_engine final : public engine {
     to.budget_bytes = std::int64_t(double(dev_.free_bytes()) * 0.9);
     if (options_.max_gpu_mem_bytes > 0)
       to.budget_bytes = std::min<std::int64_t>(to.budget_bytes, std::int64_t(options_.max_gpu_mem_bytes) - ctx_.held_bytes());
-    auto backend = make_gpu_trace_backend(dev_, scheme, fill_options{}.watchdog_seconds, progress_);
+    // Several GPUs (--gpus): a long pair's root crossing fill in one row band per GPU, each GPU
+    // keeping its checkpoint rows (fast_trace.hpp, make_banded_trace_backend).
+    const double bands = double(band_devices_.size());
+    auto backend = bands >= 2 && double(query.size()) >= bands * band_min_rows &&
+                           double(query.size()) * double(target.size()) >= band_min_cells
+                       ? make_banded_trace_backend(band_devices_, scheme, fill_options{}.watchdog_seconds, progress_)
+                       : make_gpu_trace_backend(dev_, scheme, fill_options{}.watchdog_seconds, progress_);
     return trace_alignment(query, target, *backend, to, nullptr);
   }
 

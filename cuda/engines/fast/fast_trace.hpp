@@ -28,6 +28,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "common/alignment.hpp"
 #include "common/scoring_scheme.hpp"
@@ -117,5 +118,17 @@ struct trace_progress {
 };
 std::unique_ptr<trace_backend> make_gpu_trace_backend(const cuda::device_context& dev, const scoring_scheme& scheme,
                                                       double watchdog_seconds, trace_progress progress);
+
+//! GPU backend over several devices (issue: every GPU of the machine): the root crossing fill
+//! (at least devices.size() bands of K rows) runs as one row band per device, each edge on a
+//! checkpoint row, the last strip of a band handing its row to the next band's GPU as the fast
+//! fill's bands do (fast_bands.hpp: peer access, else mapped host memory, or always host memory
+//! with through_host), so the bands run as a pipeline; each device keeps its own checkpoint rows
+//! (the edge row with the band above it), which checkpoint() reads where they are. Smaller
+//! crossing fills and the codes fills of the segments run on devices[0]. A device named twice
+//! (tests) runs its bands one after the other.
+std::unique_ptr<trace_backend> make_banded_trace_backend(const std::vector<int>& devices, const scoring_scheme& scheme,
+                                                         double watchdog_seconds, trace_progress progress,
+                                                         bool through_host = false);
 
 }  // namespace swat::fast

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -11,7 +12,9 @@
 #include "cuda/common/cuda_check.cuh"
 #include "cuda/common/device_buffer.hpp"
 #include "cuda/common/launch.cuh"
+#include "cuda/engines/fast/fast_dispatch.cuh"
 #include "cuda/engines/fast/fast_fill.hpp"
+#include "cuda/engines/fast/fast_handover.cuh"
 #include "cuda/engines/fast/fast_host_buffers.cuh"
 #include "cuda/engines/fast/fast_trace.hpp"
 #include "cuda/engines/fast/fast_trace_tile.cuh"
@@ -62,13 +65,32 @@ class gpu_trace_backend final : public trace_backend {
   }
 
   crossing_result crossing_fill(const trace_sub& sub, std::int64_t band_rows, std::int64_t end_col) override {
-    trace_problem tp = setup(sub, band_rows, false);
+    trace_problem tp = stage_crossing(sub, band_rows, end_col, false);
+    const int blocks = launch_crossing(tp);
+    return collect_crossing(tp, blocks);
+  }
+
+  //! The three steps of a crossing fill, for the banded backend: uploads and zeroed flags on
+  //! this backend's stream (extra_ck: keep the last row as one more checkpoint row), ...
+  trace_problem stage_crossing(const trace_sub& sub, std::int64_t band_rows, std::int64_t end_col, bool extra_ck) {
+    dev_.make_current();
+    trace_problem tp = setup(sub, band_rows, false, extra_ck);
     tp.end_col = std::int32_t(end_col);
-    const std::int64_t strips = tp.base.strips;
+    return tp;
+  }
+  //! ... the launch (returns the blocks) ...
+  int launch_crossing(const trace_problem& tp) {
+    dev_.make_current();
     *static_cast<volatile unsigned long long*>(h_progress_) = 0;
     SWAT_CUDA_CHECK(cudaEventRecord(launched_, stream_));
     const int blocks = launch_trace<false>(dev_, tp, stream_);
     SWAT_CUDA_CHECK(cudaEventRecord(done_, stream_));
+    return blocks;
+  }
+  //! ... and the wait and read-back (best cell in the fill's own rows; throws on an error).
+  crossing_result collect_crossing(const trace_problem& tp, int blocks) {
+    dev_.make_current();
+    const std::int64_t strips = tp.base.strips;
     wait_with_progress(strips, tp.base.n);
     float kernel_ms = 0;
     SWAT_CUDA_CHECK(cudaEventElapsedTime(&kernel_ms, launched_, done_));
@@ -85,10 +107,7 @@ class gpu_trace_backend final : public trace_backend {
     SWAT_CUDA_CHECK(cudaStreamSynchronize(stream_));
     check_error(error);
     crossing_result res;
-    strip_best top{0, 0, 0, 0, 0};
-    for (const strip_best& sb : bests)
-      if (sb.score > 0 && cell_beats(sb.score, sb.query_end, sb.target_end, top.score, top.query_end, top.target_end))
-        top = sb;
+    const strip_best top = best_of_strips(bests);
     res.best = {top.score, top.query_end, top.target_end};
     res.best_ptr = std::uint32_t(top.origin);
     res.end_ph = end[0];
@@ -99,8 +118,15 @@ class gpu_trace_backend final : public trace_backend {
     n_ = tp.base.n;
     return res;
   }
+  //! Waits for this backend's stream (uploads, or a fill) without reading anything back.
+  void synchronize() {
+    dev_.make_current();
+    SWAT_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+  int device_id() const { return dev_.id(); }
 
   checkpoint_entry checkpoint(std::int64_t b, std::int64_t c) override {
+    dev_.make_current();
     checkpoint_entry e{};
     SWAT_CUDA_CHECK(cudaMemcpyAsync(&e, ck_ + std::size_t(b - 1) * std::size_t(n_) + std::size_t(c - 1), sizeof e,
                                     cudaMemcpyDeviceToHost, stream_));
@@ -109,7 +135,8 @@ class gpu_trace_backend final : public trace_backend {
   }
 
   void codes_fill(const trace_sub& sub) override {
-    trace_problem tp = setup(sub, trace_strip_rows, true);
+    dev_.make_current();
+    trace_problem tp = setup(sub, trace_strip_rows, true, false);
     launch_trace<true>(dev_, tp, stream_);
     const std::size_t words = std::size_t(tp.base.strips) * std::size_t(tp.base.n + 31) * 32;
     if (words * 4 > h_codes_bytes_) {
@@ -166,7 +193,7 @@ class gpu_trace_backend final : public trace_backend {
   }
 
   //! Lays out the buffer for one fill and uploads the sub-problem.
-  trace_problem setup(const trace_sub& sub, std::int64_t band_rows, bool codes) {
+  trace_problem setup(const trace_sub& sub, std::int64_t band_rows, bool codes, bool extra_ck) {
     const std::int64_t m = std::int64_t(sub.query.size()), n = std::int64_t(sub.target.size());
     if (m < 1 || n < 1 || n > trace_max_columns || m > (1ll << 31) - 1024)
       throw std::invalid_argument("sw_fast trace: sub-problem size out of range");
@@ -180,11 +207,12 @@ class gpu_trace_backend final : public trace_backend {
     const std::size_t o_table = layout.add(packed_.table.size());
     const std::size_t o_ready = layout.add(std::size_t(strips) * 4);
     const std::size_t o_best = layout.add(std::size_t(strips) * sizeof(strip_best));
-    // error word; +8: end pointers (2 × 4 B); +16: flag-wait cycles; +24: progress count
-    const std::size_t o_error = layout.add(32);
+    // error word; +4: a banded fill's beat count; +8: end pointers (2 × 4 B); +16: flag-wait
+    // cycles; +24: progress count; +32: the flag of the row a band above hands over
+    const std::size_t o_error = layout.add(48);
     const std::size_t o_border = layout.add(2 * un * (codes ? 8 : 16));
     const std::size_t o_extra = layout.add(codes ? std::size_t(strips) * (un + 31) * 128
-                                                 : std::size_t(bands - 1) * un * sizeof(checkpoint_entry));
+                                                 : std::size_t(bands - 1 + (extra_ck ? 1 : 0)) * un * sizeof(checkpoint_entry));
     buffer_.reserve(layout.bytes());
     std::vector<std::uint8_t> q(static_cast<std::size_t>(padded), static_cast<std::uint8_t>(pad_rank));
     std::copy(sub.query.begin(), sub.query.end(), q.begin());
@@ -247,7 +275,135 @@ class gpu_trace_backend final : public trace_backend {
   std::int64_t n_ = 0;
 };
 
+//! Crossing fills of a long pair cut into row bands over several GPUs (make_banded_trace_backend).
+class banded_trace_backend final : public trace_backend {
+ public:
+  banded_trace_backend(const std::vector<int>& devices, const scoring_scheme& s, double watchdog,
+                       trace_progress progress, bool through_host)
+      : through_host_(through_host) {
+    for (std::size_t d = 0; d < devices.size(); ++d)  // the first band's fill shows the progress
+      parts_.push_back(std::make_unique<gpu_trace_backend>(cuda::device_context(devices[d]), s, watchdog,
+                                                           d == 0 ? progress : trace_progress{}));
+  }
+
+  //! The root fill (at least G bands of K rows) in G device bands whose borders are checkpoint
+  //! rows; anything smaller (the segments' splits) on the first device alone.
+  crossing_result crossing_fill(const trace_sub& sub, std::int64_t band_rows, std::int64_t end_col) override {
+    const std::int64_t m = std::int64_t(sub.query.size());
+    const std::int64_t g_count = std::int64_t(parts_.size());
+    rows_.clear();
+    if (g_count < 2 || m < g_count * band_rows) return parts_[0]->crossing_fill(sub, band_rows, end_col);
+    // Device band d: rows (rows_[d], rows_[d + 1]], each edge a multiple of K but the last.
+    for (std::int64_t d = 0; d < g_count; ++d) rows_.push_back(m * d / g_count / band_rows * band_rows);
+    rows_.push_back(m);
+    band_rows_ = band_rows;
+    std::vector<trace_problem> tp(parts_.size());
+    // Kernels of the previous banded fill are done (collected), so its hand-over memory can go.
+    staged_.clear();
+    beat_ = std::make_unique<host_handover>(64);
+    for (std::size_t d = 0; d < parts_.size(); ++d) {
+      trace_sub part{sub.query.subspan(std::size_t(rows_[d]), std::size_t(rows_[d + 1] - rows_[d])), sub.target};
+      if (d == 0) {
+        part.start_col = sub.start_col;
+        part.start_h = sub.start_h;
+        part.start_f = sub.start_f;
+      }
+      const bool last = d + 1 == parts_.size();
+      tp[d] = parts_[d]->stage_crossing(part, band_rows, last ? end_col : 0, !last);
+      tp[d].base.band_beat = static_cast<std::uint32_t*>(beat_->memory);
+    }
+    const std::size_t n = sub.target.size();
+    for (std::size_t d = 0; d + 1 < parts_.size(); ++d) {
+      fast_problem& up = tp[d].base;
+      fast_problem& down = tp[d + 1].base;
+      if (!through_host_ && enable_peer(parts_[d]->device_id(), parts_[d + 1]->device_id())) {
+        // Into the next band's own border row 1 and a flag word after its error word (its
+        // first strip, strip 0, reads row (0 + 1) & 1 = 1 in a whole fill too).
+        up.band_out = down.border[1];
+        up.band_ready = reinterpret_cast<std::uint32_t*>(down.d_error) + 8;  // o_error + 32
+      } else {
+        auto h = std::make_unique<host_handover>(256 + n * 8);
+        auto* base = static_cast<std::uint8_t*>(h->memory);
+        up.band_ready = reinterpret_cast<std::uint32_t*>(base);
+        up.band_out.h = reinterpret_cast<std::int32_t*>(base + 256);
+        up.band_out.f = reinterpret_cast<std::int32_t*>(base + 256 + 4 * n);
+        staged_.push_back(std::move(h));
+      }
+      down.band_in = up.band_out;
+      down.band_in_ready = up.band_ready;
+    }
+    for (auto& p : parts_) p->synchronize();  // every upload and zeroed flag before any band runs
+    std::vector<int> blocks(parts_.size(), 0);
+    std::size_t launched = 0;
+    std::exception_ptr failed;
+    try {
+      for (; launched < parts_.size(); ++launched) {
+        for (std::size_t e = 0; e < launched; ++e)  // bands on one device run one after the other
+          if (parts_[e]->device_id() == parts_[launched]->device_id()) parts_[e]->synchronize();
+        blocks[launched] = parts_[launched]->launch_crossing(tp[launched]);
+      }
+    } catch (...) {
+      failed = std::current_exception();
+    }
+    std::vector<crossing_result> got(parts_.size());
+    for (std::size_t d = 0; d < launched; ++d) {  // every band is waited for, errors or not
+      try {
+        got[d] = parts_[d]->collect_crossing(tp[d], blocks[d]);
+      } catch (...) {
+        if (!failed) failed = std::current_exception();
+      }
+    }
+    if (failed) std::rethrow_exception(failed);
+    crossing_result res;
+    for (std::size_t d = 0; d < parts_.size(); ++d) {  // bands in row order: the tie rule of one fill
+      best_cell b = got[d].best;
+      if (b.score <= 0) continue;
+      b.query_end += rows_[d];
+      if (cell_beats(b.score, b.query_end, b.target_end, res.best.score, res.best.query_end, res.best.target_end)) {
+        res.best = b;
+        res.best_ptr = got[d].best_ptr;
+      }
+    }
+    res.end_ph = got.back().end_ph;
+    res.end_pf = got.back().end_pf;
+    for (const crossing_result& r : got) res.flag_wait_share = std::max(res.flag_wait_share, r.flag_wait_share);
+    return res;
+  }
+
+  //! Checkpoint row b·K: kept by the device band that ends on or below it.
+  checkpoint_entry checkpoint(std::int64_t b, std::int64_t c) override {
+    if (rows_.empty()) return parts_[0]->checkpoint(b, c);
+    const std::int64_t row = b * band_rows_;
+    std::size_t d = 0;
+    while (d + 1 < parts_.size() && row > rows_[d + 1]) ++d;
+    return parts_[d]->checkpoint(b - rows_[d] / band_rows_, c);
+  }
+
+  void codes_fill(const trace_sub& sub) override { parts_[0]->codes_fill(sub); }
+  std::uint8_t code_at(std::int64_t i, std::int64_t j) const override { return parts_[0]->code_at(i, j); }
+  std::int64_t held_bytes() const override {
+    std::int64_t bytes = 0;
+    for (const auto& p : parts_) bytes += p->held_bytes();
+    return bytes;
+  }
+
+ private:
+  std::vector<std::unique_ptr<gpu_trace_backend>> parts_;
+  bool through_host_ = false;
+  std::vector<std::int64_t> rows_;  //!< device band edges of the last crossing fill (empty: one device)
+  std::int64_t band_rows_ = 0;
+  std::vector<std::unique_ptr<host_handover>> staged_;  //!< hand-over rows through host memory
+  std::unique_ptr<host_handover> beat_;                 //!< fast_problem::band_beat
+};
+
 }  // namespace
+
+std::unique_ptr<trace_backend> make_banded_trace_backend(const std::vector<int>& devices, const scoring_scheme& scheme,
+                                                         double watchdog_seconds, trace_progress progress,
+                                                         bool through_host) {
+  if (devices.empty()) throw std::invalid_argument("sw_fast trace: a banded traceback needs a device");
+  return std::make_unique<banded_trace_backend>(devices, scheme, watchdog_seconds, progress, through_host);
+}
 
 std::unique_ptr<trace_backend> make_gpu_trace_backend(const cuda::device_context& dev, const scoring_scheme& scheme,
                                                       double watchdog_seconds, trace_progress progress) {

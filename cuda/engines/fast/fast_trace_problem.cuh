@@ -18,7 +18,8 @@ struct trace_problem {
   std::int32_t start_h;          //!< H(0, start_col); every other H(0, j) = 0
   std::int32_t start_f;          //!< F(0, start_col); every other F(0, j) = −inf
   std::int32_t band_strips;      //!< strips per band (crossing mode)
-  checkpoint_entry* d_ck;        //!< (bands − 1) × n: row b·K of band b's top, b = 1 …
+  checkpoint_entry* d_ck;        //!< (bands − 1) × n: row b·K of band b's top, b = 1 …; one
+                                 //!< more (the last row) when the fill hands it to a band below
   std::int32_t end_col;          //!< capture the pointers of (m, end_col); 0 = none
   std::uint32_t* d_end;          //!< [0] pointer of H, [1] of F at the end cell
   std::uint32_t* d_codes;        //!< codes mode: strips × (n + 31) × 32 words, 8 nibbles each

@@ -56,7 +56,12 @@ __device__ void trace_strip(const trace_problem& tp, int s,
   const std::int32_t goe = pb.gap_open_extend, ge = pb.gap_extend;
   const std::int32_t n = pb.n;
   const bool band_top = cross && (s % tp.band_strips) == 0;
-  const bool band_bottom = cross && (s % tp.band_strips) == tp.band_strips - 1 && s + 1 < pb.strips;
+  // A band of a fill cut over several GPUs (fast_trace.hpp, make_banded_trace_backend): its
+  // first strip reads the row above from the band above (band_entry), its last strip hands its
+  // row to the band below (band_end) and keeps it as the last checkpoint row, since the row the
+  // device bands meet on is a checkpoint row of the whole fill.
+  const bool band_end = cross && pb.band_ready != nullptr && s + 1 == pb.strips;
+  const bool band_bottom = cross && (s % tp.band_strips) == tp.band_strips - 1 && (s + 1 < pb.strips || band_end);
   checkpoint_entry* ck = cross ? tp.d_ck + std::size_t(s / tp.band_strips) * std::size_t(n) : nullptr;
   // End-cell capture: lane and row of DP row m in this strip.
   const std::int64_t end_row = std::int64_t(pb.m) - 1 - row0;  // row index r in this lane
@@ -86,7 +91,10 @@ __device__ void trace_strip(const trace_problem& tp, int s,
   const int ib = (s + 1) & 1, ob = s & 1;
   const strip_border in = pb.border[ib];
   const strip_border out = pb.border[ob];
-  const bool write_border = s + 1 < pb.strips;
+  const bool write_border = s + 1 < pb.strips || band_end;
+  const strip_border out_row = band_end ? pb.band_out : out;
+  const bool entry = cross && band_entry(pb, s);
+  const strip_border in_row = entry ? pb.band_in : in;
   const std::int32_t steps = n + 31;
   for (std::int32_t t = 0; t < steps; ++t) {
     if ((t & 31) == 0 && t < n) {  // warp-uniform: next chunk of the upper border
@@ -94,15 +102,18 @@ __device__ void trace_strip(const trace_problem& tp, int s,
         report_progress(tp, trace_progress_columns);
       }
       const std::int32_t c = t + lane;
-      if (s > 0) {
+      if (s > 0 || entry) {
         const std::uint32_t need = std::uint32_t(t < n - 32 ? t + 32 : n);
-        if (!wait_ready(pb, pb.d_ready + (s - 1), need, &waited)) return;
+        const bool ok = entry ? wait_band_entry(pb, need, &waited) : wait_ready(pb, pb.d_ready + (s - 1), need, &waited);
+        if (!ok) return;
         if (c < n) {
-          ch_h = in.h[c];
-          ch_f = in.f[c];
+          ch_h = in_row.h[c];
+          ch_f = in_row.f[c];
           if constexpr (cross) {
-            ch_oh = tp.ph[ib][c];
-            ch_of = tp.pf[ib][c];
+            if (!entry) {  // (the band's first strip is a band top: its markers are set below)
+              ch_oh = tp.ph[ib][c];
+              ch_of = tp.pf[ib][c];
+            }
           }
         }
       } else {
@@ -200,15 +211,23 @@ __device__ void trace_strip(const trace_problem& tp, int s,
       tp.d_codes[(std::size_t(s) * std::size_t(n + 31) + std::size_t(t)) * 32 + std::size_t(lane)] = word;
     }
     if (lane == 31 && write_border) {
-      out.h[jj] = hup;
-      out.f[jj] = fup;
+      out_row.h[jj] = hup;
+      out_row.f[jj] = fup;
       if constexpr (cross) {
-        tp.ph[ob][jj] = ohup;
-        tp.pf[ob][jj] = ofup;
+        if (!band_end) {  // the band below starts a band of the whole fill: it sets its own markers
+          tp.ph[ob][jj] = ohup;
+          tp.pf[ob][jj] = ofup;
+        }
       }
       if (((jj + 1) & 31) == 0 || jj + 1 == n) {
-        ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device> flag(pb.d_ready[s]);
-        flag.store(std::uint32_t(jj + 1), ::cuda::memory_order_release);
+        if (band_end) {  // the band below's flag, maybe on another GPU
+          ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_system> flag(*pb.band_ready);
+          flag.store(std::uint32_t(jj + 1), ::cuda::memory_order_release);
+        } else {
+          ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device> flag(pb.d_ready[s]);
+          flag.store(std::uint32_t(jj + 1), ::cuda::memory_order_release);
+        }
+        band_heartbeat(pb, std::uint32_t(jj + 1));
       }
     }
   }
@@ -240,9 +259,10 @@ __global__ void __launch_bounds__(trace_policy::block_threads, trace_policy::min
   const int warps = int(gridDim.x) * trace_policy::warps_per_block;
   const int warp = int(blockIdx.x) * trace_policy::warps_per_block + int(threadIdx.x / 32);
   for (int s = warp; s < tp.base.strips; s += warps) {
-    if (__any_sync(0xffffffffu, *static_cast<volatile std::int32_t*>(tp.base.d_error) != 0)) return;
+    if (__any_sync(0xffffffffu, *static_cast<volatile std::int32_t*>(tp.base.d_error) != 0)) break;
     trace_strip<codes_v>(tp, s, prof);
   }
+  poison_next_band(tp.base, warp, warps, tp.base.strips);  // a band stopped by an error stops the next
 }
 
 }  // namespace swat::fast

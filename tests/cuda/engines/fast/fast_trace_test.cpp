@@ -2,12 +2,16 @@
 // model of the fills (no device needed) and with the GPU fills, against reference::align on
 // seeded random pairs under tiny budgets (root bands of 256 rows, segments split again), and
 // mid-size related pairs (2k–20k) against cpu_engine; the 1.46 Mb Spiroplasma pair end to end.
+// The banded backend (the root fill in one row band per GPU, each keeping its checkpoint rows;
+// here the test GPU named two or three times, hand-overs direct and through host memory) against
+// the reference and the CPU engine.
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <filesystem>
 #include <random>
+#include <vector>
 
 #include "cuda/engines/fast/fast_engine.hpp"
 #include "cuda/engines/fast/fast_trace.hpp"
@@ -96,6 +100,48 @@ TEST(FastTrace, GpuMidSizeEqualsCpuEngine) {
   const auto q = test::random_residues(rng, 9000, schemes[0]);
   const auto t = test::related_or_random(rng, q, 8000, schemes[0]);
   EXPECT_EQ(eng->align(q, t, schemes[0]), cpu.align(q, t, schemes[0]));
+}
+
+trace_backend& banded_backend(const scoring_scheme& s) {
+  static std::unique_ptr<trace_backend> be;
+  static int calls = 0;
+  const int d = swat::test::test_device().id();
+  ++calls;  // two and three bands, direct and through host memory, in turn
+  be = make_banded_trace_backend(calls % 2 ? std::vector<int>{d, d} : std::vector<int>{d, d, d}, s, 20.0, {},
+                                 calls % 4 >= 2);
+  return *be;
+}
+
+TEST(FastTraceBands, EqualTheReference) {
+  SWAT_REQUIRE_DEVICE();
+  random_pairs(banded_backend, swat::test::test_size(40, 100, 400), 2600, 14);
+}
+
+TEST(FastTraceBands, MidSizeEqualTheCpuEngineAndTheOneDeviceBackend) {
+  SWAT_REQUIRE_DEVICE();
+  const auto schemes = test::schemes();
+  std::mt19937 rng(15);
+  cpu_engine cpu;
+  const int d = swat::test::test_device().id();
+  for (int k = 0; k < (test::short_run() ? 2 : 8); ++k) {
+    const scoring_scheme& s = schemes[std::size_t(k) % 2];
+    const std::int64_t m = std::uniform_int_distribution<std::int64_t>(3000, 16000)(rng);
+    const std::int64_t n = std::uniform_int_distribution<std::int64_t>(2000, 16000)(rng);
+    const auto q = test::random_residues(rng, m, s);
+    const auto t = test::related_or_random(rng, q, n, s);
+    const alignment want = cpu.align(q, t, s);
+    for (std::int64_t pref : {std::int64_t(256), std::int64_t(1024)}) {
+      trace_options o;
+      o.preferred_band_rows = pref;
+      o.budget_bytes = std::int64_t(1) << 31;
+      auto banded = make_banded_trace_backend({d, d, d}, s, 20.0, {}, k % 2 == 1);
+      trace_stats st;
+      const alignment got = trace_alignment(q, t, *banded, o, &st);
+      EXPECT_EQ(got, want) << "pair " << k << " m " << m << " n " << n << " K " << pref;
+      EXPECT_GE(m, 3 * st.root_band_rows) << "the root fill ran in three device bands";
+    }
+  }
+  EXPECT_THROW(make_banded_trace_backend({}, schemes[0], 20.0, {}), std::invalid_argument);
 }
 
 TEST(FastTrace, Spiroplasma) {
