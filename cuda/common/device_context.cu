@@ -15,6 +15,16 @@ int device_count() noexcept {
   return count;
 }
 
+bool peer_access(int from, int to) noexcept {
+  if (from == to) return true;
+  int can = 0;
+  if (cudaDeviceCanAccessPeer(&can, from, to) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return can != 0;
+}
+
 bool device_available() noexcept { return device_count() > 0; }
 
 device_context::device_context(int id) : id_(id) {

@@ -12,6 +12,10 @@ namespace swat::cuda {
 //! Number of visible CUDA devices; 0 without a driver or a device (never throws).
 int device_count() noexcept;
 
+//! True when device `from` can read and write device `to`'s memory (peer access; a device and
+//! itself: true). False on any error (never throws).
+bool peer_access(int from, int to) noexcept;
+
 //! One device and its properties.
 class device_context {
  public:

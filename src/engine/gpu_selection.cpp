@@ -71,4 +71,19 @@ std::string device_list_text(const std::vector<int>& devices) {
   return s;
 }
 
+std::string band_path_notice(const std::vector<int>& devices, const std::function<bool(int, int)>& peer) {
+  std::string pairs;
+  const std::size_t g = devices.size();
+  for (std::size_t k = 0; k < g && g >= 2; ++k) {  // every neighbouring pair, the wrap-around included
+    const int a = devices[k], b = devices[(k + 1) % g];
+    if (a == b || peer(a, b)) continue;
+    const std::string text = std::to_string(a) + " → " + std::to_string(b);
+    if (pairs.find(text) != std::string::npos) continue;
+    pairs += (pairs.empty() ? "" : ", ") + text;
+  }
+  if (pairs.empty()) return {};
+  return "notice: GPUs without peer access (" + pairs +
+         "): long pairs in bands hand those rows over through mapped host memory instead";
+}
+
 }  // namespace swat

@@ -3,6 +3,7 @@
 // N (the first N), or a comma-separated LIST of device ids ("0,1"; "2," for device 2 alone).
 // CUDA_VISIBLE_DEVICES decides what is visible and renumbers it, as for every CUDA program.
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,5 +27,11 @@ std::vector<int> resolve_gpu_selection(const gpu_selection& selection, int visib
 
 //! "0,1" for the error lines, --timing and SAM @PG.
 std::string device_list_text(const std::vector<int>& devices);
+
+//! A long pair in bands over `devices` hands each band's last row to the next band's GPU
+//! (band g on devices[g % size]); `peer(a, b)` says whether GPU a can write GPU b's memory. The
+//! notice that names the neighbouring GPUs without peer access and the path used instead
+//! (mapped host memory); empty when every hand-over is direct.
+std::string band_path_notice(const std::vector<int>& devices, const std::function<bool(int, int)>& peer);
 
 }  // namespace swat

@@ -1,4 +1,5 @@
-// --gpus parsing and resolution (engine/gpu_selection.hpp), no GPU needed.
+// --gpus parsing and resolution (engine/gpu_selection.hpp), and the notice for GPUs without peer
+// access; no GPU needed.
 
 #include <gtest/gtest.h>
 
@@ -39,6 +40,23 @@ TEST(GpuSelection, BadValuesNameTheOption) {
     EXPECT_NE(std::string(e.what()).find("no GPU 5"), std::string::npos) << e.what();
   }
   EXPECT_THROW((void)resolve_gpu_selection(parse_gpu_selection("all"), 0), usage_error);
+}
+
+TEST(GpuSelection, BandPathNoticeNamesTheGpusWithoutPeerAccess) {
+  const auto all = [](int, int) { return true; };
+  const auto none = [](int, int) { return false; };
+  const auto only_01 = [](int a, int b) { return (a == 0 && b == 1) || (a == 1 && b == 0); };
+  EXPECT_EQ(band_path_notice({0, 1}, all), "");
+  EXPECT_EQ(band_path_notice({0}, none), "");     // one GPU: no hand-over between GPUs
+  EXPECT_EQ(band_path_notice({0, 0}, none), "");  // a GPU and itself
+  const std::string two = band_path_notice({0, 1}, none);
+  EXPECT_NE(two.find("0 → 1"), std::string::npos) << two;
+  EXPECT_NE(two.find("1 → 0"), std::string::npos) << two;  // bands cycle back to the first GPU
+  EXPECT_NE(two.find("mapped host memory"), std::string::npos) << two;
+  const std::string three = band_path_notice({0, 1, 2}, only_01);
+  EXPECT_EQ(three.find("0 → 1"), std::string::npos) << three;
+  EXPECT_NE(three.find("1 → 2"), std::string::npos) << three;
+  EXPECT_NE(three.find("2 → 0"), std::string::npos) << three;
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
 #include <thread>
@@ -63,9 +65,14 @@ std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefix
   const std::size_t tasks_offset = table_bytes + cuda::align_up(std::size_t(profile_total), 256);
   const std::size_t columns_offset = tasks_offset + cuda::align_up(hits * sizeof(pair_task), 256);
   const std::size_t in_bytes = columns_offset + std::size_t(columns_total) * sizeof(std::uint16_t);
-  std::vector<std::uint8_t> host(in_bytes);
-  std::copy_n(reinterpret_cast<const std::uint8_t*>(table.data()), hits * sizeof(query_info), host.data());
-  std::copy_n(reinterpret_cast<const std::uint8_t*>(tasks.data()), hits * sizeof(pair_task), host.data() + tasks_offset);
+  // Not zeroed here (a hundred MB for a thousand DNA hits): the threads below write every
+  // profile and column byte, and the headers' padding is zeroed now.
+  const std::unique_ptr<std::uint8_t[]> host_image(new std::uint8_t[in_bytes]);
+  std::uint8_t* const host = host_image.get();
+  std::memset(host, 0, table_bytes);
+  std::memset(host + tasks_offset, 0, columns_offset - tasks_offset);
+  std::copy_n(reinterpret_cast<const std::uint8_t*>(table.data()), hits * sizeof(query_info), host);
+  std::copy_n(reinterpret_cast<const std::uint8_t*>(tasks.data()), hits * sizeof(pair_task), host + tasks_offset);
   // Reversed profiles and columns, hits interleaved over the host's cores (disjoint regions).
   const auto fill = [&](std::size_t first, std::size_t step) {
     std::vector<std::uint8_t> reversed;
@@ -73,9 +80,12 @@ std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefix
       const std::size_t h = order[k];
       const residue_span q = query_prefixes[h], t = target_prefixes[h];
       reversed.assign(q.rbegin(), q.rend());
+      const std::size_t next_profile = k + 1 < hits ? std::size_t(table[k + 1].profile_offset) : std::size_t(profile_total);
+      std::memset(host + table_bytes + std::size_t(table[k].profile_offset), 0,
+                  next_profile - std::size_t(table[k].profile_offset));  // the profile's rounding too
       build_profile(reversed, scheme.matrix.data(), matrix_stride, scheme.size(), strip_rows,
-                    reinterpret_cast<std::int8_t*>(host.data() + table_bytes + std::size_t(table[k].profile_offset)));
-      auto* cols = reinterpret_cast<std::uint16_t*>(host.data() + columns_offset) + tasks[k].offset;
+                    reinterpret_cast<std::int8_t*>(host + table_bytes + std::size_t(table[k].profile_offset)));
+      auto* cols = reinterpret_cast<std::uint16_t*>(host + columns_offset) + tasks[k].offset;
       for (std::size_t c = 0; c < t.size(); ++c) cols[c] = std::uint16_t(t[t.size() - 1 - c] | (std::uint16_t(pad) << 8));
     }
   };
@@ -96,7 +106,7 @@ std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefix
   const std::size_t results_offset = border_offset + cuda::align_up(border_bytes, 256);
   const std::size_t counters_offset = results_offset + cuda::align_up(2 * hits * sizeof(result_cell), 256);
   memory.reserve(counters_offset + 256);
-  SWAT_CUDA_CHECK(cudaMemcpy(memory.as<void>(), host.data(), in_bytes, cudaMemcpyHostToDevice));
+  SWAT_CUDA_CHECK(cudaMemcpy(memory.as<void>(), host, in_bytes, cudaMemcpyHostToDevice));
   SWAT_CUDA_CHECK(cudaMemset(memory.as<void>(counters_offset), 0, 256));
 
   scan_problem pb{};

@@ -29,6 +29,10 @@ class fast_engine final : public engine {
         band_devices_(resolve_gpu_selection(o.gpus, cuda::device_count())) {
     if (progress_fn_) progress_ = trace_progress{&call_progress, &progress_fn_};
     if (band_devices_.size() < 2) band_devices_.clear();
+    if (!band_devices_.empty() && o.notice) {
+      const std::string line = band_path_notice(band_devices_, [](int a, int b) { return cuda::peer_access(a, b); });
+      if (!line.empty()) o.notice(line);
+    }
   }
 
   std::string name() const override { return "gpu-fast"; }
