@@ -287,8 +287,9 @@ class db_engine final : public engine {
   }
 
   //! Large boxes aligned at once (engines and host threads; a box of 5,000 rows keeps 20 warps
-  //! of the GPU busy, one of 35,000 rows 137).
-  static constexpr std::size_t large_box_lanes = 8;
+  //! of the GPU busy, one of 35,000 rows 137). Eight were no faster than four on the DNA
+  //! search's 6 large boxes (0.072 s against 0.069 s, H100, bench/results/db_h100.csv).
+  static constexpr std::size_t large_box_lanes = 4;
   //! Boxes up to this many cells are aligned by the CPU engine (threads across hits).
   static constexpr double cpu_box_cells = double(1 << 24);
 

@@ -1,5 +1,5 @@
 // The database-search engine's alignment of reported hits (db_engine.cpp, align_many): hits
-// whose boxes are large run several at once (up to eight) on their own pair engines, and hits whose boxes hold
+// whose boxes are large run several at once (up to four) on their own pair engines, and hits whose boxes hold
 // the same residues (a sequence the database holds more than once) are aligned once; every
 // alignment equals the CPU engine's of the whole pair (score, both ends, CIGAR), and the stage
 // names say how many boxes were distinct.
@@ -92,7 +92,7 @@ TEST(DbEngine, LargeBoxesAtOnceAndRepeatedBoxesOnceEqualTheCpu) {
     EXPECT_EQ(got[k], want[k]) << "hit " << k << ": " << got[k].score << " @" << got[k].query_begin << "-"
                                << got[k].query_end << " want " << want[k].score << " @" << want[k].query_begin << "-"
                                << want[k].query_end;
-  EXPECT_EQ(made, 3) << "one pair engine per distinct large box, at most eight";
+  EXPECT_EQ(made, 3) << "one pair engine per distinct large box, at most four";
   bool named_large = false, named_small = false;
   for (const auto& [name, seconds] : db->stage_seconds()) {
     named_large = named_large || name == "gpu boxes 9 (3 distinct)";
