@@ -3,6 +3,8 @@
 #include "engine/gpu_selection.hpp"
 
 #include <charconv>
+#include <set>
+#include <utility>
 
 #include "common/error.hpp"
 
@@ -73,13 +75,12 @@ std::string device_list_text(const std::vector<int>& devices) {
 
 std::string band_path_notice(const std::vector<int>& devices, const std::function<bool(int, int)>& peer) {
   std::string pairs;
+  std::set<std::pair<int, int>> named;
   const std::size_t g = devices.size();
   for (std::size_t k = 0; k < g && g >= 2; ++k) {  // every neighbouring pair, the wrap-around included
     const int a = devices[k], b = devices[(k + 1) % g];
-    if (a == b || peer(a, b)) continue;
-    const std::string text = std::to_string(a) + " → " + std::to_string(b);
-    if (pairs.find(text) != std::string::npos) continue;
-    pairs += (pairs.empty() ? "" : ", ") + text;
+    if (a == b || peer(a, b) || !named.insert({a, b}).second) continue;
+    pairs += (pairs.empty() ? "" : ", ") + std::to_string(a) + " → " + std::to_string(b);
   }
   if (pairs.empty()) return {};
   return "notice: GPUs without peer access (" + pairs +

@@ -57,6 +57,9 @@ TEST(GpuSelection, BandPathNoticeNamesTheGpusWithoutPeerAccess) {
   EXPECT_EQ(three.find("0 → 1"), std::string::npos) << three;
   EXPECT_NE(three.find("1 → 2"), std::string::npos) << three;
   EXPECT_NE(three.find("2 → 0"), std::string::npos) << three;
+  const auto only_1011 = [](int a, int b) { return a == 10 && b == 11; };  // "0 → 1" inside "10 → 11"
+  const std::string ids = band_path_notice({10, 11, 0, 1}, only_1011);
+  EXPECT_NE(ids.find(", 0 → 1"), std::string::npos) << ids;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <memory>
 #include <numeric>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 
 #include "cuda/common/cuda_check.cuh"
@@ -93,8 +94,13 @@ std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefix
       std::min<std::size_t>({std::max(1u, std::thread::hardware_concurrency()), 16, std::size_t(columns_total >> 20) + 1, hits});
   {
     std::vector<std::thread> threads;
-    for (std::size_t w = 1; w < workers; ++w) threads.emplace_back(fill, w, workers);
+    std::size_t started = 1;
+    try {
+      for (; started < workers; ++started) threads.emplace_back(fill, started, workers);
+    } catch (const std::system_error&) {  // no thread to spare: this one fills the rest too
+    }
     fill(0, workers);
+    for (std::size_t w = started; w < workers; ++w) fill(w, workers);
     for (std::thread& t : threads) t.join();
   }
   const auto t1 = clock::now();

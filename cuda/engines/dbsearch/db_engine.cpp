@@ -258,18 +258,22 @@ class db_engine final : public engine {
     std::atomic<std::size_t> next{0};
     std::vector<std::exception_ptr> failed(lanes);
     std::vector<std::thread> threads;
-    for (std::size_t l = 0; l < lanes; ++l)
-      threads.emplace_back([&, l] {
-        try {
-          for (std::size_t i = next++; i < order.size(); i = next++) {
-            const pair_job& b = boxes[order[i]];
-            out[order[i]] = box_engines_[l]->align(b.query, b.target, scheme);
-          }
-        } catch (...) {
-          failed[l] = std::current_exception();
-          next = order.size();  // the other lanes stop after their box
+    const auto lane = [&](std::size_t l) {
+      try {
+        for (std::size_t i = next++; i < order.size(); i = next++) {
+          const pair_job& b = boxes[order[i]];
+          out[order[i]] = box_engines_[l]->align(b.query, b.target, scheme);
         }
-      });
+      } catch (...) {
+        failed[l] = std::current_exception();
+        next = order.size();  // the other lanes stop after their box
+      }
+    };
+    try {
+      for (std::size_t l = 1; l < lanes; ++l) threads.emplace_back(lane, l);
+    } catch (const std::system_error&) {  // no thread to spare: the lanes started and this one do it
+    }
+    lane(0);
     for (std::thread& t : threads) t.join();
     for (const std::exception_ptr& e : failed)
       if (e) std::rethrow_exception(e);
@@ -335,10 +339,11 @@ void register_engines(engine_registry& registry) {
     windows.max_width = std::min<std::int64_t>(windows.max_width, scan.max_target_length);
     windows.min_windows = std::int64_t(min_scan_targets);
     const pair_engine_factory more_pairs = [make_pairs, o](std::uint64_t gpu_bytes) {
-      engine_options box = o;  // quiet, no progress line of its own, within its share of the GPU
-      box.notice = {};
-      box.fill_progress = {};
+      engine_options box = o;  // quiet, no progress line of its own, within its share of the GPU,
+      box.notice = {};         // on that GPU alone (boxes at once must not cut themselves into
+      box.fill_progress = {};  // bands over the GPUs each)
       box.max_gpu_mem_bytes = gpu_bytes;
+      box.gpus = gpu_selection{false, 0, {o.gpu_id}};
       return make_pairs(box);
     };
     return with_windows(make_db_engine(make_pairs(o), make_boxes(quiet_boxes), std::move(scan), o.gpu_id, more_pairs),

@@ -146,7 +146,8 @@ __device__ void scan_pipelined(const scan_problem& pb) {
 
   // The warp's task (slot, first running strip, strips), kept in shared memory across strips
   // (registers are the strip's); only lane 0 reads and writes them, and broadcasts.
-  __shared__ int ws_slot[W], ws_first[W], ws_strips[W];
+  __shared__ int ws_slot[W], ws_strips[W];
+  __shared__ long long ws_first[W];
   const auto from_lane0 = [&](int v) { return __shfl_sync(full, v, 0); };
   if (lane == 0) ws_slot[warp] = -1;
   __syncwarp();
@@ -193,7 +194,7 @@ __device__ void scan_pipelined(const scan_problem& pb) {
     st = lane_state{};
   };
 
-  for (int g = warp;; g += W) {
+  for (long long g = warp;; g += W) {
     {
       const int held = lane == 0 && ws_slot[warp] >= 0 && g >= ws_first[warp] + ws_strips[warp] ? ws_slot[warp] : -1;
       if (from_lane0(held) >= 0) hand_in(from_lane0(held));
@@ -217,7 +218,7 @@ __device__ void scan_pipelined(const scan_problem& pb) {
             const long long rf = r >> 24, rn = r & 0xffffff;
             if (rn > 0 && rf <= g && g < rf + rn) {
               ws_slot[warp] = k;
-              ws_first[warp] = int(rf);
+              ws_first[warp] = rf;
               ws_strips[warp] = int(rn);
               state = 1;
               break;
@@ -279,8 +280,8 @@ __device__ void scan_pipelined(const scan_problem& pb) {
     const entry_t* query_profile =
         reinterpret_cast<const entry_t*>(pb.d_profile) + qi.profile_offset / std::int64_t(sizeof(entry_t));
     const std::int64_t slice_entries = std::int64_t(pb.profile_rows) * G;
-    const int s = g - from_lane0(lane == 0 ? ws_first[warp] : 0);
-    const int up = (g + W - 1) % W, own = g % W;
+    const int s = int(g - __shfl_sync(full, lane == 0 ? ws_first[warp] : 0ll, 0));
+    const int up = int((g + W - 1) % W), own = int(g % W);
     std::uint64_t* ring = pb.d_border + std::int64_t(blockIdx.x) * W * pb.border_columns;
     pipe_link link;
     link.border_in = ring + std::int64_t(up) * pb.border_columns;

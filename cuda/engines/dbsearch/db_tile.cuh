@@ -106,10 +106,11 @@ __device__ __forceinline__ std::int32_t group_max(std::int32_t v) {
 //! Where a pipelined strip (profile_mode::pipelined) hands its last row over. Strips carry the
 //! block's running number g (strips of successive pairs follow each other, db_kernel.cuh); the
 //! strip above (g − 1) wrote border_in and counts its columns in progress_in, this one writes
-//! border (its own ring row) and counts in progress_out: a count is g · 2^20 + columns written,
+//! border (its own ring row) and counts in progress_out: a count is g · unit + columns written
+//! (unit = the launch's longest pair + 1, pipe_unit),
 //! so a ring row's count only grows as later strips reuse it. Once done, the strip frees
-//! border_in in freed_in ((g − 1) · 2^20 + 2^20 − 1), and before writing its own row it waits
-//! until the row's last reader (strip g − W + 1) freed it (freed_out ≥ (g − W) · 2^20 + 2^20 − 1);
+//! border_in in freed_in ((g − 1) · unit + unit − 1), and before writing its own row it waits
+//! until the row's last reader (strip g − W + 1) freed it (freed_out ≥ (g − W) · unit + unit − 1);
 //! a task's last strip, whose row nobody reads, frees its row at once. A row's freed word sits
 //! W words after its progress word (W = the policy's warps per block). (Within one task the
 //! chain of waits alone would order them; across tasks a first strip waits on nothing.)
@@ -120,8 +121,9 @@ struct pipe_link {
   long long g = 0;  //!< the strip's running number in its block
 };
 
-//! One strip's count unit: columns ≤ 65,536 (+ G) stay below it.
-inline constexpr long long pipe_unit = 1ll << 20;
+//! One strip's count unit: above the launch's longest pair (border_columns), so a row's count
+//! only grows as later strips reuse it, whatever the targets' lengths.
+__device__ __forceinline__ long long pipe_unit(const scan_problem& pb) { return pb.border_columns + 1; }
 
 //! The progress word, read by an atomic (relaxed; with the fence after it an acquire). Atomic
 //! read-modify-writes rather than ld.acquire / st.release: compute-sanitizer's racecheck
@@ -176,7 +178,8 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
   const bool write_border = s + 1 < strips;
   const std::int32_t columns = pair.columns, length_b = pair.length_b;
   const std::uint64_t* const border_in = piped ? pipe.border_in : border;
-  [[maybe_unused]] const long long count_base = piped ? pipe.g * pipe_unit : 0;
+  [[maybe_unused]] const long long unit = piped ? pipe_unit(pb) : 0;
+  [[maybe_unused]] const long long count_base = piped ? pipe.g * unit : 0;
   static_assert(!piped || (G == 32 && !policy_t::reach), "pipelined strips: one group per warp, no reach mode");
   [[maybe_unused]] const std::uint32_t reach2 = pack16(pair.reach, -1);  // B never matches: H ≥ 0
   // Reach mode, pruned (exact: db_align.hpp). Every cell on a path of score S from the origin
@@ -195,10 +198,10 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
 
   if constexpr (piped) {
     if (!write_border) {
-      if (lane == 0) publish_progress(pipe.progress_out + policy_t::warps_per_block, count_base + pipe_unit - 1);  // nobody reads this row
+      if (lane == 0) publish_progress(pipe.progress_out + policy_t::warps_per_block, count_base + unit - 1);  // nobody reads this row
     } else {  // the row's last reader (strip g − W + 1) is done with it
       wait_progress(pb, pipe.progress_out + policy_t::warps_per_block,
-                    (pipe.g - policy_t::warps_per_block) * pipe_unit + pipe_unit - 1);
+                    (pipe.g - policy_t::warps_per_block) * unit + unit - 1);
     }
   }
   std::uint32_t h[R], e[R];  // H and E~ of the lane's rows, previous column
@@ -228,7 +231,7 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
       ch_f = minus_inf;
       ch_t = pad2;
       if constexpr (piped) {  // the strip above has written these G columns (or all of its row)
-        if (s > 0 && t < columns) wait_progress(pb, pipe.progress_in, count_base - pipe_unit + min(t + G, columns));
+        if (s > 0 && t < columns) wait_progress(pb, pipe.progress_in, count_base - unit + min(t + G, columns));
       }
       if (c < columns) {
         const std::uint32_t ranks = pair.residues[c];
@@ -321,7 +324,7 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
 
   if constexpr (piped) {  // the row above is read: its next writer may have it
     __syncwarp();
-    if (s > 0 && lane == 0)  // (g − 1) · 2^20 + 2^20 − 1
+    if (s > 0 && lane == 0)  // (g − 1) · unit + unit − 1
       publish_progress(pipe.progress_in + policy_t::warps_per_block, count_base - 1);
   }
   if constexpr (policy_t::reach) {

@@ -94,6 +94,7 @@ fill_result run_bands(residue_span query, residue_span target, const scoring_sch
     bb.pb.strip_first = std::int32_t(strips * g / g_count);
     bb.pb.strip_last = std::int32_t(strips * (g + 1) / g_count);
     bb.pb.band_beat = g_count > 1 ? static_cast<std::uint32_t*>(beat.memory) : nullptr;
+    bb.pb.band_index = g;
   }
 
   // Hand-over g → g + 1 of the border row of strip s = the last of band g: into the next

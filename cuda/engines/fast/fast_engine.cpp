@@ -107,17 +107,20 @@ class fast_engine final : public engine {
   static constexpr std::size_t score16_min_length = std::size_t(1) << 17;
 
   alignment gpu_trace(residue_span query, residue_span target, const scoring_scheme& scheme) {
-    trace_options to;
-    to.budget_bytes = std::int64_t(double(dev_.free_bytes()) * 0.9);
-    if (options_.max_gpu_mem_bytes > 0)
-      to.budget_bytes = std::min<std::int64_t>(to.budget_bytes, std::int64_t(options_.max_gpu_mem_bytes) - ctx_.held_bytes());
     // Several GPUs (--gpus): a long pair's root crossing fill in one row band per GPU, each GPU
-    // keeping its checkpoint rows (fast_trace.hpp, make_banded_trace_backend).
+    // keeping its checkpoint rows (fast_trace.hpp, make_banded_trace_backend); the segments then
+    // run on the first of them, whose free memory is the budget.
     const double bands = double(band_devices_.size());
-    auto backend = bands >= 2 && double(query.size()) >= bands * band_min_rows &&
-                           double(query.size()) * double(target.size()) >= band_min_cells
-                       ? make_banded_trace_backend(band_devices_, scheme, fill_options{}.watchdog_seconds, progress_)
-                       : make_gpu_trace_backend(dev_, scheme, fill_options{}.watchdog_seconds, progress_);
+    const bool banded = bands >= 2 && double(query.size()) >= bands * band_min_rows &&
+                        double(query.size()) * double(target.size()) >= band_min_cells;
+    const cuda::device_context first = banded ? cuda::device_context(band_devices_.front()) : dev_;
+    trace_options to;
+    to.budget_bytes = std::int64_t(double(first.free_bytes()) * 0.9);
+    if (options_.max_gpu_mem_bytes > 0)
+      to.budget_bytes = std::min<std::int64_t>(to.budget_bytes, std::int64_t(options_.max_gpu_mem_bytes) -
+                                                                    (first.id() == dev_.id() ? ctx_.held_bytes() : 0));
+    auto backend = banded ? make_banded_trace_backend(band_devices_, scheme, fill_options{}.watchdog_seconds, progress_)
+                          : make_gpu_trace_backend(dev_, scheme, fill_options{}.watchdog_seconds, progress_);
     return trace_alignment(query, target, *backend, to, nullptr);
   }
 

@@ -72,6 +72,8 @@ struct fast_problem {
   //! nothing anywhere has moved for the watchdog's time (at most twice that time: the word is
   //! first read at the first expiry).
   std::uint32_t* band_beat;
+  //! The band's number (its low 8 bits tag its stores into band_beat; 0 for a whole fill).
+  std::int32_t band_index;
 };
 
 //! A band's ready flag at or above this carries the error (low 4 bits) that stopped the band

@@ -59,7 +59,7 @@ __device__ inline std::uint32_t band_beat_of(const fast_problem& pb) {
 
 //! Moves the banded fill's progress word after `columns` published columns of a strip: every
 //! 2^16 columns and at the row's end. The band counts its beats in its own device memory (the
-//! word after its error word) and stores (band's first strip, count) into the shared word with
+//! word after its error word) and stores (band number, count) into the shared word with
 //! a plain system-scope store: read-modify-write atomics on host memory are not available over
 //! PCIe, and the waiters only need to see the word change.
 __device__ inline void band_heartbeat(const fast_problem& pb, std::uint32_t columns) {
@@ -68,7 +68,7 @@ __device__ inline void band_heartbeat(const fast_problem& pb, std::uint32_t colu
                                 *(reinterpret_cast<std::uint32_t*>(pb.d_error) + 1))
                                 .fetch_add(1u, ::cuda::memory_order_relaxed);
     ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_system>(*pb.band_beat)
-        .store((std::uint32_t(pb.strip_first) << 24) | ((k + 1) & 0xffffffu), ::cuda::memory_order_relaxed);
+        .store((std::uint32_t(pb.band_index) << 24) | ((k + 1) & 0xffffffu), ::cuda::memory_order_relaxed);
   }
 }
 

@@ -311,6 +311,7 @@ class banded_trace_backend final : public trace_backend {
       const bool last = d + 1 == parts_.size();
       tp[d] = parts_[d]->stage_crossing(part, band_rows, last ? end_col : 0, !last);
       tp[d].base.band_beat = static_cast<std::uint32_t*>(beat_->memory);
+      tp[d].base.band_index = int(d);
     }
     const std::size_t n = sub.target.size();
     for (std::size_t d = 0; d + 1 < parts_.size(); ++d) {
