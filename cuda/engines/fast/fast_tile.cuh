@@ -72,6 +72,20 @@ __device__ inline void band_heartbeat(const fast_problem& pb, std::uint32_t colu
   }
 }
 
+//! Publishes the first `columns` columns of strip s's border row (release): on the strip's own
+//! flag, or for a band's last strip (band_end) on the next band's flag at system scope (maybe
+//! on another GPU); then moves the band progress word.
+__device__ inline void publish_ready(const fast_problem& pb, int s, std::uint32_t columns, bool band_end) {
+  if (band_end) {
+    ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_system> flag(*pb.band_ready);
+    flag.store(columns, ::cuda::memory_order_release);
+  } else {
+    ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device> flag(pb.d_ready[s]);
+    flag.store(columns, ::cuda::memory_order_release);
+  }
+  band_heartbeat(pb, columns);
+}
+
 //! Spins until ready ≥ need (device-scope acquire). False when the watchdog fired or another
 //! warp reported an error; every lane of the warp returns the same answer. waited (optional)
 //! grows by the clock64 cycles this lane spun.
@@ -350,14 +364,7 @@ __device__ void fill_strip(const fast_problem& pb, int s,
         out.of[jj] = ofup;
       }
       if (((jj + 1) & 31) == 0 || jj + 1 == n) {
-        if (band_end) {  // the next band's flag, maybe on another GPU
-          ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_system> flag(*pb.band_ready);
-          flag.store(std::uint32_t(jj + 1), ::cuda::memory_order_release);
-        } else {
-          ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device> flag(pb.d_ready[s]);
-          flag.store(std::uint32_t(jj + 1), ::cuda::memory_order_release);
-        }
-        band_heartbeat(pb, std::uint32_t(jj + 1));
+        publish_ready(pb, s, std::uint32_t(jj + 1), band_end);
       }
     }
   }

@@ -59,14 +59,7 @@ struct flag_sync {
   }
   //! Publishes the first `columns` columns of strip s's border row (lane 31 only).
   __device__ void publish(const fast_problem& pb, int s, std::uint32_t columns) const {
-    if (pb.band_ready != nullptr && s + 1 == pb.strip_last) {
-      ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_system> flag(*pb.band_ready);
-      flag.store(columns, ::cuda::memory_order_release);
-    } else {
-      ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device> flag(pb.d_ready[s]);
-      flag.store(columns, ::cuda::memory_order_release);
-    }
-    band_heartbeat(pb, columns);
+    publish_ready(pb, s, columns, pb.band_ready != nullptr && s + 1 == pb.strip_last);
   }
   //! Called after every loop index; false stops the strip.
   __device__ bool after_step(std::int32_t) { return true; }

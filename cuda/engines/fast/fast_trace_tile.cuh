@@ -220,14 +220,7 @@ __device__ void trace_strip(const trace_problem& tp, int s,
         }
       }
       if (((jj + 1) & 31) == 0 || jj + 1 == n) {
-        if (band_end) {  // the band below's flag, maybe on another GPU
-          ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_system> flag(*pb.band_ready);
-          flag.store(std::uint32_t(jj + 1), ::cuda::memory_order_release);
-        } else {
-          ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device> flag(pb.d_ready[s]);
-          flag.store(std::uint32_t(jj + 1), ::cuda::memory_order_release);
-        }
-        band_heartbeat(pb, std::uint32_t(jj + 1));
+        publish_ready(pb, s, std::uint32_t(jj + 1), band_end);
       }
     }
   }
