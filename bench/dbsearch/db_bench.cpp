@@ -41,6 +41,8 @@ int db_main(const std::vector<std::string>& args) {
     ("modes", "queue and/or static", cxxopts::value<std::string>()->default_value("queue,static"))
     ("pipeline", "auto (the plan's model), off (one warp per pair) and/or on (the warps of a block share "
      "a pair wherever a width-32 shape allows), comma-separated", cxxopts::value<std::string>()->default_value("auto"))
+    ("slices", "pipelined blocks: each warp's strip of profile in shared memory (shared, where it fits) and/or "
+     "read through L1 (l1), comma-separated", cxxopts::value<std::string>()->default_value("shared"))
     ("workers", "device workers on GPU 0, comma-separated (each one a host thread on the chunk queue)",
      cxxopts::value<std::string>()->default_value("1"))
     ("reps", "timed searches (median)", cxxopts::value<std::string>()->default_value("3"))
@@ -99,6 +101,7 @@ int db_main(const std::vector<std::string>& args) {
       for (long long rows : cli::integer_list("--rows", r["rows"].as<std::string>(), 0, 32))
         for (const std::string& mode : cli::word_list(r["modes"].as<std::string>()))
           for (const std::string& pipe : cli::word_list(r["pipeline"].as<std::string>()))
+          for (const std::string& slices : cli::word_list(r["slices"].as<std::string>()))
           for (long long workers : cli::integer_list("--workers", r["workers"].as<std::string>(), 1, 64)) {
             if (mode != "queue" && mode != "static") throw usage_error("--modes: '" + mode + "' is not queue or static");
             if (pipe != "auto" && pipe != "off" && pipe != "on")
@@ -108,6 +111,8 @@ int db_main(const std::vector<std::string>& args) {
             o.rows_per_lane = int(rows);
             o.task_queue = mode == "queue";
             o.pipeline = pipe == "auto" ? 0 : pipe == "off" ? -1 : 1;
+            if (slices != "shared" && slices != "l1") throw usage_error("--slices: '" + slices + "' is not shared or l1");
+            o.pipe_shared_slices = slices == "shared";
             o.devices.assign(std::size_t(workers), device.id());
             dbsearch::db_scanner scanner(targets, scheme, o);
             const double prepare_s = scanner.timing().prepare_s + scanner.timing().upload_s;
@@ -123,13 +128,14 @@ int db_main(const std::vector<std::string>& args) {
             const double scan_s = median(times);
             const double total_cells = double(query_residues) * double(residues);
             const double gcups = total_cells / scan_s / 1e9;
+            const std::string pipe_label = slices == "l1" ? pipe + "/l1" : pipe;  // the pipeline column
             std::printf("%6lld %9zu %12llu %5lld %4lld %7s %5s %7lld %6zu %9.4f %9.4f %10.1f %8zu\n", scale,
-                        targets.size(), (unsigned long long)residues, g, rows, mode.c_str(), pipe.c_str(), workers,
+                        targets.size(), (unsigned long long)residues, g, rows, mode.c_str(), pipe_label.c_str(), workers,
                         scanner.timing().chunks, prepare_s, scan_s, gcups, rescans);
             std::fflush(stdout);
             if (csv.is_open())
               csv << scale << "," << targets.size() << "," << residues << "," << g << "," << rows << "," << mode << ","
-                  << pipe << "," << workers << "," << scanner.timing().chunks << "," << prepare_s << "," << scan_s << "," << total_cells
+                  << pipe_label << "," << workers << "," << scanner.timing().chunks << "," << prepare_s << "," << scan_s << "," << total_cells
                   << "," << gcups << "," << rescans << "\n";
             if (r.count("per-query")) {
               for (std::size_t k = 0; k < queries.size(); ++k) {

@@ -24,6 +24,8 @@
 #   cudasw4   CUDASW++4.0 makedb + scan (DPX) at ×1 and ×50 → cudasw4.log
 #   sass      instruction histogram of the scan kernels → sass.txt
 #   ncu       one Nsight Compute profile of the scan kernel (NCU_LANES lanes) at ×10 → ncu.txt
+#   ncusrc    stall sampling per SASS instruction of the DNA pipelined scan and the protein ×10
+#             scan → ncu_{dna,prot}.txt, ncu_{dna,prot}_sass.csv
 # Env: COMMIT (the device copy has no .git), SCALES (default "1,10,50"), LANES, ROWS, MODES,
 #      PER_QUERY (set: time every query alone too).
 set -u
@@ -141,6 +143,24 @@ for step in "$@"; do
         --section WarpStateStats --section InstructionStats --section ComputeWorkloadAnalysis \
         /work/main/build/bin/swat-gpu bench db --query "$q" --db "$db" --scale 10 --groups ${NCU_LANES:-0} --modes queue --reps 1 > "$out/ncu.txt" 2>&1
       tail -80 "$out/ncu.txt" ;;
+    ncusrc) setup  # stall sampling per SASS instruction: the DNA pipelined scan and the protein ×10 scan
+      frag=/tmp/fragments.fa viral=/tmp/viral.fa d=$carry/data/dna
+      awk '!/^>/{s = s $0} END{for (i = 1; i <= length(s); i += 5000) printf ">frag%d\n%s\n", (i - 1) / 5000 + 1, substr(s, i, 5000)}' \
+        "$d/spiroplasma_kunkelii_CP010899.1.fa" > "$frag"
+      cat "$d/spiroplasma_virus_SkV1_NC_009987.1.fa" "$d/lambda_NC_001416.1.fa" "$d/stx2_phage_II_AP005154.1.fa" \
+        "$d/sarscov2_MN908947.3.fa" > "$viral"
+      sections="--section SpeedOfLight --section Occupancy --section WarpStateStats --section SchedulerStats --section InstructionStats --section ComputeWorkloadAnalysis --section SourceCounters"
+      # shellcheck disable=SC2086
+      timeout 250 ncu --kernel-name regex:scan_kernel --launch-skip ${NCU_DNA_SKIP:-1} --launch-count 1 $sections -o /tmp/dna -f \
+        /work/main/build/bin/swat-gpu bench db --alphabet dna --query "$frag" --db "$viral" --scale 1 --modes queue --pipeline on --reps 1 > "$out/ncu_dna.txt" 2>&1
+      ncu -i /tmp/dna.ncu-rep --print-details all >> "$out/ncu_dna.txt" 2>&1
+      ncu -i /tmp/dna.ncu-rep --page source --csv --print-source sass > "$out/ncu_dna_sass.csv" 2>&1
+      # shellcheck disable=SC2086
+      timeout 250 ncu --kernel-name regex:scan_kernel --launch-skip ${NCU_SKIP:-6} --launch-count 1 $sections -o /tmp/prot -f \
+        /work/main/build/bin/swat-gpu bench db --query "$q" --db "$db" --scale 10 --modes queue --reps 1 > "$out/ncu_prot.txt" 2>&1
+      ncu -i /tmp/prot.ncu-rep --print-details all >> "$out/ncu_prot.txt" 2>&1
+      ncu -i /tmp/prot.ncu-rep --page source --csv --print-source sass > "$out/ncu_prot_sass.csv" 2>&1
+      grep -E "scan_kernel|Duration|Ipc|Warp Cycles|Achieved Occ|Registers" "$out"/ncu_dna.txt "$out"/ncu_prot.txt | head -40 ;;
     *) echo "device_run.sh: unknown step $step" >&2; exit 2 ;;
   esac
 done

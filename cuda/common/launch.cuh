@@ -30,12 +30,17 @@ void set_dynamic_smem(void (*kernel)(Params...), std::size_t dyn_smem_bytes) {
   }
 }
 
-//! Blocks per SM the kernel can keep resident (occupancy API) for this block size and smem.
+//! Blocks per SM the kernel can keep resident (occupancy API) for this block size and smem (0
+//! when the block needs more shared memory than the device gives one block).
 template <typename... Params>
 int max_blocks_per_sm(void (*kernel)(Params...), int block_threads, std::size_t dyn_smem_bytes) {
   cudaFuncAttributes attr{};
   SWAT_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
   if (block_threads < 1 || block_threads > attr.maxThreadsPerBlock) return 0;  // cannot launch
+  int device = 0, optin = 0;
+  SWAT_CUDA_CHECK(cudaGetDevice(&device));
+  SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  if (dyn_smem_bytes + attr.sharedSizeBytes > std::size_t(optin)) return 0;  // more than a block may have
   set_dynamic_smem(kernel, dyn_smem_bytes);
   int per_sm = 0;
   SWAT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads,

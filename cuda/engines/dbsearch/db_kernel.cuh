@@ -131,6 +131,7 @@ __device__ void scan_pipelined(const scan_problem& pb) {
   constexpr int TS = tasks_t::slots;
   __shared__ long long progress[2 * W];  // per ring row: progress, then (W words on) freed
   __shared__ tasks_t pt;
+  extern __shared__ entry_t pipe_slices[];  // pb.pipe_shared_slices: W strips' profiles
   const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) & 31;
   if (threadIdx.x < 2 * W) progress[threadIdx.x] = -1;
   if (threadIdx.x < TS) {
@@ -281,6 +282,14 @@ __device__ void scan_pipelined(const scan_problem& pb) {
         reinterpret_cast<const entry_t*>(pb.d_profile) + qi.profile_offset / std::int64_t(sizeof(entry_t));
     const std::int64_t slice_entries = std::int64_t(pb.profile_rows) * G;
     const int s = int(g - __shfl_sync(full, lane == 0 ? ws_first[warp] : 0ll, 0));
+    const entry_t* slice = query_profile + s * slice_entries;
+    if (pb.pipe_shared_slices) {  // the strip's profile into the warp's part of shared memory (its last strip is done)
+      entry_t* own_slice = pipe_slices + warp * slice_entries;
+      __syncwarp();
+      for (std::int64_t k = lane; k < slice_entries; k += 32) own_slice[k] = slice[k];
+      __syncwarp();
+      slice = own_slice;
+    }
     const int up = int((g + W - 1) % W), own = int(g % W);
     std::uint64_t* ring = pb.d_border + std::int64_t(blockIdx.x) * W * pb.border_columns;
     pipe_link link;
@@ -288,8 +297,8 @@ __device__ void scan_pipelined(const scan_problem& pb) {
     link.progress_in = &progress[up];
     link.progress_out = &progress[own];
     link.g = g;
-    scan_strip<policy_t, true>(pb, s, qi.strips, pair, steps, query_profile + s * slice_entries,
-                               ring + std::int64_t(own) * pb.border_columns, st, link);
+    scan_strip<policy_t, true>(pb, s, qi.strips, pair, steps, slice, ring + std::int64_t(own) * pb.border_columns, st,
+                               link);
   }
   const int held = from_lane0(lane == 0 ? ws_slot[warp] : -1);
   if (held >= 0) hand_in(held);

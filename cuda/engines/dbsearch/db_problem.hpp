@@ -52,7 +52,9 @@ enum class profile_mode : std::int32_t {
   //! One (query, pair) per block (G = 32: one group per warp): warp w takes strips w, w + W, …
   //! of the query (W warps), each strip a few columns behind the one above, handed over through
   //! a ring of W border rows in global memory and a progress word per row in shared memory;
-  //! profiles through L1. For few, long pairs: the warps of a block share one pair.
+  //! each warp copies its strip's profile into its own W-th of the dynamic shared memory
+  //! (scan_problem::pipe_shared_slices; else through L1). For few, long pairs: the warps of a
+  //! block share one pair.
   pipelined = 3,
 };
 
@@ -84,6 +86,8 @@ struct scan_problem {
   unsigned long long* d_cells_done; //!< DP cells finished (progress)
   std::int32_t* d_error;            //!< 0, or scan_error_watchdog (pipelined: a strip waited too long)
   long long watchdog_cycles;        //!< spin limit of a pipelined strip on the one above (clock64)
+  std::int32_t pipe_shared_slices;  //!< pipelined: 1 when the dynamic shared memory holds one strip's
+                                    //!< profile per warp (profile_rows · strip_rows bytes each)
 };
 
 }  // namespace swat::dbsearch

@@ -28,6 +28,9 @@ struct scan_options {
   //! The warps of a block share one pair (few, long pairs): 0 when the plan's model says so,
   //! −1 never, 1 whenever a width-32 shape and the query allow it (db_plan.hpp).
   int pipeline = 0;
+  //! Pipelined blocks keep each warp's strip of profile in shared memory where it fits (false:
+  //! read through L1, the benchmark's comparison).
+  bool pipe_shared_slices = true;
   std::int64_t max_gpu_bytes = 0;                //!< device memory budget; 0 = 90 % of free memory
   std::int32_t score_limit = 0;                  //!< 0 = 32767 − max score; tests lower it to force rescans
   std::int32_t max_target_length = 1 << 16;      //!< longer targets are left to the caller

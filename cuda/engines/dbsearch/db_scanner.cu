@@ -8,6 +8,7 @@
 #include <chrono>
 #include <exception>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -64,7 +65,8 @@ struct host_side {
   db_layout layout;
   // Every pair's columns, as in device memory. Pageable: pinning tens of MB costs more than the
   // staged copy saves (the copy engine still overlaps a chunk's upload with the previous scan).
-  std::vector<std::uint16_t> columns;
+  // Not zeroed: pack_columns writes every column, its threads touching their own pages first.
+  std::unique_ptr<std::uint16_t[]> columns;
   int pad_rank = 0, profile_rows = 0;
 };
 
@@ -113,6 +115,11 @@ struct device_worker {
       if (st) cudaStreamDestroy(st);
   }
 
+  //! Dynamic shared memory of a pipelined block holding one strip's profile per warp.
+  std::size_t pipe_slices_bytes(const shape_info& shape, int strip_rows) const {
+    return std::size_t(shape.groups_per_block / shape.groups_per_warp) * std::size_t(host.profile_rows) * std::size_t(strip_rows);
+  }
+
   //! The shape G, R with smem_bytes of dynamic shared memory.
   shape_info shape_of(int g, int r, std::size_t smem_bytes) const {
     return with_shape(g, r, [&]<int G, int R>() { return shape_on<G, R>(dev.id(), smem_bytes); });
@@ -139,7 +146,7 @@ struct device_worker {
     b.tasks_offset = cuda::align_up(chunk.columns * sizeof(std::uint16_t), 256);
     b.memory.reserve(b.tasks_offset + cuda::align_up(chunk.tasks * sizeof(pair_task), 256));
     SWAT_CUDA_CHECK(cudaStreamWaitEvent(copy, b.released, 0));
-    SWAT_CUDA_CHECK(cudaMemcpyAsync(b.memory.as<void>(), host.columns.data() + chunk.first_column,
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(b.memory.as<void>(), host.columns.get() + chunk.first_column,
                                     chunk.columns * sizeof(std::uint16_t), cudaMemcpyHostToDevice, copy));
     SWAT_CUDA_CHECK(cudaMemcpyAsync(b.memory.as<void>(b.tasks_offset), host.layout.tasks.data() + chunk.first_task,
                                     chunk.tasks * sizeof(pair_task), cudaMemcpyHostToDevice, copy));
@@ -261,8 +268,13 @@ struct device_worker {
     const std::size_t nq = batch.queries.size();
     profile_mode mode = batch.mode;
     shape_info shape = batch.shape;
+    bool shared_slices = false;
     if (mode == profile_mode::pipelined) {
-      shape = shape_of(G, R, 0);  // profiles through L1, no dynamic shared memory
+      // One strip's profile per warp in shared memory when that keeps the blocks per SM (a strip
+      // of profile in L1 competes with the border rows streaming through it), else through L1.
+      shape = shape_of(G, R, 0);
+      const shape_info with_slices = shape_of(G, R, pipe_slices_bytes(shape, strip_rows));
+      shared_slices = with_slices.blocks >= shape.blocks && host.options.pipe_shared_slices;
     } else if (mode == profile_mode::resident) {
       shape = shape_of(G, R, std::size_t(batch.profile_bytes));
       if (shape.blocks < 1) {  // the profiles do not fit beside the block on this device after all
@@ -272,6 +284,7 @@ struct device_worker {
     }
     const std::size_t smem = mode == profile_mode::resident ? std::size_t(batch.profile_bytes)
                              : mode == profile_mode::streamed ? std::size_t(host.profile_rows) * std::size_t(strip_rows)
+                             : shared_slices                  ? pipe_slices_bytes(shape, strip_rows)
                                                               : 0;
     // Inputs: the query table, then every profile; results after them.
     const std::size_t table_bytes = cuda::align_up(nq * sizeof(query_info), 16);
@@ -324,6 +337,7 @@ struct device_worker {
     pb.d_cells_done = counters.as<unsigned long long>(8);
     pb.d_error = counters.as<std::int32_t>(16);
     pb.watchdog_cycles = 40'000'000'000LL;  // 20 s at 2 GHz
+    pb.pipe_shared_slices = shared_slices ? 1 : 0;
     with_shape(G, R, [&]<int g, int r>() { launch_scan<g, r>(pb, shape, smem, compute); });
     SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.host_out.as<void>(), sl.device.as<void>(out_offset), out_bytes,
                                     cudaMemcpyDeviceToHost, compute));
@@ -369,8 +383,8 @@ struct db_scanner::impl {
     host.layout = plan_database(t, o.max_target_length, chunk_bytes);
     if (host.layout.chunks.size() > 1 && workers.size() == 1)
       host.layout = plan_database(t, o.max_target_length, std::min<std::size_t>(std::size_t(left) / 2, std::size_t(1) << 32));
-    host.columns.resize(host.layout.total_columns);
-    pack_columns(host.layout, t, std::uint8_t(host.pad_rank), host.columns.data());
+    host.columns = std::make_unique_for_overwrite<std::uint16_t[]>(std::max<std::size_t>(host.layout.total_columns, 1));
+    pack_columns(host.layout, t, std::uint8_t(host.pad_rank), host.columns.get());
     for (const auto& w : workers) {
       w->dev.make_current();
       w->border.reserve(std::max<std::size_t>(w->max_groups * std::size_t(longest) * sizeof(std::uint64_t), 256));

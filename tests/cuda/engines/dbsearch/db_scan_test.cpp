@@ -187,13 +187,18 @@ TEST(DbScan, PipelinedStripsEqualTheCpu) {
     const std::vector<best_cell> want = cpu_cells(qs, ts, s);
     for (int rows : test::short_run() ? std::vector<int>{16} : std::vector<int>{16, 32}) {
       for (bool queue : {true, false}) {
-        scan_options o;
-        o.group_lanes = 32;
-        o.rows_per_lane = rows;
-        o.pipeline = 1;
-        o.task_queue = queue;
-        check_scan(qs, ts, s, o, s.matrix_name + " pipelined r" + std::to_string(rows) + (queue ? " queue" : " static"),
-                   &want);
+        for (bool shared : {true, false}) {  // each warp's strip of profile in shared memory, or read through L1
+          scan_options o;
+          o.group_lanes = 32;
+          o.rows_per_lane = rows;
+          o.pipeline = 1;
+          o.task_queue = queue;
+          o.pipe_shared_slices = shared;
+          check_scan(qs, ts, s, o,
+                     s.matrix_name + " pipelined r" + std::to_string(rows) + (queue ? " queue" : " static") +
+                         (shared ? " shared" : " L1"),
+                     &want);
+        }
       }
     }
     scan_options low;
