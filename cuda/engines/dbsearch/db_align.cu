@@ -25,16 +25,32 @@ namespace {
 constexpr int reach_lanes = 32, reach_rows = 16, strip_rows = reach_lanes * reach_rows;
 }  // namespace
 
-std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefixes,
-                                      std::span<const residue_span> target_prefixes,
+std::vector<residue_span> reach_window(std::span<const residue_span> prefixes, std::span<const residue_span> others,
+                                       std::span<const std::int32_t> scores, const scoring_scheme& scheme) {
+  std::vector<residue_span> out(prefixes.begin(), prefixes.end());
+  const std::int64_t max_s = scheme.max_score(), e = scheme.gap_extend;
+  if (max_s < 1 || e < 1) return out;  // no bound without a cost per gap residue
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    const std::int64_t a = std::int64_t(std::min(prefixes[k].size(), others[k].size()));
+    const std::int64_t bound = a + std::max<std::int64_t>(0, (max_s * a - scores[k]) / e);
+    if (std::int64_t(out[k].size()) > bound) out[k] = out[k].last(std::size_t(bound));
+  }
+  return out;
+}
+
+std::vector<box_extent> reverse_reach(std::span<const residue_span> whole_query_prefixes,
+                                      std::span<const residue_span> whole_target_prefixes,
                                       std::span<const std::int32_t> scores, const scoring_scheme& scheme,
                                       const cuda::device_context& dev, reach_seconds* seconds) {
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
-  const std::size_t hits = query_prefixes.size();
-  if (target_prefixes.size() != hits || scores.size() != hits) throw std::invalid_argument("reverse_reach: sizes");
+  const std::size_t hits = whole_query_prefixes.size();
+  if (whole_target_prefixes.size() != hits || scores.size() != hits) throw std::invalid_argument("reverse_reach: sizes");
   std::vector<box_extent> out(hits);
   if (hits == 0) return out;
+  // Only the ends of the prefixes that can hold an alignment of the hit's score are read.
+  const std::vector<residue_span> query_prefixes = reach_window(whole_query_prefixes, whole_target_prefixes, scores, scheme);
+  const std::vector<residue_span> target_prefixes = reach_window(whole_target_prefixes, whole_query_prefixes, scores, scheme);
   dev.make_current();
   const int profile_rows = scheme.size() + 1;
   const std::uint8_t pad = std::uint8_t(scheme.size());

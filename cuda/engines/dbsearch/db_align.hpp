@@ -23,6 +23,13 @@
 
 namespace swat::dbsearch {
 
+//! The ends of a hit's prefixes that hold every alignment of its score ending at its best cell:
+//! with a aligned pairs (a ≤ min(m, n)) and g residues opposite gaps, S ≤ max_s · a − e · g, so
+//! g ≤ (max_s · min(m, n) − S) / e and each side spans at most min(m, n) + g residues (no bound
+//! when e = 0). Returns `prefixes` cut to that many last residues; `others` are the other sides.
+std::vector<residue_span> reach_window(std::span<const residue_span> prefixes, std::span<const residue_span> others,
+                                       std::span<const std::int32_t> scores, const scoring_scheme& scheme);
+
 //! Rows and columns of a hit's box, counted back from its best cell (0: not found).
 struct box_extent {
   std::int64_t rows = 0;
@@ -31,7 +38,7 @@ struct box_extent {
 
 //! The reverse pass: for hit k, query_prefixes[k] and target_prefixes[k] end at its best cell
 //! and scores[k] is its score (> 0, ≤ 32767 − max score, the prefixes' product at most
-//! max_hit_cells). Returns the boxes in hit order. Needs scan_supports(scheme). When `seconds`
+//! max_hit_cells). Returns the boxes in hit order; reads only the reach_window of each prefix. Needs scan_supports(scheme). When `seconds`
 //! is given it receives the host's share (reversed profiles and columns, on every core) and the
 //! GPU's (upload, kernel, results).
 struct reach_seconds {

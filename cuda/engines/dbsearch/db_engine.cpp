@@ -246,10 +246,13 @@ class db_engine final : public engine {
     const std::size_t lanes = std::min<std::size_t>(boxes.size(), large_box_lanes);
     if (lanes < 2 || !more_pairs_) return pairs_->align_many(boxes, scheme, out, {});
     if (box_engines_.size() < lanes) {
+      const auto made = std::chrono::steady_clock::now();
       std::uint64_t budget = options_.max_gpu_bytes > 0 ? std::uint64_t(options_.max_gpu_bytes)
                                                         : std::uint64_t(dev_.free_bytes());
       budget = budget / (large_box_lanes + 1);  // the pair engine's own buffers keep a share
       while (box_engines_.size() < lanes) box_engines_.push_back(more_pairs_(budget));
+      stages_.push_back({"box engines " + std::to_string(lanes),
+                         std::chrono::duration<double>(std::chrono::steady_clock::now() - made).count()});
     }
     std::vector<std::size_t> order(boxes.size());
     for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;

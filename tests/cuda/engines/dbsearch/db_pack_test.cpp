@@ -1,12 +1,15 @@
 // Host preparation of the database search (db_pack.hpp), no GPU needed: sorting and pairing,
-// chunking by the byte budget, the packed columns and the strip-major query profile.
+// chunking by the byte budget, the packed columns and the strip-major query profile; the window
+// of a hit's prefixes that the reverse pass reads (db_align.hpp).
 
 #include <gtest/gtest.h>
 
 #include <random>
 
+#include "cuda/engines/dbsearch/db_align.hpp"
 #include "cuda/engines/dbsearch/db_pack.hpp"
 #include "engine/test_schemes.hpp"
+#include "reference/reference.hpp"
 
 namespace swat::dbsearch {
 namespace {
@@ -91,6 +94,49 @@ TEST(DbPack, ProfileIsStripMajorWithPadRowsAndPadRank) {
   EXPECT_EQ(at(1, 0, 1), -1);  // row past m
   EXPECT_EQ(at(0, 5, 2), -1);  // pad rank
   for (std::int8_t v : prof) EXPECT_NE(v, 99);
+}
+
+TEST(DbAlign, ReachWindowHoldsEveryAlignmentOfTheScore) {
+  // The bound: a 5 kb query prefix against a 62 kb target prefix, DNA 2/-3/5/2, score 100: at
+  // most 5000 aligned pairs and (2 · 5000 − 100) / 2 = 4950 gap residues, so 9950 columns.
+  const scoring_scheme dna = test::dna_scheme();
+  const std::vector<std::uint8_t> q(5000, 0), t(62000, 1);
+  const std::vector<residue_span> qs{residue_span(q)}, ts{residue_span(t)};
+  const std::vector<std::int32_t> score{100};
+  EXPECT_EQ(reach_window(ts, qs, score, dna)[0].size(), 9950u);
+  EXPECT_EQ(reach_window(ts, qs, score, dna)[0].data(), t.data() + (62000 - 9950));  // the last columns
+  EXPECT_EQ(reach_window(qs, ts, score, dna)[0].size(), 5000u);                       // never longer
+  const scoring_scheme free_extension = test::dna_scheme(2, -3, 5, 0);                 // no bound
+  EXPECT_EQ(reach_window(ts, qs, score, free_extension)[0].size(), 62000u);
+
+  // Random pairs (short queries in long targets, half with a mutated copy planted): the reference's
+  // optimal alignment lies inside the window of the prefixes that end at its best cell.
+  std::mt19937 rng(4242);
+  int cut = 0;
+  for (const scoring_scheme& s : {dna, test::dna_scheme(1, -1, 2, 1), test::protein_scheme(7, 11, 1)}) {
+    for (int k = 0; k < 200; ++k) {
+      const std::size_t m = std::uniform_int_distribution<std::size_t>(5, 120)(rng);
+      const std::size_t n = std::uniform_int_distribution<std::size_t>(50, 1500)(rng);
+      const int ranks = s.alphabet == alphabet_kind::dna ? 4 : 20;
+      const auto query = test::random_residues(rng, m, ranks);
+      auto target = test::random_residues(rng, n, ranks);
+      if (k % 2 == 0) {  // plant a copy of the query with substitutions and short indels
+        const auto copy = test::mutate(rng, query, ranks, 0.15);
+        const std::size_t at = std::uniform_int_distribution<std::size_t>(0, n)(rng);
+        target.insert(target.begin() + std::ptrdiff_t(at), copy.begin(), copy.end());
+      }
+      const alignment a = reference::align(query, target, s);
+      if (a.score <= 0) continue;
+      const std::vector<residue_span> qp{residue_span(query).first(std::size_t(a.query_end))};
+      const std::vector<residue_span> tp{residue_span(target).first(std::size_t(a.target_end))};
+      const std::vector<std::int32_t> sc{a.score};
+      const residue_span qw = reach_window(qp, tp, sc, s)[0], tw = reach_window(tp, qp, sc, s)[0];
+      ASSERT_GE(std::int64_t(qw.size()), a.query_end - a.query_begin) << s.matrix_name << " pair " << k;
+      ASSERT_GE(std::int64_t(tw.size()), a.target_end - a.target_begin) << s.matrix_name << " pair " << k;
+      cut += tw.size() < tp[0].size();
+    }
+  }
+  EXPECT_GT(cut, 100);  // the bound does cut long target prefixes
 }
 
 }  // namespace
