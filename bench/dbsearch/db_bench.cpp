@@ -43,6 +43,9 @@ int db_main(const std::vector<std::string>& args) {
      "a pair wherever a width-32 shape allows), comma-separated", cxxopts::value<std::string>()->default_value("auto"))
     ("slices", "pipelined blocks: each warp's strip of profile in shared memory (shared, where it fits) and/or "
      "read through L1 (l1), comma-separated", cxxopts::value<std::string>()->default_value("shared"))
+    ("transpose", "off (the database's sequences are the scan's targets) and/or on (the queries are, as "
+     "db_engine's transposed search: many queries against a few targets), comma-separated",
+     cxxopts::value<std::string>()->default_value("off"))
     ("workers", "device workers on GPU 0, comma-separated (each one a host thread on the chunk queue)",
      cxxopts::value<std::string>()->default_value("1"))
     ("reps", "timed searches (median)", cxxopts::value<std::string>()->default_value("3"))
@@ -102,6 +105,7 @@ int db_main(const std::vector<std::string>& args) {
         for (const std::string& mode : cli::word_list(r["modes"].as<std::string>()))
           for (const std::string& pipe : cli::word_list(r["pipeline"].as<std::string>()))
           for (const std::string& slices : cli::word_list(r["slices"].as<std::string>()))
+          for (const std::string& transpose : cli::word_list(r["transpose"].as<std::string>()))
           for (long long workers : cli::integer_list("--workers", r["workers"].as<std::string>(), 1, 64)) {
             if (mode != "queue" && mode != "static") throw usage_error("--modes: '" + mode + "' is not queue or static");
             if (pipe != "auto" && pipe != "off" && pipe != "on")
@@ -114,21 +118,26 @@ int db_main(const std::vector<std::string>& args) {
             if (slices != "shared" && slices != "l1") throw usage_error("--slices: '" + slices + "' is not shared or l1");
             o.pipe_shared_slices = slices == "shared";
             o.devices.assign(std::size_t(workers), device.id());
-            dbsearch::db_scanner scanner(targets, scheme, o);
+            if (transpose != "off" && transpose != "on") throw usage_error("--transpose: '" + transpose + "' is not off or on");
+            o.rows_first = transpose == "on";
+            const std::vector<residue_span>& scan_targets = o.rows_first ? queries : targets;
+            const std::vector<residue_span>& scan_queries = o.rows_first ? targets : queries;
+            dbsearch::db_scanner scanner(scan_targets, scheme, o);
             const double prepare_s = scanner.timing().prepare_s + scanner.timing().upload_s;
             std::vector<best_cell> cells(queries.size() * targets.size());
             std::vector<double> times;
             std::size_t rescans = 0;
             for (int k = 0; k <= reps; ++k) {
               std::vector<dbsearch::pair_index> rescan;
-              scanner.search(queries, cells, rescan, {});
+              scanner.search(scan_queries, cells, rescan, {});
               rescans = rescan.size();
               if (k > 0) times.push_back(scanner.timing().scan_s);  // the first search warms up
             }
             const double scan_s = median(times);
             const double total_cells = double(query_residues) * double(residues);
             const double gcups = total_cells / scan_s / 1e9;
-            const std::string pipe_label = slices == "l1" ? pipe + "/l1" : pipe;  // the pipeline column
+            // The pipeline column: /l1 profiles through L1, /t transposed.
+            const std::string pipe_label = pipe + (slices == "l1" ? "/l1" : "") + (o.rows_first ? "/t" : "");
             std::printf("%6lld %9zu %12llu %5lld %4lld %7s %5s %7lld %6zu %9.4f %9.4f %10.1f %8zu\n", scale,
                         targets.size(), (unsigned long long)residues, g, rows, mode.c_str(), pipe_label.c_str(), workers,
                         scanner.timing().chunks, prepare_s, scan_s, gcups, rescans);
@@ -137,7 +146,7 @@ int db_main(const std::vector<std::string>& args) {
               csv << scale << "," << targets.size() << "," << residues << "," << g << "," << rows << "," << mode << ","
                   << pipe_label << "," << workers << "," << scanner.timing().chunks << "," << prepare_s << "," << scan_s << "," << total_cells
                   << "," << gcups << "," << rescans << "\n";
-            if (r.count("per-query")) {
+            if (r.count("per-query") && !o.rows_first) {  // (transposed: the scanner holds the queries)
               for (std::size_t k = 0; k < queries.size(); ++k) {
                 std::vector<dbsearch::pair_index> rescan;
                 std::vector<best_cell> one(targets.size());

@@ -172,6 +172,22 @@ class db_engine final : public engine {
   }
 
  private:
+  //! Whether to scan the other way round: the queries as the database and the targets as the
+  //! queries (with the rows-first tie rule, so the best cells are the same). Many queries against
+  //! a few targets (reads or gene fragments against a few genomes) pack into pairs of targets of
+  //! one length and cut the work into many short strips instead of a few long ones.
+  bool transposed_search(std::span<const residue_span> queries, std::span<const residue_span> targets) const {
+    if (options_.transpose < 0) return false;
+    std::uint64_t query_residues = 0, target_residues = 0;
+    for (const residue_span& q : queries) {
+      if (q.size() > std::size_t(options_.max_target_length)) return false;  // every query must fit as a target
+      query_residues += q.size();
+    }
+    if (options_.transpose > 0) return true;
+    for (const residue_span& t : targets) target_residues += t.size();
+    return queries.size() >= transpose_min_ratio * targets.size() && query_residues >= target_residues;
+  }
+
   //! Scans, then computes the pairs the scan handed back with the pair engine.
   void scan(std::span<const residue_span> queries, std::span<const residue_span> targets,
             const scoring_scheme& scheme, std::span<best_cell> results, const progress_fn& progress) {
@@ -179,12 +195,30 @@ class db_engine final : public engine {
     const auto since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
     auto t0 = clock::now();
     std::vector<pair_index> rescan;
+    const bool flip = transposed_search(queries, targets);
     {
-      db_scanner scanner(targets, scheme, options_);
+      scan_options o = options_;
+      o.rows_first = flip;
+      db_scanner scanner(flip ? queries : targets, scheme, o);
       const double built_s = since(t0);
-      scanner.search(queries, results, rescan, progress ? std::function<void(std::uint64_t)>(progress) : nullptr);
+      const auto report = progress ? std::function<void(std::uint64_t)>(progress) : nullptr;
+      if (!flip) {
+        scanner.search(queries, results, rescan, report);
+      } else {  // results t · nq + q with the query's row and the target's column swapped
+        std::vector<best_cell> flipped(results.size());
+        std::vector<pair_index> back;
+        scanner.search(targets, flipped, back, report);
+        const std::size_t nq = queries.size(), nt = targets.size();
+        for (std::size_t t = 0; t < nt; ++t)
+          for (std::size_t q = 0; q < nq; ++q) {
+            const best_cell& c = flipped[t * nq + q];
+            results[q * nt + t] = best_cell{c.score, c.target_end, c.query_end};
+          }
+        for (const auto& [t, q] : back) rescan.push_back({q, t});
+      }
       const scan_timing& t = scanner.timing();
       stages_ = {{"prepare", t.prepare_s}, {"setup", built_s - t.prepare_s}, {"gpu scan", t.scan_s}};
+      if (flip) stages_.push_back({"of which transposed (queries as the database)", t.scan_s});
       t0 = clock::now();
     }
     stages_.push_back({"teardown", since(t0)});
@@ -297,6 +331,8 @@ class db_engine final : public engine {
   //! of the GPU busy, one of 35,000 rows 137). Eight were no faster than four on the DNA
   //! search's 6 large boxes (0.072 s against 0.069 s, H100, bench/results/db_h100.csv).
   static constexpr std::size_t large_box_lanes = 4;
+  //! transposed_search: at least this many queries per target (and more query residues).
+  static constexpr std::size_t transpose_min_ratio = 4;
   //! Boxes up to this many cells are aligned by the CPU engine (threads across hits).
   static constexpr double cpu_box_cells = double(1 << 24);
 

@@ -52,8 +52,8 @@ __device__ void finish_pair(const scan_problem& pb, std::int64_t q, std::int64_t
                             const pair_view& pair, lane_state& st) {
   constexpr int G = policy_t::group_lanes;
   constexpr unsigned full = 0xffffffffu;
-  const cell a = policy_t::reach ? reduce_reach<G>(st.a) : reduce_cell<G>(st.a);
-  const cell b = policy_t::reach ? cell{} : reduce_cell<G>(st.b);
+  const cell a = policy_t::reach ? reduce_reach<G>(st.a) : reduce_cell<G>(st.a, pb.rows_first != 0);
+  const cell b = policy_t::reach ? cell{} : reduce_cell<G>(st.b, pb.rows_first != 0);
   const unsigned group_mask = ((G == 32) ? full : ((1u << G) - 1u)) << (threadIdx.x & 31 & ~(G - 1));
   const unsigned over_a = __ballot_sync(full, st.overflow_a) & group_mask;
   const unsigned over_b = __ballot_sync(full, st.overflow_b) & group_mask;
@@ -156,7 +156,7 @@ __device__ void scan_pipelined(const scan_problem& pb) {
   // Hands the warp's best cells of its task in; the last of the task's warps stores the result
   // and frees the slot.
   const auto hand_in = [&](int slot) {
-    const cell a = reduce_cell<G>(st.a), c = reduce_cell<G>(st.b);
+    const cell a = reduce_cell<G>(st.a, pb.rows_first != 0), c = reduce_cell<G>(st.b, pb.rows_first != 0);
     const int over = (__any_sync(full, st.overflow_a) ? 1 : 0) | (__any_sync(full, st.overflow_b) ? 2 : 0);
     if (lane == 0) {
       shared_store(&pt.score[slot][0][warp], a.score);
@@ -173,8 +173,10 @@ __device__ void scan_pipelined(const scan_problem& pb) {
         int ov = 0;
         for (int w = 0; w < W; ++w) {
           for (int x = 0; x < 2; ++x)
-            merge_cell(r[x], cell{shared_load(&pt.score[slot][x][w]), shared_load(&pt.row[slot][x][w]),
-                                  shared_load(&pt.col[slot][x][w])});
+            merge_cell(r[x],
+                       cell{shared_load(&pt.score[slot][x][w]), shared_load(&pt.row[slot][x][w]),
+                            shared_load(&pt.col[slot][x][w])},
+                       pb.rows_first != 0);
           ov |= shared_load(&pt.over[slot][w]);
         }
         const long long b = shared_load(&pt.task[slot]);

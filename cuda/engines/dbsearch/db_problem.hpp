@@ -88,6 +88,8 @@ struct scan_problem {
   long long watchdog_cycles;        //!< spin limit of a pipelined strip on the one above (clock64)
   std::int32_t pipe_shared_slices;  //!< pipelined: 1 when the dynamic shared memory holds one strip's
                                     //!< profile per warp (profile_rows · strip_rows bytes each)
+  std::int32_t rows_first;          //!< 1: ties go to the smallest row, then the smallest column
+                                    //!< (the caller's targets are the rows: scan_options::rows_first)
 };
 
 }  // namespace swat::dbsearch

@@ -31,6 +31,14 @@ struct scan_options {
   //! Pipelined blocks keep each warp's strip of profile in shared memory where it fits (false:
   //! read through L1, the benchmark's comparison).
   bool pipe_shared_slices = true;
+  //! Ties between best cells go to the smallest row (query position), then the smallest column:
+  //! for a caller that scans its queries as the database and its database as the queries
+  //! (db_engine's transposed search), whose tie rule then stays smallest target position first.
+  bool rows_first = false;
+  //! db_engine's search orientation: 0 scans the queries against the database unless many more
+  //! queries than targets make the other way round better (transposed_search), 1 always the other
+  //! way round where every query fits as a target, −1 never.
+  int transpose = 0;
   std::int64_t max_gpu_bytes = 0;                //!< device memory budget; 0 = 90 % of free memory
   std::int32_t score_limit = 0;                  //!< 0 = 32767 − max score; tests lower it to force rescans
   std::int32_t max_target_length = 1 << 16;      //!< longer targets are left to the caller

@@ -338,6 +338,7 @@ struct device_worker {
     pb.d_error = counters.as<std::int32_t>(16);
     pb.watchdog_cycles = 40'000'000'000LL;  // 20 s at 2 GHz
     pb.pipe_shared_slices = shared_slices ? 1 : 0;
+    pb.rows_first = host.options.rows_first ? 1 : 0;
     with_shape(G, R, [&]<int g, int r>() { launch_scan<g, r>(pb, shape, smem, compute); });
     SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.host_out.as<void>(), sl.device.as<void>(out_offset), out_bytes,
                                     cudaMemcpyDeviceToHost, compute));

@@ -59,9 +59,13 @@ struct cell {
   std::int32_t j = 0;  //!< 1-based target column
 };
 
-//! Keeps b in a when it beats a under the tie rule.
-__device__ __forceinline__ void merge_cell(cell& a, const cell& b) {
-  if (b.score > 0 && cell_beats(b.score, b.i, b.j, a.score, a.i, a.j)) a = b;
+//! Keeps b in a when it beats a under the tie rule: highest score, then smallest column, then
+//! smallest row; with rows_first (scan_problem::rows_first: the caller's targets are the rows)
+//! smallest row, then smallest column.
+__device__ __forceinline__ void merge_cell(cell& a, const cell& b, bool rows_first) {
+  if (b.score > 0 && (rows_first ? cell_beats(b.score, b.j, b.i, a.score, a.j, a.i)
+                                 : cell_beats(b.score, b.i, b.j, a.score, a.i, a.j)))
+    a = b;
 }
 
 //! What a lane keeps of its pair across strips.
@@ -83,16 +87,25 @@ struct pair_view {
 };
 
 //! When value beats best: best becomes (value, the smallest of the lane's rows holding it in the
-//! half at bit `shift` of h, column j + 1).
+//! half at bit `shift` of h, column j + 1). Columns come in order, so a higher value beats; with
+//! rows_first an equal value at a smaller row does too (best.j = 0: a floor, no cell).
 template <int R>
 __device__ __forceinline__ void record_best(cell& best, std::int32_t value, const std::uint32_t (&h)[R], int shift,
-                                            std::int32_t row0, std::int32_t j) {
-  if (value <= best.score) return;
+                                            std::int32_t row0, std::int32_t j, bool rows_first) {
+  if (value < best.score || value <= 0) return;
+  if (value == best.score && (!rows_first || best.j == 0)) return;
   int ri = 0;
 #pragma unroll
   for (int r = R - 1; r >= 0; --r)
     if (std::int32_t(std::int16_t(h[r] >> shift)) == value) ri = r;
+  if (value == best.score && row0 + ri + 1 >= best.i) return;
   best = cell{value, row0 + ri + 1, j + 1};
+}
+
+//! The value above which a column's maximum goes to record_best: the best so far, or one less
+//! with rows_first while a smaller row of the lane (first row row0 + 1) could still tie it.
+__device__ __forceinline__ std::int32_t record_threshold(const cell& best, std::int32_t row0, bool rows_first) {
+  return rows_first && best.j > 0 && best.i > row0 + 1 ? best.score - 1 : best.score;
 }
 
 //! Largest value of v over the group (every lane of the warp calls it).
@@ -219,9 +232,12 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
   // Cells below the group's best so far cannot win: this strip records, per target, the first
   // column reaching at least that best (an equal score in a smaller column wins the tie), then
   // strictly higher ones. A high threshold keeps the rare best-cell branch rare on long queries.
-  const std::int32_t floor_a = policy_t::reach ? 0 : max(group_max<G>(st.a.score) - 1, 0);
-  const std::int32_t floor_b = policy_t::reach ? 0 : max(group_max<G>(st.b.score) - 1, 0);
-  std::uint32_t best2 = pack16(floor_a, floor_b);  // this strip's bests of A and B (packed)
+  // With rows_first an equal score in this strip (larger rows) never wins: the floor is the best.
+  const bool rows_first = pb.rows_first != 0;
+  const std::int32_t below = rows_first ? 0 : 1;
+  const std::int32_t floor_a = policy_t::reach ? 0 : max(group_max<G>(st.a.score) - below, 0);
+  const std::int32_t floor_b = policy_t::reach ? 0 : max(group_max<G>(st.b.score) - below, 0);
+  std::uint32_t best2 = pack16(floor_a, floor_b);  // thresholds of A and B (record_threshold, packed)
   cell strip_a{floor_a, 0, 0}, strip_b{floor_b, 0, 0};  // j = 0: nothing found in this strip
 
   for (std::int32_t t = t_begin; t < steps; ++t) {
@@ -297,9 +313,9 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
         st.a = cell{pair.reach, max(st.a.i, row0 + ri + 1), max(st.a.j, j + 1)};
       }
     } else if (__vmaxs2(colmax, best2) != best2) {  // a target beat this strip's best (smallest j first)
-      record_best<R>(strip_a, lo16(colmax), h, 0, row0, j);
-      record_best<R>(strip_b, hi16(colmax), h, 16, row0, j);
-      best2 = pack16(strip_a.score, strip_b.score);
+      record_best<R>(strip_a, lo16(colmax), h, 0, row0, j, rows_first);
+      record_best<R>(strip_b, hi16(colmax), h, 16, row0, j, rows_first);
+      best2 = pack16(record_threshold(strip_a, row0, rows_first), record_threshold(strip_b, row0, rows_first));
     }
 
     if (lane == G - 1 && write_border && j >= 0 && j < columns) {
@@ -334,11 +350,11 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
   }
   if (strip_a.j > 0) {
     st.overflow_a = st.overflow_a || strip_a.score > pb.score_limit;
-    merge_cell(st.a, strip_a);
+    merge_cell(st.a, strip_a, rows_first);
   }
   if (strip_b.j > 0) {
     st.overflow_b = st.overflow_b || strip_b.score > pb.score_limit;
-    merge_cell(st.b, strip_b);
+    merge_cell(st.b, strip_b, rows_first);
   }
 }
 
@@ -350,7 +366,7 @@ __device__ cell reduce_reach(cell c) {
 
 //! Group-wide best cell under the tie rule (every lane of the warp calls it).
 template <int G>
-__device__ cell reduce_cell(cell c) {
+__device__ cell reduce_cell(cell c, bool rows_first) {
   constexpr unsigned full = 0xffffffffu;
 #pragma unroll
   for (int d = G / 2; d > 0; d /= 2) {
@@ -358,7 +374,7 @@ __device__ cell reduce_cell(cell c) {
     o.score = __shfl_xor_sync(full, c.score, d, G);
     o.i = __shfl_xor_sync(full, c.i, d, G);
     o.j = __shfl_xor_sync(full, c.j, d, G);
-    merge_cell(c, o);
+    merge_cell(c, o, rows_first);
   }
   return c;
 }

@@ -2,7 +2,8 @@
 // whose boxes are large run several at once (up to four) on their own pair engines, and hits whose boxes hold
 // the same residues (a sequence the database holds more than once) are aligned once; every
 // alignment equals the CPU engine's of the whole pair (score, both ends, CIGAR), and the stage
-// names say how many boxes were distinct.
+// names say how many boxes were distinct. Many queries against a few targets are scanned the
+// other way round (the queries as the database), with the same best cells as the CPU engine.
 
 #include <gtest/gtest.h>
 
@@ -99,6 +100,84 @@ TEST(DbEngine, LargeBoxesAtOnceAndRepeatedBoxesOnceEqualTheCpu) {
     named_small = named_small || name == "cpu boxes 7 (6 distinct)";
   }
   EXPECT_TRUE(named_large && named_small);
+}
+
+TEST(DbEngine, ManyQueriesAgainstFewTargetsScanTheOtherWayRound) {
+  SWAT_REQUIRE_DEVICE();
+  // 300 DNA fragments against four genomes (one holding copies of fragments, one with runs of a
+  // short repeat for ties), one fragment longer than the scan's target limit (2^16): search()
+  // scans the fragments as the database (auto, and forced), except where a fragment cannot be a
+  // target; every best cell equals the CPU engine's, and --timing's stages say which way it ran.
+  const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
+  std::mt19937 rng(11252026);
+  std::vector<std::vector<std::uint8_t>> queries, targets;
+  for (int k = 0; k < 300; ++k)
+    queries.push_back(test::random_residues(rng, std::uniform_int_distribution<std::int64_t>(200, 1200)(rng), s));
+  targets.push_back(test::random_residues(rng, 20000, s));
+  for (int k = 0; k < 40; ++k) {  // copies of fragments, some mutated
+    const auto& q = queries[std::size_t(k * 7)];
+    std::vector<std::uint8_t> copy;  // odd k: 1 in 10 bases substituted, 1 in 40 dropped
+    for (std::uint8_t r : q) {
+      const int e = std::uniform_int_distribution<int>(0, 39)(rng);
+      if (k % 2 == 1 && e == 0) continue;
+      copy.push_back(k % 2 == 1 && e < 4 ? std::uint8_t(std::uniform_int_distribution<int>(0, 3)(rng)) : r);
+    }
+    targets[0].insert(targets[0].begin() + std::ptrdiff_t(500 * k), copy.begin(), copy.end());
+  }
+  targets.push_back(test::random_residues(rng, 9000, s));
+  {
+    const auto unit = test::random_residues(rng, 4, s);
+    std::vector<std::uint8_t> repeat(6000);
+    for (std::size_t k = 0; k < repeat.size(); ++k) repeat[k] = unit[k % 4];
+    targets.push_back(repeat);
+    for (int k = 0; k < 10; ++k) queries[std::size_t(3 * k + 1)].assign(repeat.begin() + k, repeat.begin() + 300 + 13 * k);
+  }
+  targets.push_back(test::random_residues(rng, 1500, s));
+  const std::vector<residue_span> qs(queries.begin(), queries.end()), ts(targets.begin(), targets.end());
+  std::vector<pair_job> jobs;
+  for (std::size_t q = 0; q < qs.size(); ++q)
+    for (std::size_t t = 0; t < ts.size(); ++t) jobs.push_back({q, t, qs[q], ts[t]});
+  std::vector<best_cell> want(jobs.size());
+  cpu_engine(0).score_many(jobs, s, want, {});
+
+  engine_options o;
+  o.gpu_id = swat::test::test_device().id();
+  const auto search = [&](int transpose, std::span<const residue_span> queries_in, bool expect_flip) {
+    scan_options so;
+    so.transpose = transpose;
+    auto db = make_db_engine(fast::make_fast_engine(o), std::make_unique<cpu_engine>(0), so, o.gpu_id);
+    std::vector<best_cell> got(queries_in.size() * ts.size());
+    db->search(queries_in, ts, s, got, {});
+    bool flipped = false;
+    for (const auto& [name, seconds] : db->stage_seconds())
+      flipped = flipped || name.find("transposed") != std::string::npos;
+    EXPECT_EQ(flipped, expect_flip) << "transpose " << transpose;
+    return got;
+  };
+  for (int transpose : {0, 1, -1}) {
+    const std::vector<best_cell> got = search(transpose, qs, transpose >= 0);
+    int wrong = 0;
+    for (std::size_t k = 0; k < want.size(); ++k)
+      if (got[k] != want[k] && ++wrong <= 10)
+        ADD_FAILURE() << "transpose " << transpose << ": query " << jobs[k].query_index << " target "
+                      << jobs[k].target_index << " got " << got[k].score << " @" << got[k].query_end << ","
+                      << got[k].target_end << " want " << want[k].score << " @" << want[k].query_end << ","
+                      << want[k].target_end;
+    EXPECT_EQ(wrong, 0) << "transpose " << transpose;
+  }
+  // A query longer than a scan target may be: scanned the usual way, still exact.
+  std::vector<std::vector<std::uint8_t>> with_long = queries;
+  with_long.push_back(test::random_residues(rng, (1 << 16) + 5, s));
+  const std::vector<residue_span> ql(with_long.begin(), with_long.end());
+  const std::vector<best_cell> got = search(1, ql, false);
+  std::vector<pair_job> last;
+  for (std::size_t t = 0; t < ts.size(); ++t) last.push_back({ql.size() - 1, t, ql.back(), ts[t]});
+  std::vector<best_cell> want_last(last.size());
+  cpu_engine(0).score_many(last, s, want_last, {});
+  for (std::size_t t = 0; t < ts.size(); ++t) {
+    EXPECT_EQ(got[(ql.size() - 1) * ts.size() + t], want_last[t]) << "long query, target " << t;
+    EXPECT_EQ(got[5 * ts.size() + t], want[5 * ts.size() + t]) << "query 5, target " << t;
+  }
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <filesystem>
 #include <random>
 #include <set>
@@ -209,6 +210,72 @@ TEST(DbScan, PipelinedStripsEqualTheCpu) {
     std::sort(scores.begin(), scores.end());
     low.score_limit = std::max(1, scores[scores.size() / 2]);
     EXPECT_GE(check_scan(qs, ts, s, low, s.matrix_name + " pipelined, lowered limit", &want), scores.size() / 4);
+  }
+}
+
+//! Residues repeating `period` random ones (many cells of equal score: ties).
+std::vector<std::uint8_t> periodic(std::mt19937& rng, std::size_t n, std::size_t period, const scoring_scheme& s) {
+  const std::vector<std::uint8_t> unit = test::random_residues(rng, period, s);
+  std::vector<std::uint8_t> out(n);
+  for (std::size_t k = 0; k < n; ++k) out[k] = unit[k % period];
+  return out;
+}
+
+TEST(DbScan, RowsFirstTiesScanTheOtherWayRound) {
+  SWAT_REQUIRE_DEVICE();
+  // Many short queries against a few long targets scanned the other way round (the queries as
+  // the database, db_engine's transposed search): with rows_first the best cells of every pair,
+  // swapped back, equal the CPU's under its own tie rule (smallest target position, then query
+  // position). Periodic sequences and a ties-heavy scheme make many equal-score cells, so the
+  // columns-first rule would pick other cells (counted: the test would notice a lost flag).
+  std::mt19937 rng(20261126);
+  for (const scoring_scheme& s : {scoring::make_dna_scheme(1, -1, 0, 1), scoring::make_dna_scheme(2, -3, 5, 2),
+                                  scoring::make_protein_scheme("BLOSUM62", 11, 1)}) {
+    seqs_t queries, targets;
+    const std::vector<std::int64_t> lengths = {1, 2, 31, 32, 33, 255, 256, 257, 511, 512, 513, 1023, 1024, 1025, 3000};
+    for (std::size_t k = 0; k < (test::short_run() ? 12u : 60u); ++k) {
+      const std::int64_t m = k < lengths.size() ? lengths[k] : std::uniform_int_distribution<std::int64_t>(1, 2000)(rng);
+      queries.push_back(k % 2 ? periodic(rng, std::size_t(m), 2 + k % 5, s) : test::random_residues(rng, m, s));
+    }
+    targets.push_back(periodic(rng, 4000, 3, s));
+    targets.push_back(fast::test::related_or_random(rng, queries[14], 6000, s));
+    targets.push_back(test::random_residues(rng, 9000, s));
+    targets.push_back(periodic(rng, 700, 6, s));
+    const auto qs = spans_of(queries), ts = spans_of(targets);
+    const std::vector<best_cell> want = cpu_cells(qs, ts, s);  // q · nt + t
+    std::size_t differ = 0;
+    for (int pipeline : {-1, 1}) {
+      for (bool rows_first : {true, false}) {
+        scan_options o;
+        o.pipeline = pipeline;
+        o.rows_first = rows_first;
+        if (pipeline > 0) o.group_lanes = 32;
+        db_scanner scanner(qs, s, o);  // the queries as the database
+        std::vector<best_cell> got(ts.size() * qs.size());
+        std::vector<pair_index> rescan;
+        scanner.search(ts, got, rescan, {});
+        ASSERT_TRUE(rescan.empty()) << s.matrix_name;
+        int wrong = 0;
+        for (std::size_t q = 0; q < qs.size(); ++q)
+          for (std::size_t t = 0; t < ts.size(); ++t) {
+            const best_cell& g = got[t * qs.size() + q];
+            const best_cell swapped{g.score, g.target_end, g.query_end};
+            const best_cell& w = want[q * ts.size() + t];
+            if (!rows_first) {
+              differ += swapped != w;
+              continue;
+            }
+            if (swapped != w && ++wrong <= 10)
+              ADD_FAILURE() << s.matrix_name << " pipeline " << pipeline << ": query " << q << " (" << qs[q].size()
+                            << ") target " << t << " got " << g.score << " @" << g.target_end << "," << g.query_end
+                            << " want " << w.score << " @" << w.query_end << "," << w.target_end;
+          }
+        EXPECT_EQ(wrong, 0) << s.matrix_name << " pipeline " << pipeline;
+      }
+    }
+    std::printf("  %s: %zu of %zu pairs have another best cell under the columns-first rule\n", s.matrix_name.c_str(),
+                differ, 2 * want.size());
+    if (s.alphabet == alphabet_kind::dna) EXPECT_GT(differ, 10u) << s.matrix_name << ": the test needs ties";
   }
 }
 
