@@ -81,6 +81,19 @@ TEST(DbPlan, FewTargetsManyQueriesPipelineOrReadProfilesThroughL1) {
   EXPECT_EQ(plain[0].mode, profile_mode::global);
 }
 
+TEST(DbPlan, FewLongQueriesAgainstManyEqualPairsPipelineSixteenWarps) {
+  // The other way round (db_engine's transposed search): four viral genomes as the queries
+  // against the fragments' 147 pairs of 5 kb. Pipelined, and at 16 rows per lane (16 warps per
+  // block): 8 warps of 32 rows leave the issue slots idle while they wait on each other.
+  const std::vector<std::int64_t> genomes = {62'700, 48'500, 29'900, 8'600};
+  const chunk_stats chunk{147, 147 * 5000, 5000};
+  const auto batches = plan_batches(genomes, chunk, h100_shapes(), 6);
+  ASSERT_EQ(batches.size(), 1u);
+  EXPECT_EQ(batches[0].mode, profile_mode::pipelined);
+  EXPECT_EQ(batches[0].shape.group_lanes, 32);
+  EXPECT_EQ(batches[0].shape.rows_per_lane, 16);
+}
+
 TEST(DbPlan, ForcedPipelineNeedsWidth32AndTwoStrips) {
   const chunk_stats chunk{79575, 30'760'250, 8081};  // x50: the model keeps one warp per pair
   batch_limits always;
