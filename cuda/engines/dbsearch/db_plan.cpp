@@ -25,11 +25,13 @@ double modelled_cost(std::span<const std::int64_t> lengths, const chunk_stats& c
   const double resident_warps = double(shape.blocks) * warps_per_block;
   const double warps_per_scheduler = resident_warps / sms / 4.0;
   // Lanes issuing per SM cycle with `warps` warps in flight per SM. A pipelined warp also waits
-  // on the strip above it: it takes twice the warps to fill the issue slots (measured: DNA
-  // fragments scanned the other way round, pipelined 16 warps of 16 rows 2.77 TCUPS against 8 of
-  // 32 rows 2.47, bench/results/db_dna_transposed_h100.csv).
+  // on the strip above it and issues about 80 % as often (fitted to two H100 runs: pipelined 16
+  // warps of 16 rows beat 8 of 32 rows by 12 % on DNA fragments scanned the other way round,
+  // strips of 5,000 columns, 2.77 against 2.47 TCUPS; 8 of 32 rows beat 16 of 16 by 13 % on
+  // titin's x1 strips of a few hundred columns, where each strip's start costs more:
+  // bench/results/db_plan_pipelined_rows_h100.md).
   const auto issuing = [pipelined](double warps) {
-    return std::clamp((pipelined ? 8.0 : 16.0) * warps, 16.0, 128.0);
+    return std::clamp((pipelined ? 12.8 : 16.0) * warps, 16.0, 128.0);
   };
   const double pairs = double(std::max<std::size_t>(chunk.pairs, 1));
   const double tasks = double(lengths.size()) * pairs;  // (query, pair) tasks of the launch

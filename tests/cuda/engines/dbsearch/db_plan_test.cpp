@@ -61,6 +61,7 @@ TEST(DbPlan, LongQueriesOfASmallDatabaseArePipelinedTheRestScannedTogether) {
   EXPECT_EQ(batches[0].queries, (std::vector<std::size_t>{6, 5, 4}));
   EXPECT_EQ(batches[0].mode, profile_mode::pipelined);
   EXPECT_EQ(batches[0].shape.group_lanes, 32);
+  EXPECT_EQ(batches[0].shape.rows_per_lane, 32);  // strips of a few hundred columns: fewer strips
   EXPECT_EQ(batches[1].queries, (std::vector<std::size_t>{0, 3, 2, 1}));
   EXPECT_NE(batches[1].mode, profile_mode::pipelined);
 }
@@ -84,7 +85,7 @@ TEST(DbPlan, FewTargetsManyQueriesPipelineOrReadProfilesThroughL1) {
 TEST(DbPlan, FewLongQueriesAgainstManyEqualPairsPipelineSixteenWarps) {
   // The other way round (db_engine's transposed search): four viral genomes as the queries
   // against the fragments' 147 pairs of 5 kb. Pipelined, and at 16 rows per lane (16 warps per
-  // block): 8 warps of 32 rows leave the issue slots idle while they wait on each other.
+  // block): on strips this long 8 warps of 32 rows leave issue slots idle while they wait.
   const std::vector<std::int64_t> genomes = {62'700, 48'500, 29'900, 8'600};
   const chunk_stats chunk{147, 147 * 5000, 5000};
   const auto batches = plan_batches(genomes, chunk, h100_shapes(), 6);
