@@ -240,26 +240,27 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
   std::uint32_t best2 = pack16(floor_a, floor_b);  // thresholds of A and B (record_threshold, packed)
   cell strip_a{floor_a, 0, 0}, strip_b{floor_b, 0, 0};  // j = 0: nothing found in this strip
 
-  for (std::int32_t t = t_begin; t < steps; ++t) {
-    if (((t - t_begin) & (G - 1)) == 0) {  // warp-uniform: the next G columns' ranks and upper border
-      const std::int32_t c = t + lane;
-      ch_h = policy_t::reach ? floor2 : 0u;  // row 0 (reach: anchored, only H(0, 0) = 0)
-      ch_f = minus_inf;
-      ch_t = pad2;
-      if constexpr (piped) {  // the strip above has written these G columns (or all of its row)
-        if (s > 0 && t < columns) wait_progress(pb, pipe.progress_in, count_base - unit + min(t + G, columns));
-      }
-      if (c < columns) {
-        const std::uint32_t ranks = pair.residues[c];
-        ch_t = (ranks & 0xffu) | ((ranks >> 8) << 16);
-        if (s > 0 && c <= border_last) {
-          const std::uint64_t b = border_in[c];
-          ch_h = std::uint32_t(b);
-          ch_f = std::uint32_t(b >> 32);
-        }
+  // The next G columns' ranks and upper border (warp-uniform), from column t on.
+  const auto load_chunk = [&](std::int32_t t) {
+    const std::int32_t c = t + lane;
+    ch_h = policy_t::reach ? floor2 : 0u;  // row 0 (reach: anchored, only H(0, 0) = 0)
+    ch_f = minus_inf;
+    ch_t = pad2;
+    if constexpr (piped) {  // the strip above has written these G columns (or all of its row)
+      if (s > 0 && t < columns) wait_progress(pb, pipe.progress_in, count_base - unit + min(t + G, columns));
+    }
+    if (c < columns) {
+      const std::uint32_t ranks = pair.residues[c];
+      ch_t = (ranks & 0xffu) | ((ranks >> 8) << 16);
+      if (s > 0 && c <= border_last) {
+        const std::uint64_t b = border_in[c];
+        ch_h = std::uint32_t(b);
+        ch_f = std::uint32_t(b >> 32);
       }
     }
-    const int k = int((t - t_begin) & (G - 1));
+  };
+  // Column t − lane of every lane (k: t's place in its chunk); true: the strip ends here (reach mode).
+  const auto step = [&](std::int32_t t, int k) -> bool {
     std::uint32_t vh = __shfl_up_sync(full, out_h, 1, G);
     std::uint32_t vf = __shfl_up_sync(full, out_f, 1, G);
     std::uint32_t vt = __shfl_up_sync(full, out_t, 1, G);
@@ -333,8 +334,24 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
     if constexpr (policy_t::reach) {
       // colmax ≥ 0 holds the lane's largest H of target A in this column (0: all dead).
       const bool dead = __all_sync(full, lo16(colmax) == 0);
-      if (dead && dead_before && t > border_last) break;
+      if (dead && dead_before && t > border_last) return true;
       dead_before = dead;
+    }
+    return false;
+  };
+  if constexpr (G == 32) {  // one loop per chunk (width 32: 7 % faster on DNA, 2 % slower at width 16)
+    for (std::int32_t t0 = t_begin; t0 < steps; t0 += G) {
+      load_chunk(t0);
+      bool stop = false;
+      const int chunk_steps = min(G, steps - t0);
+      for (int k = 0; k < chunk_steps && !stop; ++k) stop = step(t0 + k, k);
+      if (stop) break;
+    }
+  } else {
+    for (std::int32_t t = t_begin; t < steps; ++t) {
+      const int k = int((t - t_begin) & (G - 1));
+      if (k == 0) load_chunk(t);
+      if (step(t, k)) break;
     }
   }
 
