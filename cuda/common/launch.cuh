@@ -4,7 +4,8 @@
 // grid at occupancy × SMs for that kernel, block size and dynamic shared memory, and refuses
 // (swat::cuda_error, never a hang) a grid that cannot be co-resident. Co-residency is what makes
 // a software grid barrier deadlock-free (Xiao & Feng 2010 §5; Shen 2013). The device is the
-// caller's device_context (current for the calling thread): no helper asks for the current one.
+// caller's device_context (current for the calling thread); max_blocks_per_sm reads the current
+// device's per-block shared memory limit.
 
 #include <cuda_runtime.h>
 
@@ -18,13 +19,13 @@
 
 namespace swat::cuda {
 
-//! Above this many bytes of dynamic shared memory a kernel needs an explicit opt-in attribute.
-inline constexpr std::size_t default_dyn_smem_limit_bytes = 48 * 1024;
-
-//! Raises the kernel's dynamic shared memory limit when dyn_smem_bytes > 48 KB.
+//! Raises the kernel's dynamic shared memory limit when dyn_smem_bytes is above it (by default
+//! 48 KB less the kernel's static shared memory).
 template <typename... Params>
 void set_dynamic_smem(void (*kernel)(Params...), std::size_t dyn_smem_bytes) {
-  if (dyn_smem_bytes > default_dyn_smem_limit_bytes) {
+  cudaFuncAttributes attr{};
+  SWAT_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+  if (dyn_smem_bytes > std::size_t(attr.maxDynamicSharedSizeBytes)) {
     SWAT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(dyn_smem_bytes)));
   }

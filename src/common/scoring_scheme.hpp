@@ -35,6 +35,14 @@ struct scoring_scheme {
       for (int b = 0; b < size(); ++b) best = best < score(a, b) ? score(a, b) : best;
     return best;
   }
+  //! True when the substitution scores do not depend on which side a residue is on: then a
+  //! pair's best score is the same with query and target swapped (the gap costs are the same).
+  bool symmetric() const {
+    for (int a = 0; a < size(); ++a)
+      for (int b = 0; b < a; ++b)
+        if (score(std::uint8_t(a), std::uint8_t(b)) != score(std::uint8_t(b), std::uint8_t(a))) return false;
+    return true;
+  }
   //! Smallest substitution score.
   std::int32_t min_score() const {
     std::int32_t worst = matrix[0];

@@ -33,15 +33,6 @@ std::optional<window_plan> plan_windows(std::int64_t long_len, std::int64_t shor
 
 namespace {
 
-//! True when the substitution scores do not depend on which side a residue is on: then a pair's
-//! best score is the same with query and target swapped (the gap costs are the same either way).
-bool symmetric(const scoring_scheme& scheme) {
-  for (int a = 0; a < scheme.size(); ++a)
-    for (int b = 0; b < a; ++b)
-      if (scheme.score(std::uint8_t(a), std::uint8_t(b)) != scheme.score(std::uint8_t(b), std::uint8_t(a))) return false;
-  return true;
-}
-
 class windowed_engine final : public engine {
  public:
   windowed_engine(std::unique_ptr<engine> inner, window_limits limits) : inner_(std::move(inner)), limits_(limits) {}
@@ -152,7 +143,7 @@ class windowed_engine final : public engine {
   //! A database engine scans a long query's windows as its targets (the short side as the one
   //! query: many targets are what it is fast at), which the scores allow when symmetric.
   bool transposes(bool long_is_query, const scoring_scheme& scheme) const {
-    return long_is_query && inner_->scans_first() && symmetric(scheme);
+    return long_is_query && inner_->scans_first() && scheme.symmetric();
   }
   //! Whether the windows are the inner engine's queries (their width cap is max_query_width).
   bool windows_are_queries(bool long_is_query, const scoring_scheme& scheme) const {

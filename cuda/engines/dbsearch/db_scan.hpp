@@ -55,6 +55,8 @@ struct scan_timing {
   std::uint64_t cells = 0;   //!< DP cells scanned
   std::size_t chunks = 0;    //!< database chunks (1 when it fits the budget)
   std::size_t rescans = 0;   //!< (query, target) pairs handed back
+  std::size_t pipelined_batches = 0;     //!< launches whose warps of a block share pairs
+  std::size_t shared_slice_batches = 0;  //!< of those, with each warp's profile strip in shared memory
 };
 
 //! (query index, target index).

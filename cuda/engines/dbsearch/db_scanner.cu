@@ -82,6 +82,7 @@ struct device_worker {
   cuda::device_buffer counters;  // queue head at 0, cells done at 8
   pinned_memory cells_host;
   cudaStream_t compute = nullptr, copy = nullptr, poll = nullptr;
+  std::size_t pipelined_batches = 0, shared_slice_batches = 0;  // of the last run (scan_timing)
 
   device_worker(const host_side& h, int d) : host(h), dev(d) {  // dev(d) makes d current
     for (cudaStream_t* st : {&compute, &copy, &poll}) SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(st, cudaStreamNonBlocking));
@@ -188,6 +189,7 @@ struct device_worker {
                     const std::function<void(std::uint64_t)>& progress, std::atomic<int>& next_chunk) {
     dev.make_current();
     std::uint64_t reported = 0;
+    pipelined_batches = shared_slice_batches = 0;
     SWAT_CUDA_CHECK(cudaMemsetAsync(counters.as<void>(), 0, 256, compute));
     std::vector<std::int64_t> lengths;
     for (const residue_span& q : queries) lengths.push_back(std::int64_t(q.size()));
@@ -338,6 +340,8 @@ struct device_worker {
     pb.d_error = counters.as<std::int32_t>(16);
     pb.watchdog_cycles = 40'000'000'000LL;  // 20 s at 2 GHz
     pb.pipe_shared_slices = shared_slices ? 1 : 0;
+    pipelined_batches += mode == profile_mode::pipelined ? 1 : 0;
+    shared_slice_batches += shared_slices ? 1 : 0;
     pb.rows_first = host.options.rows_first ? 1 : 0;
     with_shape(G, R, [&]<int g, int r>() { launch_scan<g, r>(pb, shape, smem, compute); });
     SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.host_out.as<void>(), sl.device.as<void>(out_offset), out_bytes,
@@ -438,6 +442,11 @@ struct db_scanner::impl {
       }
     }
     timing.rescans = rescan.size() - rescans_before;
+    timing.pipelined_batches = timing.shared_slice_batches = 0;
+    for (const auto& w : workers) {
+      timing.pipelined_batches += w->pipelined_batches;
+      timing.shared_slice_batches += w->shared_slice_batches;
+    }
     timing.scan_s = seconds_since(t0);
   }
 };

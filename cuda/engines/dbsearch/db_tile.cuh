@@ -22,7 +22,10 @@
 // Best cell (tie rule of common/traceback.hpp: highest score, then smallest j, then smallest i):
 // within a strip a lane keeps the first column whose maximum reaches the group's best so far
 // (then strictly higher ones) and in it the smallest row; strips are merged with cell_beats,
-// then the group reduces.
+// then the group reduces. With scan_problem::rows_first (the caller's targets are the rows:
+// db_engine's transposed search) the rule is highest score, then smallest row, then smallest
+// column: a lane also takes an equal score at a smaller row of a later column, a later strip
+// (larger rows) only a higher score, and the merges compare rows first.
 //
 // Overflow: as long as every H so far is ≤ score_limit ≤ 32767 − max s, every sum stays
 // ≤ 32767 and every value is exact; the first H above the limit is exact, beats its lane's

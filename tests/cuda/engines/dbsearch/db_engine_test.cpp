@@ -107,7 +107,8 @@ TEST(DbEngine, ManyQueriesAgainstFewTargetsScanTheOtherWayRound) {
   // 300 DNA fragments against four genomes (one holding copies of fragments, one with runs of a
   // short repeat for ties), one fragment longer than the scan's target limit (2^16): search()
   // scans the fragments as the database (auto, and forced), except where a fragment cannot be a
-  // target; every best cell equals the CPU engine's, and --timing's stages say which way it ran.
+  // target or the scores are not symmetric; every best cell equals the CPU engine's, and
+  // --timing's stages say which way it ran.
   const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
   std::mt19937 rng(11252026);
   std::vector<std::vector<std::uint8_t>> queries, targets;
@@ -164,6 +165,22 @@ TEST(DbEngine, ManyQueriesAgainstFewTargetsScanTheOtherWayRound) {
                       << got[k].target_end << " want " << want[k].score << " @" << want[k].query_end << ","
                       << want[k].target_end;
     EXPECT_EQ(wrong, 0) << "transpose " << transpose;
+  }
+  // Scores that depend on the side (A against C is not C against A): never the other way round.
+  {
+    scoring_scheme lopsided = s;
+    lopsided.matrix[0 * matrix_stride + 1] = 1;
+    std::vector<best_cell> want_lopsided(jobs.size());
+    cpu_engine(0).score_many(jobs, lopsided, want_lopsided, {});
+    scan_options so;
+    so.transpose = 1;
+    auto db = make_db_engine(fast::make_fast_engine(o), std::make_unique<cpu_engine>(0), so, o.gpu_id);
+    std::vector<best_cell> got(want_lopsided.size());
+    db->search(qs, ts, lopsided, got, {});
+    for (const auto& [name, seconds] : db->stage_seconds()) EXPECT_EQ(name.find("transposed"), std::string::npos);
+    int wrong = 0;
+    for (std::size_t k = 0; k < got.size(); ++k) wrong += got[k] != want_lopsided[k];
+    EXPECT_EQ(wrong, 0) << "asymmetric scores";
   }
   // A query longer than a scan target may be: scanned the usual way, still exact.
   std::vector<std::vector<std::uint8_t>> with_long = queries;

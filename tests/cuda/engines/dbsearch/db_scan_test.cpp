@@ -47,7 +47,8 @@ std::vector<best_cell> cpu_cells(const std::vector<residue_span>& queries, const
 //! 16-bit limit (no false overflow, no missed one). Returns the number of pairs handed back.
 std::size_t check_scan(const std::vector<residue_span>& queries, const std::vector<residue_span>& targets,
                        const scoring_scheme& scheme, const scan_options& options, const std::string& label,
-                       const std::vector<best_cell>* expected = nullptr, std::size_t* chunks = nullptr) {
+                       const std::vector<best_cell>* expected = nullptr, std::size_t* chunks = nullptr,
+                       scan_timing* timing = nullptr) {
   const std::vector<best_cell> want = expected ? *expected : cpu_cells(queries, targets, scheme);
   db_scanner scanner(targets, scheme, options);
   std::vector<best_cell> got(queries.size() * targets.size());
@@ -55,6 +56,7 @@ std::size_t check_scan(const std::vector<residue_span>& queries, const std::vect
   std::atomic<std::uint64_t> progress_cells{0};
   scanner.search(queries, got, rescan, [&](std::uint64_t c) { progress_cells += c; });
   if (chunks) *chunks = scanner.timing().chunks;
+  if (timing) *timing = scanner.timing();
   const std::int32_t limit = options.score_limit > 0 ? options.score_limit : 32767 - scheme.max_score();
   std::set<pair_index> handed(rescan.begin(), rescan.end());
   EXPECT_EQ(handed.size(), rescan.size()) << label << ": a pair handed back twice";
@@ -195,10 +197,18 @@ TEST(DbScan, PipelinedStripsEqualTheCpu) {
           o.pipeline = 1;
           o.task_queue = queue;
           o.pipe_shared_slices = shared;
+          scan_timing timing;
           check_scan(qs, ts, s, o,
                      s.matrix_name + " pipelined r" + std::to_string(rows) + (queue ? " queue" : " static") +
                          (shared ? " shared" : " L1"),
-                     &want);
+                     &want, nullptr, &timing);
+          // Every batch pipelined; DNA's strips of profile fit in shared memory, protein's
+          // (28 ranks × 16 warps × 512 rows) do not (the path is chosen per launch, in a fresh
+          // process as after earlier launches).
+          EXPECT_GT(timing.pipelined_batches, 0u) << s.matrix_name;
+          const bool fits = s.alphabet == alphabet_kind::dna;
+          EXPECT_EQ(timing.shared_slice_batches, shared && fits ? timing.pipelined_batches : 0u)
+              << s.matrix_name << " r" << rows;
         }
       }
     }
