@@ -24,6 +24,9 @@
 #   cudasw4   CUDASW++4.0 makedb + scan (DPX) at ×1 and ×50 → cudasw4.log
 #   sass      instruction histogram of the scan kernels → sass.txt
 #   ncu       one Nsight Compute profile of the scan kernel (NCU_LANES lanes) at ×10 → ncu.txt
+#   abdb      database scans of OLD (default .carry/old/swat-gpu-old) and this build, interleaved,
+#             two rounds: DNA fragments x genomes x1, x4 both ways round, protein x1, x10, x50
+#             → ab_{dna,prot}_<binary>.csv
 #   ncusrc    stall sampling per SASS instruction of the DNA pipelined scan and the protein ×10
 #             scan → ncu_{dna,prot}.txt, ncu_{dna,prot}_sass.csv
 # Env: COMMIT (the device copy has no .git), SCALES (default "1,10,50"), LANES, ROWS, MODES,
@@ -143,6 +146,21 @@ for step in "$@"; do
         --section WarpStateStats --section InstructionStats --section ComputeWorkloadAnalysis \
         /work/main/build/bin/swat-gpu bench db --query "$q" --db "$db" --scale 10 --groups ${NCU_LANES:-0} --modes queue --reps 1 > "$out/ncu.txt" 2>&1
       tail -80 "$out/ncu.txt" ;;
+    abdb) setup  # the same scans with two binaries, interleaved (a ratio survives a noisy machine)
+      frag=/tmp/fragments.fa viral=/tmp/viral.fa d=$carry/data/dna
+      awk '!/^>/{s = s $0} END{for (i = 1; i <= length(s); i += 5000) printf ">frag%d\n%s\n", (i - 1) / 5000 + 1, substr(s, i, 5000)}' \
+        "$d/spiroplasma_kunkelii_CP010899.1.fa" > "$frag"
+      cat "$d/spiroplasma_virus_SkV1_NC_009987.1.fa" "$d/lambda_NC_001416.1.fa" "$d/stx2_phage_II_AP005154.1.fa" \
+        "$d/sarscov2_MN908947.3.fa" > "$viral"
+      for round in 1 2; do
+        for b in "${OLD:-$root/.carry/old/swat-gpu-old}" /work/main/build/bin/swat-gpu; do
+          echo "== $b (round $round)" | tee -a "$out/abdb.log"
+          timeout 200 "$b" bench db --alphabet dna --query "$frag" --db "$viral" --scale 1,4 --modes queue --transpose on,off \
+            --reps 3 --csv "$out/ab_dna_$(basename "$b").csv" 2>&1 | tail -4 | tee -a "$out/abdb.log"
+          timeout 200 "$b" bench db --query "$q" --db "$db" --scale 1,10,50 --modes queue --reps 3 \
+            --csv "$out/ab_prot_$(basename "$b").csv" 2>&1 | tail -3 | tee -a "$out/abdb.log"
+        done
+      done ;;
     ncusrc) setup  # stall sampling per SASS instruction: the DNA pipelined scan and the protein ×10 scan
       frag=/tmp/fragments.fa viral=/tmp/viral.fa d=$carry/data/dna
       awk '!/^>/{s = s $0} END{for (i = 1; i <= length(s); i += 5000) printf ">frag%d\n%s\n", (i - 1) / 5000 + 1, substr(s, i, 5000)}' \
