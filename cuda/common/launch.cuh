@@ -4,8 +4,7 @@
 // grid at occupancy × SMs for that kernel, block size and dynamic shared memory, and refuses
 // (swat::cuda_error, never a hang) a grid that cannot be co-resident. Co-residency is what makes
 // a software grid barrier deadlock-free (Xiao & Feng 2010 §5; Shen 2013). The device is the
-// caller's device_context (current for the calling thread); max_blocks_per_sm reads the current
-// device's per-block shared memory limit.
+// caller's device_context (current for the calling thread): no helper asks for the current one.
 
 #include <cuda_runtime.h>
 
@@ -38,11 +37,15 @@ int max_blocks_per_sm(void (*kernel)(Params...), int block_threads, std::size_t 
   cudaFuncAttributes attr{};
   SWAT_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
   if (block_threads < 1 || block_threads > attr.maxThreadsPerBlock) return 0;  // cannot launch
-  int device = 0, optin = 0;
-  SWAT_CUDA_CHECK(cudaGetDevice(&device));
-  SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  if (dyn_smem_bytes + attr.sharedSizeBytes > std::size_t(optin)) return 0;  // more than a block may have
-  set_dynamic_smem(kernel, dyn_smem_bytes);
+  if (dyn_smem_bytes > std::size_t(attr.maxDynamicSharedSizeBytes)) {
+    const cudaError_t raised = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                    static_cast<int>(dyn_smem_bytes));
+    if (raised == cudaErrorInvalidValue) {  // more than the device gives one block (with the static part)
+      (void)cudaGetLastError();             // not sticky: clear it
+      return 0;
+    }
+    SWAT_CUDA_CHECK(raised);
+  }
   int per_sm = 0;
   SWAT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads,
                                                                 dyn_smem_bytes));
