@@ -19,15 +19,29 @@
 namespace swat::cuda {
 
 //! Raises the kernel's dynamic shared memory limit when dyn_smem_bytes is above it (by default
-//! 48 KB less the kernel's static shared memory).
+//! 48 KB less the kernel's static shared memory); false when the device refuses (more than it
+//! gives one block, with the static part), which leaves no error behind.
 template <typename... Params>
-void set_dynamic_smem(void (*kernel)(Params...), std::size_t dyn_smem_bytes) {
+bool try_dynamic_smem(void (*kernel)(Params...), std::size_t dyn_smem_bytes) {
   cudaFuncAttributes attr{};
   SWAT_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
-  if (dyn_smem_bytes > std::size_t(attr.maxDynamicSharedSizeBytes)) {
-    SWAT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(dyn_smem_bytes)));
+  if (dyn_smem_bytes <= std::size_t(attr.maxDynamicSharedSizeBytes)) return true;
+  const cudaError_t raised =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dyn_smem_bytes));
+  if (raised == cudaErrorInvalidValue) {
+    (void)cudaGetLastError();  // not sticky: clear it
+    return false;
   }
+  SWAT_CUDA_CHECK(raised);
+  return true;
+}
+
+//! try_dynamic_smem that throws swat::cuda_error when the device refuses.
+template <typename... Params>
+void set_dynamic_smem(void (*kernel)(Params...), std::size_t dyn_smem_bytes) {
+  if (!try_dynamic_smem(kernel, dyn_smem_bytes))
+    throw cuda_error("a kernel asked for " + std::to_string(dyn_smem_bytes) +
+                     " B of dynamic shared memory, more than the device gives one block");
 }
 
 //! Blocks per SM the kernel can keep resident (occupancy API) for this block size and smem (0
@@ -37,15 +51,7 @@ int max_blocks_per_sm(void (*kernel)(Params...), int block_threads, std::size_t 
   cudaFuncAttributes attr{};
   SWAT_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
   if (block_threads < 1 || block_threads > attr.maxThreadsPerBlock) return 0;  // cannot launch
-  if (dyn_smem_bytes > std::size_t(attr.maxDynamicSharedSizeBytes)) {
-    const cudaError_t raised = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                    static_cast<int>(dyn_smem_bytes));
-    if (raised == cudaErrorInvalidValue) {  // more than the device gives one block (with the static part)
-      (void)cudaGetLastError();             // not sticky: clear it
-      return 0;
-    }
-    SWAT_CUDA_CHECK(raised);
-  }
+  if (!try_dynamic_smem(kernel, dyn_smem_bytes)) return 0;
   int per_sm = 0;
   SWAT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads,
                                                                 dyn_smem_bytes));
