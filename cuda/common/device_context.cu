@@ -31,6 +31,9 @@ device_context::device_context(int id) : id_(id) {
   make_current();
   SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count_, cudaDevAttrMultiProcessorCount, id));
   SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz_, cudaDevAttrClockRate, id));
+  int optin = 0;
+  SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, id));
+  shared_per_block_ = static_cast<std::size_t>(optin);
   int cooperative = 0;
   SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, id));
   cooperative_ = cooperative != 0;

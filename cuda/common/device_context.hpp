@@ -4,6 +4,7 @@
 // id(): make_current() before the calls of a host thread, so that an instance can be bound to
 // any GPU (multi-GPU: one context per device). Nothing below asks for the "current" device.
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -29,6 +30,9 @@ class device_context {
   int sm_count() const { return sm_count_; }
   //! Nominal SM clock (kHz): clock64() cycles per millisecond.
   int clock_khz() const { return clock_khz_; }
+  //! Shared memory one block may have, static and dynamic together, once a kernel opts in
+  //! (bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin).
+  std::size_t shared_per_block() const { return shared_per_block_; }
   //! True when the device supports cudaLaunchCooperativeKernel.
   bool cooperative_launch() const { return cooperative_; }
   //! Marketing name, e.g. "NVIDIA H100 80GB HBM3".
@@ -45,6 +49,7 @@ class device_context {
   int id_ = 0;
   int sm_count_ = 0;
   int clock_khz_ = 0;
+  std::size_t shared_per_block_ = 0;
   bool cooperative_ = false;
   std::string name_;
 };

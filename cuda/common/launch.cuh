@@ -19,39 +19,36 @@
 namespace swat::cuda {
 
 //! Raises the kernel's dynamic shared memory limit when dyn_smem_bytes is above it (by default
-//! 48 KB less the kernel's static shared memory); false when the device refuses (more than it
-//! gives one block, with the static part), which leaves no error behind.
+//! 48 KB less the kernel's static shared memory). Throws swat::cuda_error when the device
+//! refuses (more than it gives one block, with the static part); the refusal is cleared.
 template <typename... Params>
-bool try_dynamic_smem(void (*kernel)(Params...), std::size_t dyn_smem_bytes) {
+void set_dynamic_smem(void (*kernel)(Params...), std::size_t dyn_smem_bytes) {
   cudaFuncAttributes attr{};
   SWAT_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
-  if (dyn_smem_bytes <= std::size_t(attr.maxDynamicSharedSizeBytes)) return true;
+  if (dyn_smem_bytes <= std::size_t(attr.maxDynamicSharedSizeBytes)) return;
   const cudaError_t raised =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dyn_smem_bytes));
   if (raised == cudaErrorInvalidValue) {
     (void)cudaGetLastError();  // not sticky: clear it
-    return false;
-  }
-  SWAT_CUDA_CHECK(raised);
-  return true;
-}
-
-//! try_dynamic_smem that throws swat::cuda_error when the device refuses.
-template <typename... Params>
-void set_dynamic_smem(void (*kernel)(Params...), std::size_t dyn_smem_bytes) {
-  if (!try_dynamic_smem(kernel, dyn_smem_bytes))
     throw cuda_error("a kernel asked for " + std::to_string(dyn_smem_bytes) +
                      " B of dynamic shared memory, more than the device gives one block");
+  }
+  SWAT_CUDA_CHECK(raised);
 }
 
-//! Blocks per SM the kernel can keep resident (occupancy API) for this block size and smem (0
-//! when the block needs more shared memory than the device gives one block).
+//! Blocks per SM the kernel can keep resident (occupancy API) for this block size and smem: 0
+//! when the block cannot launch (too many threads, or static + dynamic shared memory above
+//! block_smem_limit, the device's opt-in limit per block: device_context::shared_per_block()).
+//! Decided before any CUDA call that the device would refuse, so no API error is left behind
+//! (compute-sanitizer reports those).
 template <typename... Params>
-int max_blocks_per_sm(void (*kernel)(Params...), int block_threads, std::size_t dyn_smem_bytes) {
+int max_blocks_per_sm(void (*kernel)(Params...), int block_threads, std::size_t dyn_smem_bytes,
+                      std::size_t block_smem_limit) {
   cudaFuncAttributes attr{};
   SWAT_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
   if (block_threads < 1 || block_threads > attr.maxThreadsPerBlock) return 0;  // cannot launch
-  if (!try_dynamic_smem(kernel, dyn_smem_bytes)) return 0;
+  if (dyn_smem_bytes + attr.sharedSizeBytes > block_smem_limit) return 0;      // more than a block may have
+  set_dynamic_smem(kernel, dyn_smem_bytes);
   int per_sm = 0;
   SWAT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads,
                                                                 dyn_smem_bytes));
@@ -62,7 +59,7 @@ int max_blocks_per_sm(void (*kernel)(Params...), int block_threads, std::size_t 
 template <typename... Params>
 int max_coresident_blocks(const device_context& dev, void (*kernel)(Params...), int block_threads,
                           std::size_t dyn_smem_bytes) {
-  return max_blocks_per_sm(kernel, block_threads, dyn_smem_bytes) * dev.sm_count();
+  return max_blocks_per_sm(kernel, block_threads, dyn_smem_bytes, dev.shared_per_block()) * dev.sm_count();
 }
 
 //! Launches kernel<<<grid, block, dyn_smem, stream>>>(args...) cooperatively on dev. Throws
@@ -77,7 +74,7 @@ void launch_cooperative(const device_context& dev, void (*kernel)(Params...), di
     throw cuda_error("cooperative launch is not supported on " + dev.name());
   const long long blocks = 1LL * grid.x * grid.y * grid.z;
   const int threads = static_cast<int>(block.x * block.y * block.z);
-  const int per_sm = max_blocks_per_sm(kernel, threads, dyn_smem_bytes);
+  const int per_sm = max_blocks_per_sm(kernel, threads, dyn_smem_bytes, dev.shared_per_block());
   const int sms = dev.sm_count();
   const long long cap = 1LL * per_sm * sms;
   if (blocks < 1 || blocks > cap) {

@@ -20,7 +20,10 @@ shape_info shape_on(int device, std::size_t smem_bytes) {
   // A resident profile takes most of the SM's shared memory: ask for the largest carveout.
   SWAT_CUDA_CHECK(cudaFuncSetAttribute(scan_kernel<policy>, cudaFuncAttributePreferredSharedMemoryCarveout,
                                        int(cudaSharedmemCarveoutMaxShared)));
-  const int per_sm = swat::cuda::max_blocks_per_sm(scan_kernel<policy>, policy::block_threads, smem_bytes);
+  int optin = 0;
+  SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  const int per_sm =
+      swat::cuda::max_blocks_per_sm(scan_kernel<policy>, policy::block_threads, smem_bytes, std::size_t(optin));
   s.blocks = per_sm * s.sms;
   return s;
 }

@@ -41,7 +41,9 @@ TEST(GpuBarrierLimits, RefusesGridThatCannotBeCoResident) {
                                         dim3(threads), 200 * 1024, nullptr, h, 1, 0xffffffffu),
                cuda_error);
   // More than one block may have (1 MiB): no resident block, and the launch is refused.
-  EXPECT_EQ(cuda::max_blocks_per_sm(missing_block_kernel<sync_mode::simple>, threads, std::size_t(1) << 20), 0);
+  EXPECT_EQ(cuda::max_blocks_per_sm(missing_block_kernel<sync_mode::simple>, threads, std::size_t(1) << 20,
+                                    ::swat::test::test_device().shared_per_block()),
+            0);
   EXPECT_THROW(cuda::launch_cooperative(::swat::test::test_device(), missing_block_kernel<sync_mode::simple>, dim3(1),
                                         dim3(threads), std::size_t(1) << 20, nullptr, h, 1, 0xffffffffu),
                cuda_error);
