@@ -43,6 +43,8 @@ struct scoring_scheme {
         if (score(std::uint8_t(a), std::uint8_t(b)) != score(std::uint8_t(b), std::uint8_t(a))) return false;
     return true;
   }
+  //! Same alphabet, scores, gap costs and name.
+  friend bool operator==(const scoring_scheme&, const scoring_scheme&) = default;
   //! Smallest substitution score.
   std::int32_t min_score() const {
     std::int32_t worst = matrix[0];

@@ -105,6 +105,9 @@ class fast_engine final : public engine {
   //! score16 is up to 20 % slower (its best-cell bookkeeping runs on most steps) and pays ~10 ms
   //! to detect an overflow (a 30k pair scoring 58,190: 0.025 s against 0.015 s).
   static constexpr std::size_t score16_min_length = std::size_t(1) << 17;
+  //! A GPU traceback's backend is kept for the next pair while it holds at most this much device
+  //! memory (a megabase pair's checkpoint rows, gigabytes, are freed at once).
+  static constexpr std::int64_t kept_trace_bytes = std::int64_t(256) << 20;
 
   alignment gpu_trace(residue_span query, residue_span target, const scoring_scheme& scheme) {
     // Several GPUs (--gpus): a long pair's root crossing fill in one row band per GPU, each GPU
@@ -114,14 +117,32 @@ class fast_engine final : public engine {
     const bool banded = bands >= 2 && double(query.size()) >= bands * band_min_rows &&
                         double(query.size()) * double(target.size()) >= band_min_cells;
     const cuda::device_context first = banded ? cuda::device_context(band_devices_.front()) : dev_;
+    // One GPU: the backend (its stream, pinned staging and device buffer) stays for the next
+    // pair of the same scheme; a database search aligns its large hits one after the other, and
+    // making and freeing those per pair cost more than a small pair's fills.
+    if (banded || !(trace_scheme_ == scheme)) trace_.reset();
+    const std::int64_t held = trace_ ? trace_->held_bytes() : 0;
     trace_options to;
-    to.budget_bytes = std::int64_t(double(first.free_bytes()) * 0.9);
+    to.budget_bytes = std::int64_t(double(first.free_bytes() + held) * 0.9);
     if (options_.max_gpu_mem_bytes > 0)
       to.budget_bytes = std::min<std::int64_t>(to.budget_bytes, std::int64_t(options_.max_gpu_mem_bytes) -
                                                                     (first.id() == dev_.id() ? ctx_.held_bytes() : 0));
-    auto backend = banded ? make_banded_trace_backend(band_devices_, scheme, fill_options{}.watchdog_seconds, progress_)
-                          : make_gpu_trace_backend(dev_, scheme, fill_options{}.watchdog_seconds, progress_);
-    return trace_alignment(query, target, *backend, to, nullptr);
+    if (banded) {
+      auto backend = make_banded_trace_backend(band_devices_, scheme, fill_options{}.watchdog_seconds, progress_);
+      return trace_alignment(query, target, *backend, to, nullptr);
+    }
+    if (!trace_) {
+      trace_ = make_gpu_trace_backend(dev_, scheme, fill_options{}.watchdog_seconds, progress_);
+      trace_scheme_ = scheme;
+    }
+    try {
+      alignment aln = trace_alignment(query, target, *trace_, to, nullptr);
+      if (trace_->held_bytes() > kept_trace_bytes) trace_.reset();  // a long pair's checkpoint rows go
+      return aln;
+    } catch (...) {
+      trace_.reset();  // nothing of a failed traceback is reused
+      throw;
+    }
   }
 
   engine_options options_;
@@ -131,6 +152,8 @@ class fast_engine final : public engine {
   fill_context ctx_;
   std::vector<int> band_devices_;  //!< --gpus when it names two or more (a GPU named twice: tests)
   trace_progress progress_;
+  std::unique_ptr<trace_backend> trace_;  //!< the one-GPU traceback backend, kept between pairs
+  scoring_scheme trace_scheme_;           //!< the scheme trace_ was made for
 };
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Bounded-memory traceback (cuda/engines/fast/fast_trace.hpp). The host algorithm with the scalar CPU
 // model of the fills (no device needed) and with the GPU fills, against reference::align on
-// seeded random pairs under tiny budgets (root bands of 256 rows, segments split again), and
-// mid-size related pairs (2k–20k) against cpu_engine; the 1.46 Mb Spiroplasma pair end to end.
+// seeded random pairs under tiny budgets (root bands of 256 rows, segments split again; one GPU
+// backend per scheme serves pair after pair), and mid-size related pairs (2k–20k) against
+// cpu_engine, also through one fast engine pair after pair; the 1.46 Mb Spiroplasma pair end to end.
 // The banded backend (the root fill in one row band per GPU, each keeping its checkpoint rows;
 // here the test GPU named two or three times, hand-overs direct and through host memory) against
 // the reference and the CPU engine.
@@ -62,10 +63,14 @@ trace_backend& cpu_backend(const scoring_scheme& s) {
   return *be;
 }
 
+//! One GPU backend per scheme, kept from pair to pair (as the fast engine keeps its own): every
+//! pair after a scheme's first runs on the buffers and staging another pair left behind.
 trace_backend& gpu_backend(const scoring_scheme& s) {
-  static std::unique_ptr<trace_backend> be;
-  be = make_gpu_trace_backend(swat::test::test_device(), s, 20.0, {});
-  return *be;
+  static std::vector<std::pair<scoring_scheme, std::unique_ptr<trace_backend>>> kept;
+  for (auto& [scheme, be] : kept)
+    if (scheme == s) return *be;
+  kept.emplace_back(s, make_gpu_trace_backend(swat::test::test_device(), s, 20.0, {}));
+  return *kept.back().second;
 }
 
 TEST(FastTrace, CpuModelEqualsReference) { random_pairs(cpu_backend, swat::test::test_size(40, 150, 300), 1500, 11); }
@@ -96,10 +101,16 @@ TEST(FastTrace, GpuMidSizeEqualsCpuEngine) {
       EXPECT_LE(st.peak_bytes, o.budget_bytes);
     }
   }
-  auto eng = make_fast_engine(engine_options{});  // engine path (GPU trace above 2^24 cells)
-  const auto q = test::random_residues(rng, 9000, schemes[0]);
-  const auto t = test::related_or_random(rng, q, 8000, schemes[0]);
-  EXPECT_EQ(eng->align(q, t, schemes[0]), cpu.align(q, t, schemes[0]));
+  // The engine path (GPU trace above 2^24 cells), pair after pair on one engine: its backend is
+  // kept while the scheme stays and made again when it changes.
+  auto eng = make_fast_engine(engine_options{});
+  const std::pair<std::int64_t, std::int64_t> sizes[] = {{9000, 8000}, {5000, 4200}, {4300, 6000}, {8000, 9000}};
+  for (int k = 0; k < 4; ++k) {
+    const scoring_scheme& s = schemes[std::size_t(k / 2) % 2];
+    const auto q = test::random_residues(rng, sizes[k].first, s);
+    const auto t = test::related_or_random(rng, q, sizes[k].second, s);
+    EXPECT_EQ(eng->align(q, t, s), cpu.align(q, t, s)) << "engine pair " << k << " " << s.matrix_name;
+  }
 }
 
 trace_backend& banded_backend(const scoring_scheme& s) {
