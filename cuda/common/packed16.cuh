@@ -16,23 +16,6 @@ __device__ __forceinline__ std::uint32_t byte_pair(std::uint32_t lo, std::uint32
   return d;
 }
 
-//! Two rows' int16x2 words from two targets' 16-bit scores, a = (a0, a1) and b = (b0, b1) (row 0
-//! in bits 0–15): lo = (a0, b0), hi = (a1, b1). Five multiply-adds (IMAD, IMAD.HI) on the FMA
-//! pipe instead of two byte permutes (PRMT) on the ALU pipe, which the score-only recurrences
-//! keep busy with their add-max instructions (bench/results/db_scan_bound_h100.md). unit must
-//! be 65536 and come from a kernel argument: a constant would let the compiler turn the
-//! products into shifts on the ALU pipe. Exact in 32-bit modular arithmetic: a − a1·2^16 = a0,
-//! b·2^16 = b0·2^16 (mod 2^32), and a1, b1 < 2^16 carry into nothing.
-__device__ __forceinline__ void transpose16(std::uint32_t a, std::uint32_t b, std::uint32_t unit, std::uint32_t& lo,
-                                            std::uint32_t& hi) {
-  const std::uint32_t a1 = __umulhi(a, unit), b1 = __umulhi(b, unit);  // (a1, 0), (b1, 0)
-  std::uint32_t a0, t;
-  asm("mad.lo.u32 %0, %1, %2, %3;" : "=r"(a0) : "r"(a1), "r"(0u - unit), "r"(a));  // (a0, 0)
-  asm("mad.lo.u32 %0, %1, %2, %3;" : "=r"(t) : "r"(b), "r"(unit), "r"(a0));        // (a0, b0)
-  lo = t;
-  asm("mad.lo.u32 %0, %1, %2, %3;" : "=r"(hi) : "r"(b1), "r"(unit), "r"(a1));      // (a1, b1)
-}
-
 //! Both halves set to v.
 __device__ __forceinline__ std::uint32_t splat16(std::int32_t v) { return (std::uint32_t(v) & 0xffffu) * 0x10001u; }
 

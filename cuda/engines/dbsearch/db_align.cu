@@ -101,7 +101,7 @@ std::vector<box_extent> reverse_reach(std::span<const residue_span> whole_query_
       std::memset(host + table_bytes + std::size_t(table[k].profile_offset), 0,
                   next_profile - std::size_t(table[k].profile_offset));  // the profile's rounding too
       build_profile(reversed, scheme.matrix.data(), matrix_stride, scheme.size(), strip_rows,
-                    reinterpret_cast<profile_score*>(host + table_bytes + std::size_t(table[k].profile_offset)));
+                    reinterpret_cast<std::int8_t*>(host + table_bytes + std::size_t(table[k].profile_offset)));
       auto* cols = reinterpret_cast<std::uint16_t*>(host + columns_offset) + tasks[k].offset;
       for (std::size_t c = 0; c < t.size(); ++c) cols[c] = std::uint16_t(t[t.size() - 1 - c] | (std::uint16_t(pad) << 8));
     }
@@ -132,8 +132,7 @@ std::vector<box_extent> reverse_reach(std::span<const residue_span> whole_query_
   SWAT_CUDA_CHECK(cudaMemset(memory.as<void>(counters_offset), 0, 256));
 
   scan_problem pb{};
-  pb.d_profile = reinterpret_cast<const profile_score*>(memory.as<std::uint8_t>(table_bytes));
-  pb.half_unit = scan_half_unit;
+  pb.d_profile = memory.as<std::int8_t>(table_bytes);
   pb.d_queries = memory.as<query_info>();
   pb.queries = std::int32_t(hits);
   pb.pairs = std::int32_t(hits);

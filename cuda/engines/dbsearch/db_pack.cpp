@@ -85,16 +85,16 @@ void pack_columns(const db_layout& layout, std::span<const residue_span> targets
 }
 
 void build_profile(residue_span query, const std::int32_t* matrix, int matrix_stride, int ranks,
-                   int strip_rows, profile_score* profile) {
+                   int strip_rows, std::int8_t* profile) {
   const std::int64_t m = std::int64_t(query.size());
   const std::int64_t strips = strips_of(m, strip_rows);
   const int rows = ranks + 1;
   for (std::int64_t s = 0; s < strips; ++s) {
     for (int a = 0; a < rows; ++a) {
-      profile_score* out = profile + (s * rows + a) * strip_rows;
+      std::int8_t* out = profile + (s * rows + a) * strip_rows;
       for (int r = 0; r < strip_rows; ++r) {
         const std::int64_t i = s * strip_rows + r;
-        out[r] = (a < ranks && i < m) ? profile_score(matrix[query[std::size_t(i)] * matrix_stride + a]) : profile_score(-1);
+        out[r] = (a < ranks && i < m) ? std::int8_t(matrix[query[std::size_t(i)] * matrix_stride + a]) : std::int8_t(-1);
       }
     }
   }

@@ -53,10 +53,10 @@ void pack_columns(const db_layout& layout, std::span<const residue_span> targets
 //! Number of strips of a query of m rows at strip_rows rows per strip.
 inline std::int64_t strips_of(std::int64_t m, std::int64_t strip_rows) { return (m + strip_rows - 1) / strip_rows; }
 
-//! Builds the strip-major query profile of scan_problem::d_profile (16-bit scores): profile_rows =
+//! Builds the strip-major int8 query profile of scan_problem::d_profile: profile_rows =
 //! ranks + 1 (the last is the pad rank), rows past m and the pad rank score −1.
 //! score(a, b) is the substitution score of query rank a against target rank b.
 void build_profile(residue_span query, const std::int32_t* matrix, int matrix_stride, int ranks,
-                   int strip_rows, profile_score* profile);
+                   int strip_rows, std::int8_t* profile);
 
 }  // namespace swat::dbsearch

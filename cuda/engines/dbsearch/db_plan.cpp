@@ -11,8 +11,7 @@
 namespace swat::dbsearch {
 
 std::int64_t profile_bytes(std::int64_t m, int strip_rows, int profile_rows) {
-  const std::int64_t bytes =
-      strips_of(m, strip_rows) * std::int64_t(strip_rows) * profile_rows * std::int64_t(sizeof(profile_score));
+  const std::int64_t bytes = strips_of(m, strip_rows) * std::int64_t(strip_rows) * profile_rows;
   return (bytes + 15) / 16 * 16;
 }
 

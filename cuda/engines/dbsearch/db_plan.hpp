@@ -54,7 +54,7 @@ struct batch_limits {
 };
 
 //! Bytes of the strip-major profile of a query of m rows at strip_rows rows per strip and
-//! profile_rows ranks (16-bit scores: profile_score), rounded up to 16.
+//! profile_rows ranks, rounded up to 16.
 std::int64_t profile_bytes(std::int64_t m, int strip_rows, int profile_rows);
 
 //! Modelled time (arbitrary units) of scanning the queries of lengths `lengths` against the

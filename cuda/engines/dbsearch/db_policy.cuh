@@ -28,7 +28,7 @@ struct scan_policy {
   static constexpr int block_threads = warp_threads * warps_per_block;  //!< threads per block
   static constexpr int groups_per_block = groups_per_warp * warps_per_block;  //!< pairs per block
   static constexpr int strip_rows = group_lanes * rows_per_lane;      //!< query rows per strip
-  static constexpr int profile_words = rows_per_lane / 2;             //!< 32-bit words of 16-bit scores
+  static constexpr int profile_words = rows_per_lane / 4;             //!< 32-bit words of int8 scores
   //! Blocks per SM the register allocation must allow (__launch_bounds__).
   static constexpr int min_blocks_per_sm = 1;
   static_assert(group_lanes == 8 || group_lanes == 16 || group_lanes == 32, "group_lanes: 8, 16 or 32");

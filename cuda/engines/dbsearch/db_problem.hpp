@@ -35,14 +35,9 @@ struct result_cell {
   std::int32_t flags;       //!< flag_overflow
 };
 
-//! A query profile's scores are 16-bit: two rows per word, which the kernel pairs with the other
-//! target's by multiply-adds on the FMA pipe (cuda/common/packed16.cuh, transpose16) rather than
-//! byte permutes on the ALU pipe, which the recurrence's add-max instructions fill.
-using profile_score = std::int16_t;
-
-//! One query of the batch: its profile, strip-major (score (s · profile_rows + a) · strip_rows +
-//! row − s · strip_rows of it is s(q_row, a) for target rank a; rows past m and the pad rank
-//! a = profile_rows − 1 score −1), at profile_offset bytes into scan_problem::d_profile.
+//! One query of the batch: its int8 profile, strip-major (byte (s · profile_rows + a) ·
+//! strip_rows + row − s · strip_rows of it is s(q_row, a) for target rank a; rows past m and the
+//! pad rank a = profile_rows − 1 score −1), at profile_offset bytes into scan_problem::d_profile.
 struct query_info {
   std::int64_t profile_offset;  //!< bytes, a multiple of 16
   std::int32_t m;               //!< query length (rows)
@@ -68,7 +63,7 @@ inline constexpr std::int32_t scan_error_watchdog = 1;
 
 //! Everything the scan kernel reads and writes.
 struct scan_problem {
-  const profile_score* d_profile;   //!< the batch's profiles, one after the other
+  const std::int8_t* d_profile;     //!< the batch's profiles, one after the other
   const query_info* d_queries;      //!< the batch's queries (longest first)
   std::int32_t queries;             //!< queries in the batch
   std::int32_t pairs;               //!< pairs of targets per query (the chunk's)
@@ -92,14 +87,9 @@ struct scan_problem {
   std::int32_t* d_error;            //!< 0, or scan_error_watchdog (pipelined: a strip waited too long)
   long long watchdog_cycles;        //!< spin limit of a pipelined strip on the one above (clock64)
   std::int32_t pipe_shared_slices;  //!< pipelined: 1 when the dynamic shared memory holds one strip's
-                                    //!< profile per warp (profile_rows · strip_rows scores each)
+                                    //!< profile per warp (profile_rows · strip_rows bytes each)
   std::int32_t rows_first;          //!< 1: ties go to the smallest row, then the smallest column
                                     //!< (the caller's targets are the rows: scan_options::rows_first)
-  std::uint32_t half_unit;          //!< 65536 (scan_half_unit), a kernel argument so that the
-                                    //!< compiler keeps its products as multiply-adds (transpose16)
 };
-
-//! scan_problem::half_unit.
-inline constexpr std::uint32_t scan_half_unit = 65536;
 
 }  // namespace swat::dbsearch

@@ -95,7 +95,7 @@ struct device_worker {
       for (int r : {16, 32})
         if ((host.options.group_lanes == 0 || host.options.group_lanes == g) &&
             (host.options.rows_per_lane == 0 || host.options.rows_per_lane == r)) {
-          shapes.push_back(shape_of(g, r, strip_profile_bytes(g * r)));
+          shapes.push_back(shape_of(g, r, std::size_t(host.profile_rows) * std::size_t(g * r)));
           max_groups = std::max<std::size_t>(max_groups, std::size_t(shapes.back().groups()));
         }
     counters.reserve(256);
@@ -116,13 +116,9 @@ struct device_worker {
       if (st) cudaStreamDestroy(st);
   }
 
-  //! Bytes of one strip of a query's profile.
-  std::size_t strip_profile_bytes(int strip_rows) const {
-    return std::size_t(host.profile_rows) * std::size_t(strip_rows) * sizeof(profile_score);
-  }
   //! Dynamic shared memory of a pipelined block holding one strip's profile per warp.
   std::size_t pipe_slices_bytes(const shape_info& shape, int strip_rows) const {
-    return std::size_t(shape.groups_per_block / shape.groups_per_warp) * strip_profile_bytes(strip_rows);
+    return std::size_t(shape.groups_per_block / shape.groups_per_warp) * std::size_t(host.profile_rows) * std::size_t(strip_rows);
   }
 
   //! The shape G, R with smem_bytes of dynamic shared memory.
@@ -135,7 +131,7 @@ struct device_worker {
   //! results of up to batch_limits::max_result_bytes; longer queries and larger batches add theirs).
   std::size_t fixed_bytes(std::int32_t longest) const {
     return max_groups * std::size_t(longest) * sizeof(std::uint64_t) +
-           2 * (std::size_t(host.profile_rows) * 65536 * sizeof(profile_score) + (256u << 20) / 16) + (8u << 20);
+           2 * (std::size_t(host.profile_rows) * 65536 + (256u << 20) / 16) + (8u << 20);
   }
 
   //! The memory budget on this device: 90 % of free memory, capped by --max-gpu-mem.
@@ -289,7 +285,7 @@ struct device_worker {
       }
     }
     const std::size_t smem = mode == profile_mode::resident ? std::size_t(batch.profile_bytes)
-                             : mode == profile_mode::streamed ? strip_profile_bytes(strip_rows)
+                             : mode == profile_mode::streamed ? std::size_t(host.profile_rows) * std::size_t(strip_rows)
                              : shared_slices                  ? pipe_slices_bytes(shape, strip_rows)
                                                               : 0;
     // Inputs: the query table, then every profile; results after them.
@@ -307,7 +303,7 @@ struct device_worker {
       const residue_span q = queries[batch.queries[k]];
       table[k] = query_info{offset, std::int32_t(q.size()), std::int32_t(strips_of(std::int64_t(q.size()), strip_rows))};
       build_profile(q, host.scheme.matrix.data(), matrix_stride, host.scheme.size(), strip_rows,
-                    reinterpret_cast<profile_score*>(sl.host_in.as<std::uint8_t>(table_bytes + std::size_t(offset))));
+                    sl.host_in.as<std::int8_t>(table_bytes + std::size_t(offset)));
       offset += profile_bytes(std::int64_t(q.size()), strip_rows, host.profile_rows);
     }
     SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.device.as<void>(), sl.host_in.as<void>(), in_bytes, cudaMemcpyHostToDevice, compute));
@@ -316,8 +312,7 @@ struct device_worker {
     sl.queries = batch.queries;
 
     scan_problem pb{};
-    pb.d_profile = reinterpret_cast<const profile_score*>(sl.device.as<std::uint8_t>(table_bytes));
-    pb.half_unit = scan_half_unit;
+    pb.d_profile = sl.device.as<std::int8_t>(table_bytes);
     pb.d_queries = sl.device.as<query_info>();
     pb.queries = std::int32_t(nq);
     pb.pairs = std::int32_t(chunk.tasks);

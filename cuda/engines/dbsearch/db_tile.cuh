@@ -42,14 +42,14 @@
 
 namespace swat::dbsearch {
 
-using swat::cuda::transpose16;
+using swat::cuda::byte_pair;
 using swat::cuda::hi16;
 using swat::cuda::lo16;
 using swat::cuda::pack16;
 using swat::cuda::splat16;
 
-//! Profile of one lane for one target rank: R 16-bit scores in R/2 words (two or four LDS.128,
-//! conflict-free since a rank's entries of consecutive lanes are consecutive).
+//! int8 profile of one lane for one target rank: R scores packed in R/4 words (16 bytes: one
+//! LDS.128, conflict-free since a rank's entries of consecutive lanes are consecutive).
 template <int words_v>
 struct alignas(4 * words_v) profile_entry {
   std::uint32_t w[words_v];
@@ -189,7 +189,6 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
   const std::int32_t row0 = s * policy_t::strip_rows + lane * R;  // rows row0 + 1 … row0 + R
   const std::uint32_t neg_goe = splat16(-pb.gap_open_extend), neg_ge = splat16(-pb.gap_extend);
   const std::uint32_t minus_inf = splat16(minus_infinity16);
-  const std::uint32_t half_unit = pb.half_unit;
   const std::uint32_t pad = std::uint32_t(pb.profile_rows - 1);
   const std::uint32_t pad2 = pad | (pad << 16);
   const bool write_border = s + 1 < strips;
@@ -282,24 +281,16 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
     // H0 = max(0, diag + s, E) first, independent across rows; then the F~ chain down the rows
     // runs on H0 alone (one op per row on the critical path): opening from an H that came from
     // F is never better than extending that F (o ≥ 0), so max(H − o − e, F − e) equals
-    // max(H0 − o − e, F − e) and H = max(H0, F~ − o − e) is exact. The scores of A and B are
-    // paired (transpose16) and added (VIADD.16x2) on the FMA pipe, beside the ALU pipe's
-    // add-max instructions.
+    // max(H0 − o − e, F − e) and H = max(H0, F~ − o − e) is exact.
     std::uint32_t h0[R];
-    const auto open_row = [&](int r, std::uint32_t score) {
-      const std::uint32_t dsum = __vadd2(r == 0 ? up_prev : h[r - 1], score);
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const std::uint32_t dsum = __vadd2(r == 0 ? up_prev : h[r - 1], byte_pair(pa.w[r / 4], pb_.w[r / 4], r % 4));
       e[r] = __viaddmax_s16x2(e[r], neg_ge, h[r]);
       if constexpr (policy_t::reach)
         h0[r] = __vmaxs2(__viaddmax_s16x2(e[r], neg_goe, dsum), floor2);
       else
         h0[r] = __viaddmax_s16x2_relu(e[r], neg_goe, dsum);
-    };
-#pragma unroll
-    for (int r = 0; r < R; r += 2) {  // two rows per profile word
-      std::uint32_t score_lo, score_hi;
-      transpose16(pa.w[r / 2], pb_.w[r / 2], half_unit, score_lo, score_hi);
-      open_row(r, score_lo);
-      open_row(r + 1, score_hi);
     }
     std::uint32_t fup = vf;
     std::uint32_t colmax = 0;

@@ -84,7 +84,7 @@ TEST(DbPack, ProfileIsStripMajorWithPadRowsAndPadRank) {
   const scoring_scheme s = test::dna_scheme(2, -3, 5, 2);
   const std::vector<std::uint8_t> q = {0, 1, 2, 3, 4};  // A C G T N
   const int strip_rows = 4, ranks = s.size();
-  std::vector<profile_score> prof(std::size_t(strips_of(5, strip_rows)) * (ranks + 1) * strip_rows, 99);
+  std::vector<std::int8_t> prof(std::size_t(strips_of(5, strip_rows)) * (ranks + 1) * strip_rows, 99);
   build_profile(q, s.matrix.data(), matrix_stride, ranks, strip_rows, prof.data());
   auto at = [&](int strip, int rank, int r) { return prof[std::size_t((strip * (ranks + 1) + rank) * strip_rows + r)]; };
   EXPECT_EQ(at(0, 0, 0), 2);   // A vs A
@@ -93,7 +93,7 @@ TEST(DbPack, ProfileIsStripMajorWithPadRowsAndPadRank) {
   EXPECT_EQ(at(1, 4, 0), -3);  // N vs N scores as a mismatch
   EXPECT_EQ(at(1, 0, 1), -1);  // row past m
   EXPECT_EQ(at(0, 5, 2), -1);  // pad rank
-  for (profile_score v : prof) EXPECT_NE(v, 99);
+  for (std::int8_t v : prof) EXPECT_NE(v, 99);
 }
 
 TEST(DbAlign, ReachWindowHoldsEveryAlignmentOfTheScore) {

@@ -130,9 +130,9 @@ TEST(DbPlan, BatchesRespectTheResultBudgetAndSkipEmptyQueries) {
 }
 
 TEST(DbPlan, ProfileBytesRoundToStripsAnd16) {
-  EXPECT_EQ(profile_bytes(1, 256, 28), 256 * 28 * 2);  // 16-bit scores
-  EXPECT_EQ(profile_bytes(257, 256, 28), 2 * 256 * 28 * 2);
-  EXPECT_EQ(profile_bytes(5, 128, 6), 128 * 6 * 2);
+  EXPECT_EQ(profile_bytes(1, 256, 28), 256 * 28);
+  EXPECT_EQ(profile_bytes(257, 256, 28), 2 * 256 * 28);
+  EXPECT_EQ(profile_bytes(5, 128, 6), 128 * 6);
 }
 
 }  // namespace
