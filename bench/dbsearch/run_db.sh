@@ -57,7 +57,8 @@ swat_whole() {
   row swat-gpu "$1" whole "$(printf '%s\n' "${times[@]}" | median)" "$4"
   line=$(grep 'timing:' "$tmp/timing.txt" | tail -1)
   for phase in read prepare "gpu scan" traceback output; do
-    s=$(echo "$line" | grep -o "$phase [0-9.]* s" | head -1 | awk '{print $(NF-1)}')
+    # "gpu scan (transposed: …) 0.065 s" too: the stage's note in parentheses is skipped
+    s=$(echo "$line" | grep -oE "$phase( \([^)]*\))? [0-9.]+ s" | head -1 | awk '{print $(NF-1)}')
     name=${phase#gpu }
     [ -n "$s" ] && row swat-gpu "$1" "$name" "$s" "$([ "$name" = scan ] && echo "$4" || echo 0)"
   done
