@@ -200,23 +200,11 @@ class db_engine final : public engine {
     {
       scan_options o = options_;
       o.rows_first = flip;
+      o.transposed_results = flip;  // the scanner's targets are the queries: results land in place
       db_scanner scanner(flip ? queries : targets, scheme, o);
       const double built_s = since(t0);
       const auto report = progress ? std::function<void(std::uint64_t)>(progress) : nullptr;
-      if (!flip) {
-        scanner.search(queries, results, rescan, report);
-      } else {  // results t · nq + q with the query's row and the target's column swapped
-        std::vector<best_cell> flipped(results.size());
-        std::vector<pair_index> back;
-        scanner.search(targets, flipped, back, report);
-        const std::size_t nq = queries.size(), nt = targets.size();
-        for (std::size_t t = 0; t < nt; ++t)
-          for (std::size_t q = 0; q < nq; ++q) {
-            const best_cell& c = flipped[t * nq + q];
-            results[q * nt + t] = best_cell{c.score, c.target_end, c.query_end};
-          }
-        for (const auto& [t, q] : back) rescan.push_back({q, t});
-      }
+      scanner.search(flip ? targets : queries, results, rescan, report);
       const scan_timing& t = scanner.timing();
       stages_ = {{"prepare", t.prepare_s},
                  {"setup", built_s - t.prepare_s},

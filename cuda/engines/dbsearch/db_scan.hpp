@@ -35,6 +35,10 @@ struct scan_options {
   //! for a caller that scans its queries as the database and its database as the queries
   //! (db_engine's transposed search), whose tie rule then stays smallest target position first.
   bool rows_first = false;
+  //! Results (and the pairs to rescan) as the caller of a transposed search wants them, written
+  //! in place: results[t · queries + q] with row and column swapped, rescans as (t, q). The
+  //! caller's queries are this scanner's targets; no second result matrix is needed.
+  bool transposed_results = false;
   //! db_engine's search orientation: 0 scans the queries against the database unless many more
   //! queries than targets make the other way round better (transposed_search), 1 always the other
   //! way round where every query fits as a target, −1 never.
@@ -75,9 +79,10 @@ class db_scanner {
   db_scanner(const db_scanner&) = delete;
   db_scanner& operator=(const db_scanner&) = delete;
 
-  //! Best cell of every query × target into results[q · targets + t]. Pairs the scan could not
-  //! finish exactly (target too long, 16-bit saturation) keep a zero cell and are appended to
-  //! `rescan`. progress receives DP cells as they finish.
+  //! Best cell of every query × target into results[q · targets + t] (transposed_results:
+  //! results[t · queries + q], row and column swapped). Pairs the scan could not finish exactly
+  //! (target too long, 16-bit saturation) keep a zero cell and are appended to `rescan` as
+  //! (q, t) (transposed_results: (t, q)). progress receives DP cells as they finish.
   void search(std::span<const residue_span> queries, std::span<best_cell> results,
               std::vector<pair_index>& rescan, const std::function<void(std::uint64_t)>& progress);
 

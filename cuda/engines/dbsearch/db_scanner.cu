@@ -161,7 +161,8 @@ struct device_worker {
     SWAT_CUDA_CHECK(cudaEventSynchronize(sl.results_ready));
     const db_chunk& chunk = host.layout.chunks[std::size_t(sl.chunk)];
     const result_cell* cells = sl.host_out.as<result_cell>();
-    const std::size_t nt = host.targets.size();
+    const std::size_t nt = host.targets.size(), nq = results.size() / nt;  // a drained chunk has targets
+    const bool flip = host.options.transposed_results;
     for (std::size_t qi = 0; qi < sl.queries.size(); ++qi) {
       const std::size_t q = sl.queries[qi];
       for (std::size_t p = 0; p < chunk.tasks; ++p) {
@@ -170,11 +171,12 @@ struct device_worker {
           if (k >= host.layout.order.size()) continue;
           const std::size_t t = host.layout.order[k];
           const result_cell& c = cells[2 * (qi * chunk.tasks + p) + half];
+          const std::size_t at = flip ? t * nq + q : q * nt + t;
           if (c.flags & flag_overflow) {
-            rescan.push_back({q, t});
-            results[q * nt + t] = best_cell{};
+            rescan.push_back(flip ? pair_index{t, q} : pair_index{q, t});
+            results[at] = best_cell{};
           } else {
-            results[q * nt + t] = best_cell{c.score, c.query_end, c.target_end};
+            results[at] = flip ? best_cell{c.score, c.target_end, c.query_end} : best_cell{c.score, c.query_end, c.target_end};
           }
         }
       }
@@ -413,7 +415,8 @@ struct db_scanner::impl {
     const std::size_t rescans_before = rescan.size();
     for (std::size_t q = 0; q < queries.size(); ++q)
       if (!queries[q].empty())
-        for (std::size_t t : host.layout.skipped) rescan.push_back({q, t});
+        for (std::size_t t : host.layout.skipped)
+          rescan.push_back(host.options.transposed_results ? pair_index{t, q} : pair_index{q, t});
     std::atomic<int> next_chunk{0};
     timing.cells = 0;
     if (workers.size() == 1) {

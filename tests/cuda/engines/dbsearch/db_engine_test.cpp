@@ -143,20 +143,31 @@ TEST(DbEngine, ManyQueriesAgainstFewTargetsScanTheOtherWayRound) {
 
   engine_options o;
   o.gpu_id = swat::test::test_device().id();
-  const auto search = [&](int transpose, std::span<const residue_span> queries_in, bool expect_flip) {
+  // score_limit > 0: lowered so that many pairs saturate and come back as rescans (which the
+  // transposed scan hands back as (query, target) like its results, in place).
+  const auto search = [&](int transpose, std::span<const residue_span> queries_in, bool expect_flip,
+                          std::int32_t score_limit = 0) {
     scan_options so;
     so.transpose = transpose;
+    so.score_limit = score_limit;
     auto db = make_db_engine(fast::make_fast_engine(o), std::make_unique<cpu_engine>(0), so, o.gpu_id);
     std::vector<best_cell> got(queries_in.size() * ts.size());
     db->search(queries_in, ts, s, got, {});
     bool flipped = false;
-    for (const auto& [name, seconds] : db->stage_seconds())
+    long rescans = -1;
+    for (const auto& [name, seconds] : db->stage_seconds()) {
       flipped = flipped || name.find("transposed") != std::string::npos;
+      if (name.rfind("rescans ", 0) == 0) rescans = std::stol(name.substr(8));
+    }
     EXPECT_EQ(flipped, expect_flip) << "transpose " << transpose;
+    if (score_limit > 0) {
+      EXPECT_GT(rescans, 0) << "score limit " << score_limit;
+    }
     return got;
   };
-  for (int transpose : {0, 1, -1}) {
-    const std::vector<best_cell> got = search(transpose, qs, transpose >= 0);
+  for (int transpose : {0, 1, -1, 2}) {  // 2: forced, with saturated pairs rescanned
+    const std::vector<best_cell> got =
+        transpose == 2 ? search(1, qs, true, 60) : search(transpose, qs, transpose >= 0);
     int wrong = 0;
     for (std::size_t k = 0; k < want.size(); ++k)
       if (got[k] != want[k] && ++wrong <= 10)
