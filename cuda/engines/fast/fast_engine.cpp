@@ -116,17 +116,20 @@ class fast_engine final : public engine {
     const double bands = double(band_devices_.size());
     const bool banded = bands >= 2 && double(query.size()) >= bands * band_min_rows &&
                         double(query.size()) * double(target.size()) >= band_min_cells;
-    const cuda::device_context first = banded ? cuda::device_context(band_devices_.front()) : dev_;
     // One GPU: the backend (its stream, pinned staging and device buffer) stays for the next
     // pair of the same scheme; a database search aligns its large hits one after the other, and
-    // making and freeing those per pair cost more than a small pair's fills.
+    // making and freeing those per pair cost more than a small pair's fills. Freed here while
+    // dev_ is current (align made it so; `first` below may make another GPU current).
     if (banded || !(trace_scheme_ == scheme)) trace_.reset();
-    const std::int64_t held = trace_ ? trace_->held_bytes() : 0;
+    const cuda::device_context first = banded ? cuda::device_context(band_devices_.front()) : dev_;
     trace_options to;
-    to.budget_bytes = std::int64_t(double(first.free_bytes() + held) * 0.9);
+    to.budget_bytes = std::int64_t(double(first.free_bytes() + (trace_ ? trace_->held_bytes() : 0)) * 0.9);
     if (options_.max_gpu_mem_bytes > 0)
       to.budget_bytes = std::min<std::int64_t>(to.budget_bytes, std::int64_t(options_.max_gpu_mem_bytes) -
                                                                     (first.id() == dev_.id() ? ctx_.held_bytes() : 0));
+    // A kept buffer only grows: one larger than this pair's budget (the fill context grew since,
+    // under --max-gpu-mem) is given back first, so the cap holds.
+    if (trace_ && trace_->held_bytes() > to.budget_bytes) trace_.reset();
     if (banded) {
       auto backend = make_banded_trace_backend(band_devices_, scheme, fill_options{}.watchdog_seconds, progress_);
       return trace_alignment(query, target, *backend, to, nullptr);
@@ -154,6 +157,16 @@ class fast_engine final : public engine {
   trace_progress progress_;
   std::unique_ptr<trace_backend> trace_;  //!< the one-GPU traceback backend, kept between pairs
   scoring_scheme trace_scheme_;           //!< the scheme trace_ was made for
+
+ public:
+  ~fast_engine() override {
+    if (!trace_) return;
+    try {
+      dev_.make_current();  // its stream and memory are dev_'s; the caller's thread may be on another GPU
+    } catch (...) {         // a destructor does not throw: the frees below still run
+    }
+    trace_.reset();
+  }
 };
 
 }  // namespace

@@ -5,7 +5,9 @@
 // score_only(): one fill of the whole matrix → best score and end cell: score16 (packed 16-bit,
 //               32-bit rerun on overflow) when the shorter sequence has ≥ 2^17 residues, else score32.
 // align(), pairs of ≥ 2^24 cells: GPU traceback in bounded memory (fast_trace.hpp), budget
-//               0.9 × free device memory, capped by max_gpu_mem_bytes.
+//               0.9 × (free device memory + what its kept traceback buffers hold), capped by
+//               max_gpu_mem_bytes; the traceback's buffers stay for the next pair of the same
+//               scheme while they hold at most 256 MiB and fit that pair's budget.
 // align(), smaller pairs: (1) one fill with forward origins (origins32) → best cell and exact begin;
 //               (2) the rectangle [begin, end] alone is traced back with zero borders (same
 //               path as the whole matrix: proof in engine/cpu_traceback.hpp) by the CPU's

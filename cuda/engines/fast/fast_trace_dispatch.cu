@@ -50,7 +50,10 @@ class gpu_trace_backend final : public trace_backend {
     dev_.make_current();
     SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     SWAT_CUDA_CHECK(cudaEventCreate(&launched_));
-    SWAT_CUDA_CHECK(cudaEventCreate(&done_));
+    // Waits on done_ and copied_ sleep instead of spinning a core (the CPU engine may be aligning
+    // beside them: db_engine's small boxes) and wake when the work ends.
+    SWAT_CUDA_CHECK(cudaEventCreateWithFlags(&done_, cudaEventBlockingSync));
+    SWAT_CUDA_CHECK(cudaEventCreateWithFlags(&copied_, cudaEventBlockingSync | cudaEventDisableTiming));
     SWAT_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&h_progress_), sizeof(unsigned long long),
                                   cudaHostAllocMapped));
     SWAT_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&d_progress_), h_progress_, 0));
@@ -59,6 +62,7 @@ class gpu_trace_backend final : public trace_backend {
   ~gpu_trace_backend() override {
     if (h_codes_) cudaFreeHost(h_codes_);
     if (h_progress_) cudaFreeHost(h_progress_);
+    if (copied_) cudaEventDestroy(copied_);
     if (done_) cudaEventDestroy(done_);
     if (launched_) cudaEventDestroy(launched_);
     if (stream_) cudaStreamDestroy(stream_);
@@ -149,7 +153,8 @@ class gpu_trace_backend final : public trace_backend {
     std::int32_t error = 0;
     SWAT_CUDA_CHECK(cudaMemcpyAsync(h_codes_, tp.d_codes, words * 4, cudaMemcpyDeviceToHost, stream_));
     SWAT_CUDA_CHECK(cudaMemcpyAsync(&error, tp.base.d_error, 4, cudaMemcpyDeviceToHost, stream_));
-    SWAT_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    SWAT_CUDA_CHECK(cudaEventRecord(copied_, stream_));
+    SWAT_CUDA_CHECK(cudaEventSynchronize(copied_));
     check_error(error);
     n_ = tp.base.n;
   }
@@ -170,7 +175,7 @@ class gpu_trace_backend final : public trace_backend {
   }
 
   void wait_with_progress(std::int64_t strips, std::int64_t n) {
-    if (!progress_.fn) {  // nothing to show: the event's own wait returns as soon as the fill ends
+    if (!progress_.fn) {  // nothing to show: the event's own (blocking) wait ends with the fill
       SWAT_CUDA_CHECK(cudaEventSynchronize(done_));
       return;
     }
@@ -269,7 +274,8 @@ class gpu_trace_backend final : public trace_backend {
   trace_progress progress_;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t launched_ = nullptr;  // recorded before a crossing fill's kernel
-  cudaEvent_t done_ = nullptr;      // after it (polled, and timed against launched_)
+  cudaEvent_t done_ = nullptr;      // after it (waited on or polled, and timed against launched_)
+  cudaEvent_t copied_ = nullptr;    // after a codes fill's copies
   unsigned long long* h_progress_ = nullptr;
   unsigned long long* d_progress_ = nullptr;
   cuda::device_buffer buffer_;
