@@ -13,6 +13,7 @@
 #include "cuda/engines/dbsearch/db_engine.hpp"
 #include "cuda/engines/fast/fast_engine.hpp"
 #include "engine/cpu_engine.hpp"
+#include "engines/dbsearch/db_test_util.hpp"
 #include "engines/fast/fast_test_util.hpp"
 #include "scoring/scoring.hpp"
 #include "support/gpu_test.hpp"
@@ -135,11 +136,7 @@ TEST(DbEngine, ManyQueriesAgainstFewTargetsScanTheOtherWayRound) {
   }
   targets.push_back(test::random_residues(rng, 1500, s));
   const std::vector<residue_span> qs(queries.begin(), queries.end()), ts(targets.begin(), targets.end());
-  std::vector<pair_job> jobs;
-  for (std::size_t q = 0; q < qs.size(); ++q)
-    for (std::size_t t = 0; t < ts.size(); ++t) jobs.push_back({q, t, qs[q], ts[t]});
-  std::vector<best_cell> want(jobs.size());
-  cpu_engine(0).score_many(jobs, s, want, {});
+  const std::vector<best_cell> want = test_support::cpu_cells(qs, ts, s);  // q · nt + t
 
   engine_options o;
   o.gpu_id = swat::test::test_device().id();
@@ -171,8 +168,8 @@ TEST(DbEngine, ManyQueriesAgainstFewTargetsScanTheOtherWayRound) {
     int wrong = 0;
     for (std::size_t k = 0; k < want.size(); ++k)
       if (got[k] != want[k] && ++wrong <= 10)
-        ADD_FAILURE() << "transpose " << transpose << ": query " << jobs[k].query_index << " target "
-                      << jobs[k].target_index << " got " << got[k].score << " @" << got[k].query_end << ","
+        ADD_FAILURE() << "transpose " << transpose << ": query " << k / ts.size() << " target "
+                      << k % ts.size() << " got " << got[k].score << " @" << got[k].query_end << ","
                       << got[k].target_end << " want " << want[k].score << " @" << want[k].query_end << ","
                       << want[k].target_end;
     EXPECT_EQ(wrong, 0) << "transpose " << transpose;
@@ -181,8 +178,7 @@ TEST(DbEngine, ManyQueriesAgainstFewTargetsScanTheOtherWayRound) {
   {
     scoring_scheme lopsided = s;
     lopsided.matrix[0 * matrix_stride + 1] = 1;
-    std::vector<best_cell> want_lopsided(jobs.size());
-    cpu_engine(0).score_many(jobs, lopsided, want_lopsided, {});
+    const std::vector<best_cell> want_lopsided = test_support::cpu_cells(qs, ts, lopsided);
     scan_options so;
     so.transpose = 1;
     auto db = make_db_engine(fast::make_fast_engine(o), std::make_unique<cpu_engine>(0), so, o.gpu_id);

@@ -22,6 +22,7 @@
 #include "io/fasta.hpp"
 #include "scoring/scoring.hpp"
 #include "support/gpu_test.hpp"
+#include "engines/dbsearch/db_test_util.hpp"
 #include "engines/fast/fast_test_util.hpp"
 
 namespace swat::dbsearch {
@@ -31,16 +32,7 @@ using seqs_t = std::vector<std::vector<std::uint8_t>>;
 
 std::vector<residue_span> spans_of(const seqs_t& seqs) { return {seqs.begin(), seqs.end()}; }
 
-//! Exact best cells of every query × target (CPU engine, all cores).
-std::vector<best_cell> cpu_cells(const std::vector<residue_span>& queries, const std::vector<residue_span>& targets,
-                                 const scoring_scheme& scheme) {
-  std::vector<pair_job> jobs;
-  for (std::size_t q = 0; q < queries.size(); ++q)
-    for (std::size_t t = 0; t < targets.size(); ++t) jobs.push_back({q, t, queries[q], targets[t]});
-  std::vector<best_cell> out(jobs.size());
-  cpu_engine(0).score_many(jobs, scheme, out, {});
-  return out;
-}
+using test_support::cpu_cells;
 
 //! Runs the scan and checks it against the CPU: every cell not handed back is exact; a pair is
 //! handed back only when its target is longer than max_target_length or its score exceeds the
