@@ -1,16 +1,10 @@
 #pragma once
 // One group of G lanes scans one strip of the query against one pair of targets, score only,
 // two cells per register (target A in bits 0–15, target B in bits 16–31). Recurrences of
-// Gotoh 1982 as in common/traceback.hpp, with one H − o − e per cell opening both gaps:
-//   E(i,j+1) = max(E(i,j) − e, Hgo(i,j))                     one VIADDMNMX.S16x2
-//   F(i,j)   = max(F(i−1,j) − e, Hgo(i−1,j))                 one VIADDMNMX.S16x2
-//   H(i,j)   = max(0, H(i−1,j−1) + s, E(i,j), F(i,j))        one VIMNMX3.S16x2.RELU (+ add)
-//   Hgo(i,j) = H(i,j) − o − e                                 one VIADD.16x2 (FMA pipe)
-// so the ALU pipe, the scan's bound, carries three DPX instructions per row (plus the PRMT of
-// the scores and half a VIMNMX3 of the column maximum). Reach mode (db_align.hpp) keeps the
-// gap states shifted by o + e (E~ = E + o + e, F~ = F + o + e) and a one-op F chain:
+// Gotoh 1982 as in common/traceback.hpp, with the gap states shifted by o + e
+// (E~ = E + o + e, F~ = F + o + e) to save one add per cell:
 //   E~(i,j) = max(E~(i,j−1) − e, H(i,j−1))                   one VIADDMNMX.S16x2
-//   H0(i,j) = max(floor, H(i−1,j−1) + s, E~ − o − e)          VIADDMNMX and max (+ add)
+//   H0(i,j) = max(0, H(i−1,j−1) + s, E~ − o − e)              VIADDMNMX.RELU (+ add)
 //   F~(i,j) = max(F~(i−1,j) − e, H0(i−1,j))                  one VIADDMNMX.S16x2 (the only chain)
 //   H(i,j)  = max(H0, F~ − o − e)                              one VIADDMNMX.S16x2
 // Lane l holds rows s·strip_rows + l·R + 1 … + R (R = rows_per_lane) and works on column t − l
@@ -35,8 +29,8 @@
 //
 // Overflow: as long as every H so far is ≤ score_limit ≤ 32767 − max s, every sum stays
 // ≤ 32767 and every value is exact; the first H above the limit is exact, beats its lane's
-// best and sets the target's overflow flag (the host rescans that target at 32 bits). E, F, E~
-// and F~ never go below −16384 − e (−32768 is not reached for o + e ≤ 8192, checked on the host).
+// best and sets the target's overflow flag (the host rescans that target at 32 bits). E~ and F~
+// never go below −16384 − e (−32768 is not reached for o + e ≤ 8192, checked on the host).
 
 #include <cstdint>
 
@@ -226,7 +220,7 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
                     (pipe.g - policy_t::warps_per_block) * unit + unit - 1);
     }
   }
-  std::uint32_t h[R], e[R];  // H of the lane's rows, previous column; E of this column (reach: E~ of the previous)
+  std::uint32_t h[R], e[R];  // H and E~ of the lane's rows, previous column
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     h[r] = policy_t::reach ? floor2 : 0u;
@@ -235,7 +229,7 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
   // H of the row above, previous column (diag): the origin H(0, 0) = 0 for the first strip's
   // lane 0, else (reach mode) a dead cell left of the strip's first column.
   std::uint32_t up_prev = policy_t::reach && (s > 0 || lane > 0) ? floor2 : 0u;
-  std::uint32_t out_h = policy_t::reach ? floor2 : 0u, out_f = minus_inf;  // last row's H and F (reach: F~) after the last step
+  std::uint32_t out_h = policy_t::reach ? floor2 : 0u, out_f = minus_inf;  // last row's H and F~ after the last step
   std::uint32_t out_t = pad2;                       // ranks of the last step's column
   std::uint32_t ch_h = 0, ch_f = minus_inf, ch_t = pad2;  // chunk: lane k holds column t0 + k
   // Cells below the group's best so far cannot win: this strip records, per target, the first
@@ -284,44 +278,27 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
 
     const profile_entry<policy_t::profile_words> pa = slice[(vt & 0xffffu) * G + lane];
     const profile_entry<policy_t::profile_words> pb_ = slice[(vt >> 16) * G + lane];
+    // H0 = max(0, diag + s, E) first, independent across rows; then the F~ chain down the rows
+    // runs on H0 alone (one op per row on the critical path): opening from an H that came from
+    // F is never better than extending that F (o ≥ 0), so max(H − o − e, F − e) equals
+    // max(H0 − o − e, F − e) and H = max(H0, F~ − o − e) is exact.
+    std::uint32_t h0[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const std::uint32_t dsum = __vadd2(r == 0 ? up_prev : h[r - 1], byte_pair(pa.w[r / 4], pb_.w[r / 4], r % 4));
+      e[r] = __viaddmax_s16x2(e[r], neg_ge, h[r]);
+      if constexpr (policy_t::reach)
+        h0[r] = __vmaxs2(__viaddmax_s16x2(e[r], neg_goe, dsum), floor2);
+      else
+        h0[r] = __viaddmax_s16x2_relu(e[r], neg_goe, dsum);
+    }
     std::uint32_t fup = vf;
     std::uint32_t colmax = 0;
-    if constexpr (policy_t::reach) {
-      // H0 = max(floor, diag + s, E) first, independent across rows; then the F~ chain down the
-      // rows runs on H0 alone (one op per row on the critical path): opening from an H that came
-      // from F is never better than extending that F (o ≥ 0), so max(H − o − e, F − e) equals
-      // max(H0 − o − e, F − e) and H = max(H0, F~ − o − e) is exact.
-      std::uint32_t h0[R];
 #pragma unroll
-      for (int r = 0; r < R; ++r) {
-        const std::uint32_t dsum = __vadd2(r == 0 ? up_prev : h[r - 1], byte_pair(pa.w[r / 4], pb_.w[r / 4], r % 4));
-        e[r] = __viaddmax_s16x2(e[r], neg_ge, h[r]);
-        h0[r] = __vmaxs2(__viaddmax_s16x2(e[r], neg_goe, dsum), floor2);
-      }
-#pragma unroll
-      for (int r = 0; r < R; ++r) {
-        fup = __viaddmax_s16x2(fup, neg_ge, r == 0 ? vh : h0[r - 1]);
-        h[r] = __viaddmax_s16x2(fup, neg_goe, h0[r]);
-        if (r % 2 == 1) colmax = __vimax3_s16x2(colmax, h[r - 1], h[r]);
-      }
-    } else {
-      // Unshifted E and F: one H − o − e per cell (FMA pipe) opens both the E of the next
-      // column and the F of the next row, so the ALU pipe carries three instructions per row
-      // (E, F, and H = max(0, diag + s, E, F) in one VIMNMX3.RELU) where the shifted form needs
-      // four; the price is a chain of three (H − o − e, F, H) down the rows.
-      std::uint32_t dsum[R];
-#pragma unroll
-      for (int r = 0; r < R; ++r)
-        dsum[r] = __vadd2(r == 0 ? up_prev : h[r - 1], byte_pair(pa.w[r / 4], pb_.w[r / 4], r % 4));
-      std::uint32_t hgo = __vadd2(vh, neg_goe);  // H of the row above − o − e
-#pragma unroll
-      for (int r = 0; r < R; ++r) {
-        fup = __viaddmax_s16x2(fup, neg_ge, hgo);
-        h[r] = __vimax3_s16x2_relu(dsum[r], e[r], fup);
-        hgo = __vadd2(h[r], neg_goe);
-        e[r] = __viaddmax_s16x2(e[r], neg_ge, hgo);  // E of the next column
-        if (r % 2 == 1) colmax = __vimax3_s16x2(colmax, h[r - 1], h[r]);
-      }
+    for (int r = 0; r < R; ++r) {
+      fup = __viaddmax_s16x2(fup, neg_ge, r == 0 ? vh : h0[r - 1]);
+      h[r] = __viaddmax_s16x2(fup, neg_goe, h0[r]);
+      if (r % 2 == 1) colmax = __vimax3_s16x2(colmax, h[r - 1], h[r]);
     }
     const std::uint32_t hup = h[R - 1];
     up_prev = vh;
