@@ -27,7 +27,7 @@ struct scan_policy {
   //! Warps per block (one block per SM): 32-row lanes take 150–250 registers, so 8 warps, or 12
   //! at 16 lanes (150 registers: 57,600 of the SM's 65,536; three warps per scheduler instead of
   //! two made the ×50 protein scan 8 % faster on the H100; 12 warps of 8 lanes were 30 % slower,
-  //! bench/results/db_warps_ab_h100.md).
+  //! bench/results/db_warps_ab_h100.csv).
   static constexpr int warps_per_block = rows_per_lane_v > 16 ? (group_lanes_v == 16 ? 12 : 8) : 16;
   static constexpr int block_threads = warp_threads * warps_per_block;  //!< threads per block
   static constexpr int groups_per_block = groups_per_warp * warps_per_block;  //!< pairs per block
