@@ -1,9 +1,7 @@
-// Scan kernel with 32 lanes per pair of targets and 32 query rows per lane (and its pipelined kernel).
+// Scan kernel with 32 lanes per pair of targets and 32 query rows per lane.
 #include "cuda/engines/dbsearch/db_launch.inl"
 
 namespace swat::dbsearch {
 template shape_info shape_on<32, 32, false>(int, std::size_t);
 template void launch_scan<32, 32, false>(const scan_problem&, const shape_info&, std::size_t, cudaStream_t);
-template shape_info shape_on<32, 32, false, true>(int, std::size_t);
-template void launch_scan<32, 32, false, true>(const scan_problem&, const shape_info&, std::size_t, cudaStream_t);
 }  // namespace swat::dbsearch

@@ -126,7 +126,7 @@ __device__ void scan_pipelined(const scan_problem& pb) {
   constexpr int G = policy_t::group_lanes;
   constexpr int W = policy_t::warps_per_block;
   constexpr unsigned full = 0xffffffffu;
-  static_assert(policy_t::pipelined, "the pipelined kernel's policy");
+  static_assert(policy_t::groups_per_warp == 1 && !policy_t::reach, "pipelined: one group per warp, scan mode");
   using tasks_t = pipe_tasks<W>;
   constexpr int TS = tasks_t::slots;
   __shared__ long long progress[2 * W];  // per ring row: progress, then (W words on) freed
@@ -306,9 +306,12 @@ __device__ void scan_pipelined(const scan_problem& pb) {
   if (held >= 0) hand_in(held);
 }
 
-//! The other profile modes (resident, global, streamed): each group scans its own pairs.
 template <typename policy_t>
-__device__ void scan_pairs(const scan_problem& pb) {
+__global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_per_sm)
+    scan_kernel(const scan_problem pb) {
+  if constexpr (policy_t::groups_per_warp == 1 && !policy_t::reach) {
+    if (pb.mode == profile_mode::pipelined) return scan_pipelined<policy_t>(pb);
+  }
   using entry_t = profile_entry<policy_t::profile_words>;
   constexpr int G = policy_t::group_lanes;
   constexpr unsigned full = 0xffffffffu;
@@ -383,16 +386,6 @@ __device__ void scan_pairs(const scan_problem& pb) {
       __syncthreads();  // block_batch is rewritten by the next round
     }
   }
-}
-
-//! The scan kernel of policy_t: pipelined strips (policy_t::pipelined) or a group per pair.
-template <typename policy_t>
-__global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_per_sm)
-    scan_kernel(const scan_problem pb) {
-  if constexpr (policy_t::pipelined)
-    scan_pipelined<policy_t>(pb);
-  else
-    scan_pairs<policy_t>(pb);
 }
 
 }  // namespace swat::dbsearch

@@ -13,15 +13,14 @@
 
 namespace swat::dbsearch {
 
-//! The shape of the kernel with G lanes per pair and R rows per lane (reach mode or not; the
-//! pipelined kernel of profile_mode::pipelined or not) on `device` with smem_bytes of dynamic
-//! shared memory (a resident profile, or one strip of it).
-template <int G, int R, bool reach = false, bool pipelined = false>
+//! The shape of the kernel with G lanes per pair and R rows per lane (reach mode or not) on `device` with
+//! smem_bytes of dynamic shared memory (a resident profile, or one strip of it).
+template <int G, int R, bool reach = false>
 shape_info shape_on(int device, std::size_t smem_bytes);
 
-//! Launches the kernel of shape G, R (reach: the reverse pass of db_align.hpp; pipelined: the
-//! kernel of profile_mode::pipelined) with shape.blocks blocks and smem_bytes of shared memory.
-template <int G, int R, bool reach = false, bool pipelined = false>
+//! Launches the kernel of shape G, R (reach: the reverse pass of db_align.hpp) with
+//! shape.blocks blocks and smem_bytes of shared memory.
+template <int G, int R, bool reach = false>
 void launch_scan(const scan_problem& pb, const shape_info& shape, std::size_t smem_bytes, cudaStream_t stream);
 
 //! Calls fn.template operator()<G, R>() for the runtime group width (8, 16 or 32) and rows per

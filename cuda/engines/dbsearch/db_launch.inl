@@ -8,13 +8,12 @@
 
 namespace swat::dbsearch {
 
-template <int G, int R, bool reach, bool pipelined>
+template <int G, int R, bool reach>
 shape_info shape_on(int device, std::size_t smem_bytes) {
-  using policy = scan_policy<G, R, reach, pipelined>;
+  using policy = scan_policy<G, R, reach>;
   shape_info s;
   s.group_lanes = G;
   s.rows_per_lane = R;
-  s.pipelined = pipelined;
   s.groups_per_warp = policy::groups_per_warp;
   s.groups_per_block = policy::groups_per_block;
   SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&s.sms, cudaDevAttrMultiProcessorCount, device));
@@ -29,9 +28,9 @@ shape_info shape_on(int device, std::size_t smem_bytes) {
   return s;
 }
 
-template <int G, int R, bool reach, bool pipelined>
+template <int G, int R, bool reach>
 void launch_scan(const scan_problem& pb, const shape_info& shape, std::size_t smem_bytes, cudaStream_t stream) {
-  using policy = scan_policy<G, R, reach, pipelined>;
+  using policy = scan_policy<G, R, reach>;
   const auto kernel = scan_kernel<policy>;
   if (shape.blocks < 1) throw cuda_error("dbsearch: the scan kernel cannot run on this device (no resident block)");
   swat::cuda::set_dynamic_smem(kernel, smem_bytes);

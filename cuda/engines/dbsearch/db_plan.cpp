@@ -15,8 +15,8 @@ std::int64_t profile_bytes(std::int64_t m, int strip_rows, int profile_rows) {
   return (bytes + 15) / 16 * 16;
 }
 
-double modelled_cost(std::span<const std::int64_t> lengths, const chunk_stats& chunk, const shape_info& shape) {
-  const bool pipelined = shape.pipelined;
+double modelled_cost(std::span<const std::int64_t> lengths, const chunk_stats& chunk, const shape_info& shape,
+                     bool pipelined) {
   constexpr double a = 30, b = 7;  // instructions of a warp step: overhead, per packed row
   const int g = shape.group_lanes, r = shape.rows_per_lane;
   const double step = a + b * r;
@@ -65,9 +65,8 @@ query_batch choose_shape(std::span<const std::int64_t> ms, const chunk_stats& ch
     std::int64_t bytes = 0;
     for (std::int64_t m : ms) bytes += profile_bytes(m, s.strip_rows(), profile_rows);
     const bool resident = bytes <= limits.resident_bytes;
-    if (s.pipelined) {
-      if (!pipe || strips_of(ms.front(), s.strip_rows()) < 2) continue;
-      const double cost = modelled_cost(ms, chunk, s);
+    if (pipe && s.groups_per_warp == 1 && strips_of(ms.front(), s.strip_rows()) >= 2) {
+      const double cost = modelled_cost(ms, chunk, s, true);
       if (limits.pipeline > 0 ? !forced || cost < best : best < 0 || cost < best) {
         best = cost;
         forced = limits.pipeline > 0;
@@ -75,7 +74,6 @@ query_batch choose_shape(std::span<const std::int64_t> ms, const chunk_stats& ch
         batch.profile_bytes = bytes;
         batch.mode = profile_mode::pipelined;
       }
-      continue;
     }
     if (forced) continue;
     if (s.group_lanes == 8 && !resident && has_wider) continue;

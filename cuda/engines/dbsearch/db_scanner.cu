@@ -95,11 +95,8 @@ struct device_worker {
       for (int r : {16, 32})
         if ((host.options.group_lanes == 0 || host.options.group_lanes == g) &&
             (host.options.rows_per_lane == 0 || host.options.rows_per_lane == r)) {
-          for (const bool pipelined : {false, true}) {
-            if (pipelined && g != 32) continue;  // the pipelined kernel: one group per warp
-            shapes.push_back(shape_of(g, r, std::size_t(host.profile_rows) * std::size_t(g * r), pipelined));
-            max_groups = std::max<std::size_t>(max_groups, std::size_t(shapes.back().groups()));
-          }
+          shapes.push_back(shape_of(g, r, std::size_t(host.profile_rows) * std::size_t(g * r)));
+          max_groups = std::max<std::size_t>(max_groups, std::size_t(shapes.back().groups()));
         }
     counters.reserve(256);
     cells_host.reserve(256);
@@ -124,14 +121,9 @@ struct device_worker {
     return std::size_t(shape.groups_per_block / shape.groups_per_warp) * std::size_t(host.profile_rows) * std::size_t(strip_rows);
   }
 
-  //! The shape G, R (its pipelined kernel or the other) with smem_bytes of dynamic shared memory.
-  shape_info shape_of(int g, int r, std::size_t smem_bytes, bool pipelined) const {
-    return with_shape(g, r, [&]<int G, int R>() {
-      if constexpr (G == 32)
-        if (pipelined) return shape_on<G, R, false, true>(dev.id(), smem_bytes);
-      if (pipelined) throw std::logic_error("dbsearch: a pipelined kernel needs 32 lanes per pair");
-      return shape_on<G, R>(dev.id(), smem_bytes);
-    });
+  //! The shape G, R with smem_bytes of dynamic shared memory.
+  shape_info shape_of(int g, int r, std::size_t smem_bytes) const {
+    return with_shape(g, r, [&]<int G, int R>() { return shape_on<G, R>(dev.id(), smem_bytes); });
   }
 
   //! Device memory this worker needs besides the database: border rows for pairs of `longest`
@@ -284,11 +276,11 @@ struct device_worker {
     if (mode == profile_mode::pipelined) {
       // One strip's profile per warp in shared memory when that keeps the blocks per SM (a strip
       // of profile in L1 competes with the border rows streaming through it), else through L1.
-      shape = shape_of(G, R, 0, true);
-      const shape_info with_slices = shape_of(G, R, pipe_slices_bytes(shape, strip_rows), true);
+      shape = shape_of(G, R, 0);
+      const shape_info with_slices = shape_of(G, R, pipe_slices_bytes(shape, strip_rows));
       shared_slices = with_slices.blocks >= shape.blocks && host.options.pipe_shared_slices;
     } else if (mode == profile_mode::resident) {
-      shape = shape_of(G, R, std::size_t(batch.profile_bytes), false);
+      shape = shape_of(G, R, std::size_t(batch.profile_bytes));
       if (shape.blocks < 1) {  // the profiles do not fit beside the block on this device after all
         mode = profile_mode::global;
         shape = batch.shape;
@@ -353,12 +345,7 @@ struct device_worker {
     pipelined_batches += mode == profile_mode::pipelined ? 1 : 0;
     shared_slice_batches += shared_slices ? 1 : 0;
     pb.rows_first = host.options.rows_first ? 1 : 0;
-    with_shape(G, R, [&]<int g, int r>() {
-      if constexpr (g == 32)
-        if (mode == profile_mode::pipelined) return launch_scan<g, r, false, true>(pb, shape, smem, compute);
-      if (mode == profile_mode::pipelined) throw std::logic_error("dbsearch: a pipelined kernel needs 32 lanes per pair");
-      launch_scan<g, r>(pb, shape, smem, compute);
-    });
+    with_shape(G, R, [&]<int g, int r>() { launch_scan<g, r>(pb, shape, smem, compute); });
     SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.host_out.as<void>(), sl.device.as<void>(out_offset), out_bytes,
                                     cudaMemcpyDeviceToHost, compute));
     SWAT_CUDA_CHECK(cudaEventRecord(sl.results_ready, compute));

@@ -8,24 +8,20 @@
 namespace swat::dbsearch {
 namespace {
 
-//! The six shapes and the two pipelined ones (last) as occupancy gives them on a 132-SM device
-//! (one block per SM; warps per block as db_policy.cuh).
+//! The six shapes as occupancy gives them on a 132-SM device (one block per SM).
 std::vector<shape_info> h100_shapes() {
   std::vector<shape_info> out;
-  const auto add = [&](int g, int r, bool pipelined) {
-    shape_info s;
-    s.group_lanes = g;
-    s.rows_per_lane = r;
-    s.groups_per_warp = 32 / g;
-    s.groups_per_block = (r == 16 ? 16 : g == 8 || pipelined ? 8 : 12) * (32 / g);
-    s.blocks = 132;
-    s.sms = 132;
-    s.pipelined = pipelined;
-    out.push_back(s);
-  };
   for (int g : {8, 16, 32})
-    for (int r : {16, 32}) add(g, r, false);
-  for (int r : {16, 32}) add(32, r, true);
+    for (int r : {16, 32}) {
+      shape_info s;
+      s.group_lanes = g;
+      s.rows_per_lane = r;
+      s.groups_per_warp = 32 / g;
+      s.groups_per_block = (r == 32 ? 8 : 16) * (32 / g);
+      s.blocks = 132;
+      s.sms = 132;
+      out.push_back(s);
+    }
   return out;
 }
 
@@ -113,9 +109,9 @@ TEST(DbPlan, ForcedPipelineNeedsWidth32AndTwoStrips) {
     for (std::size_t q : b.queries) EXPECT_GT(db_queries[q], 512);
   }
   EXPECT_EQ(pipelined, 3u);  // titin, 1273 and 1123 residues; the others have one strip
-  // Without the pipelined shapes nothing is pipelined.
+  // Without a width-32 shape nothing is pipelined.
   std::vector<shape_info> narrow = h100_shapes();
-  narrow.resize(6);  // no pipelined kernel
+  narrow.resize(4);  // widths 8 and 16
   for (const auto& b : plan_batches(db_queries, chunk, narrow, 28, always)) EXPECT_NE(b.mode, profile_mode::pipelined);
 }
 
