@@ -8,7 +8,8 @@
 namespace swat::dbsearch {
 namespace {
 
-//! The six shapes as occupancy gives them on a 132-SM device (one block per SM).
+//! The six shapes as occupancy gives them on a 132-SM device (one block per SM; warps per block
+//! as db_policy.cuh).
 std::vector<shape_info> h100_shapes() {
   std::vector<shape_info> out;
   for (int g : {8, 16, 32})
@@ -17,7 +18,7 @@ std::vector<shape_info> h100_shapes() {
       s.group_lanes = g;
       s.rows_per_lane = r;
       s.groups_per_warp = 32 / g;
-      s.groups_per_block = (r == 32 ? 8 : 16) * (32 / g);
+      s.groups_per_block = (r == 16 ? 16 : g == 16 ? 12 : 8) * (32 / g);
       s.blocks = 132;
       s.sms = 132;
       out.push_back(s);
