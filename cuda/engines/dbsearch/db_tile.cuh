@@ -15,9 +15,11 @@
 //
 // Columns outside a target: before column 0 every input is H = 0 with the pad rank (scores −1),
 // which keeps H = 0 and gives the E~ of a real column 0; past B's end (and past A's, while the
-// other groups of the warp finish) the cells are computed but masked out of the best cell. Rows
-// past m score −1 against everything, so their H stays below a real cell's H in a column ≤ j
-// and never wins the group's reduction.
+// other groups of the warp finish) the cells are computed with the pad rank too. Rows past m
+// and columns past a target's end score −1 against everything, so such a cell's H is at most
+// that of a real cell in a smaller column and a row no larger (its diagonal loses 1, its gaps
+// come from the left or from above): it never beats the real one under either tie rule, and the
+// best-cell test takes it unmasked (reach mode, which looks for an equal score, masks it).
 //
 // Best cell (tie rule of common/traceback.hpp: highest score, then smallest j, then smallest i):
 // within a strip a lane keeps the first column whose maximum reaches the group's best so far
@@ -192,6 +194,7 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
   const std::uint32_t pad = std::uint32_t(pb.profile_rows - 1);
   const std::uint32_t pad2 = pad | (pad << 16);
   const bool write_border = s + 1 < strips;
+  const bool border_writer = write_border && lane == G - 1;  // hands the strip's last row down
   const std::int32_t columns = pair.columns, length_b = pair.length_b;
   const std::uint64_t* const border_in = piped ? pipe.border_in : border;
   [[maybe_unused]] const long long unit = piped ? pipe_unit(pb) : 0;
@@ -307,8 +310,8 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
     out_t = vt;
 
     const std::int32_t j = t - lane;  // 0-based column of this step
-    colmax &= j < length_b ? 0xffffffffu : (j < columns ? 0x0000ffffu : 0u);
     if constexpr (policy_t::reach) {
+      colmax &= j < length_b ? 0xffffffffu : (j < columns ? 0x0000ffffu : 0u);
       if ((__vcmpeq2(colmax, reach2) & 0xffffu) != 0) {  // target A reached its score here
         int ri = 0;
 #pragma unroll
@@ -322,7 +325,7 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
       best2 = pack16(record_threshold(strip_a, row0, rows_first), record_threshold(strip_b, row0, rows_first));
     }
 
-    if (lane == G - 1 && write_border && j >= 0 && j < columns) {
+    if (border_writer && unsigned(j) < unsigned(columns)) {
       border[j] = std::uint64_t(hup) | (std::uint64_t(fup) << 32);
       if constexpr (piped) {  // every G columns and the last: the strip below may read them (release)
         if ((j + 1) % G == 0 || j + 1 == columns) publish_progress(pipe.progress_out, count_base + j + 1);
