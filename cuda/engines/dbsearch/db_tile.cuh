@@ -189,10 +189,12 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
   static_assert(!policy_t::reach || G == 32, "reach mode: one group per warp (its early exits are warp-wide)");
   const int lane = int(threadIdx.x) & (G - 1);
   const std::int32_t row0 = s * policy_t::strip_rows + lane * R;  // rows row0 + 1 … row0 + R
+  const profile_entry<policy_t::profile_words>* const lane_slice = slice + lane;  // [rank · G]: the lane's scores
   const std::uint32_t neg_goe = splat16(-pb.gap_open_extend), neg_ge = splat16(-pb.gap_extend);
   const std::uint32_t minus_inf = splat16(minus_infinity16);
   const std::uint32_t pad = std::uint32_t(pb.profile_rows - 1);
-  const std::uint32_t pad2 = pad | (pad << 16);
+  // A column's two ranks travel as profile offsets (rank · G entries, A in bits 0–15, B in 16–31).
+  const std::uint32_t pad2 = (pad | (pad << 16)) * G;
   const bool write_border = s + 1 < strips;
   const bool border_writer = write_border && lane == G - 1;  // hands the strip's last row down
   const std::int32_t columns = pair.columns, length_b = pair.length_b;
@@ -233,7 +235,7 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
   // lane 0, else (reach mode) a dead cell left of the strip's first column.
   std::uint32_t up_prev = policy_t::reach && (s > 0 || lane > 0) ? floor2 : 0u;
   std::uint32_t out_h = policy_t::reach ? floor2 : 0u, out_f = minus_inf;  // last row's H and F~ after the last step
-  std::uint32_t out_t = pad2;                       // ranks of the last step's column
+  std::uint32_t out_t = pad2;                       // the last step's column: its ranks' offsets
   std::uint32_t ch_h = 0, ch_f = minus_inf, ch_t = pad2;  // chunk: lane k holds column t0 + k
   // Cells below the group's best so far cannot win: this strip records, per target, the first
   // column reaching at least that best (an equal score in a smaller column wins the tie), then
@@ -257,7 +259,7 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
     }
     if (c < columns) {
       const std::uint32_t ranks = pair.residues[c];
-      ch_t = (ranks & 0xffu) | ((ranks >> 8) << 16);
+      ch_t = ((ranks & 0xffu) | ((ranks >> 8) << 16)) * G;
       if (s > 0 && c <= border_last) {
         const std::uint64_t b = border_in[c];
         ch_h = std::uint32_t(b);
@@ -279,8 +281,8 @@ __device__ void scan_strip(const scan_problem& pb, int s, int strips, const pair
       vt = xt;
     }
 
-    const profile_entry<policy_t::profile_words> pa = slice[(vt & 0xffffu) * G + lane];
-    const profile_entry<policy_t::profile_words> pb_ = slice[(vt >> 16) * G + lane];
+    const profile_entry<policy_t::profile_words> pa = lane_slice[vt & 0xffffu];
+    const profile_entry<policy_t::profile_words> pb_ = lane_slice[vt >> 16];
     // H0 = max(0, diag + s, E) first, independent across rows; then the F~ chain down the rows
     // runs on H0 alone (one op per row on the critical path): opening from an H that came from
     // F is never better than extending that F (o ≥ 0), so max(H − o − e, F − e) equals
