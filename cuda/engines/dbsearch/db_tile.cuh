@@ -16,10 +16,11 @@
 // Columns outside a target: before column 0 every input is H = 0 with the pad rank (scores −1),
 // which keeps H = 0 and gives the E~ of a real column 0; past B's end (and past A's, while the
 // other groups of the warp finish) the cells are computed with the pad rank too. Rows past m
-// and columns past a target's end score −1 against everything, so such a cell's H is at most
-// that of a real cell in a smaller column and a row no larger (its diagonal loses 1, its gaps
-// come from the left or from above): it never beats the real one under either tie rule, and the
-// best-cell test takes it unmasked (reach mode, which looks for an equal score, masks it).
+// and columns past a target's end score −1 against everything, and a path that enters them stays
+// there, so such a cell's H is below that of a real cell in a column and a row no larger (each
+// step inside loses 1 on the diagonal or o + e > 0 to open a gap, scan_supports): it never beats
+// the real one under either tie rule, and the best-cell test takes it unmasked (reach mode,
+// which looks for an equal score, masks it).
 //
 // Best cell (tie rule of common/traceback.hpp: highest score, then smallest j, then smallest i):
 // within a strip a lane keeps the first column whose maximum reaches the group's best so far
