@@ -121,7 +121,7 @@ std::vector<box_extent> reverse_reach(std::span<const residue_span> whole_query_
   }
   const auto t1 = clock::now();
 
-  const shape_info shape = shape_on<reach_lanes, reach_rows, true>(dev.id(), 0);
+  const shape_info shape = shape_on<reach_lanes, reach_rows, true>(dev, 0);
   cuda::device_buffer memory;
   const std::size_t border_offset = cuda::align_up(in_bytes, 256);
   const std::size_t border_bytes = std::size_t(shape.groups()) * std::size_t(longest) * sizeof(std::uint64_t);

@@ -8,15 +8,17 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "cuda/common/device_context.hpp"
 #include "cuda/engines/dbsearch/db_plan.hpp"
 #include "cuda/engines/dbsearch/db_problem.hpp"
 
 namespace swat::dbsearch {
 
-//! The shape of the kernel with G lanes per pair and R rows per lane (reach mode or not) on `device` with
-//! smem_bytes of dynamic shared memory (a resident profile, or one strip of it).
+//! The shape of the kernel with G lanes per pair and R rows per lane (reach mode or not) on `dev`
+//! (current for the calling thread) with smem_bytes of dynamic shared memory (a resident
+//! profile, or one strip of it). The device's SM count and shared-memory limit come from `dev`.
 template <int G, int R, bool reach = false>
-shape_info shape_on(int device, std::size_t smem_bytes);
+shape_info shape_on(const cuda::device_context& dev, std::size_t smem_bytes);
 
 //! Launches the kernel of shape G, R (reach: the reverse pass of db_align.hpp) with
 //! shape.blocks blocks and smem_bytes of shared memory.

@@ -9,21 +9,19 @@
 namespace swat::dbsearch {
 
 template <int G, int R, bool reach>
-shape_info shape_on(int device, std::size_t smem_bytes) {
+shape_info shape_on(const cuda::device_context& dev, std::size_t smem_bytes) {
   using policy = scan_policy<G, R, reach>;
   shape_info s;
   s.group_lanes = G;
   s.rows_per_lane = R;
   s.groups_per_warp = policy::groups_per_warp;
   s.groups_per_block = policy::groups_per_block;
-  SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&s.sms, cudaDevAttrMultiProcessorCount, device));
+  s.sms = dev.sm_count();
   // A resident profile takes most of the SM's shared memory: ask for the largest carveout.
   SWAT_CUDA_CHECK(cudaFuncSetAttribute(scan_kernel<policy>, cudaFuncAttributePreferredSharedMemoryCarveout,
                                        int(cudaSharedmemCarveoutMaxShared)));
-  int optin = 0;
-  SWAT_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   const int per_sm =
-      swat::cuda::max_blocks_per_sm(scan_kernel<policy>, policy::block_threads, smem_bytes, std::size_t(optin));
+      swat::cuda::max_blocks_per_sm(scan_kernel<policy>, policy::block_threads, smem_bytes, dev.shared_per_block());
   s.blocks = per_sm * s.sms;
   return s;
 }

@@ -123,7 +123,7 @@ struct device_worker {
 
   //! The shape G, R with smem_bytes of dynamic shared memory.
   shape_info shape_of(int g, int r, std::size_t smem_bytes) const {
-    return with_shape(g, r, [&]<int G, int R>() { return shape_on<G, R>(dev.id(), smem_bytes); });
+    return with_shape(g, r, [&]<int G, int R>() { return shape_on<G, R>(dev, smem_bytes); });
   }
 
   //! Device memory this worker needs besides the database: border rows for pairs of `longest`
