@@ -17,6 +17,10 @@ shape_info shape_on(const cuda::device_context& dev, std::size_t smem_bytes) {
   s.groups_per_warp = policy::groups_per_warp;
   s.groups_per_block = policy::groups_per_block;
   s.sms = dev.sm_count();
+  cudaFuncAttributes attributes{};
+  SWAT_CUDA_CHECK(cudaFuncGetAttributes(&attributes, scan_kernel<policy>));
+  s.registers = attributes.numRegs;
+  s.spill_bytes = int(attributes.localSizeBytes);
   // A resident profile takes most of the SM's shared memory: ask for the largest carveout.
   SWAT_CUDA_CHECK(cudaFuncSetAttribute(scan_kernel<policy>, cudaFuncAttributePreferredSharedMemoryCarveout,
                                        int(cudaSharedmemCarveoutMaxShared)));

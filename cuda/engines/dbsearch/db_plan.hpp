@@ -21,6 +21,8 @@ struct shape_info {
   int groups_per_block = 0;  //!< groups of one block
   int blocks = 0;            //!< resident blocks on the device (occupancy × SMs)
   int sms = 0;               //!< SMs of the device
+  int registers = 0;         //!< registers per thread of the kernel (as compiled)
+  int spill_bytes = 0;       //!< local memory per thread: register spills (0: none)
   //! Query rows per strip.
   int strip_rows() const { return group_lanes * rows_per_lane; }
   //! Groups in flight on the device.

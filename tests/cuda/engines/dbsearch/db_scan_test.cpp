@@ -16,6 +16,8 @@
 #include <set>
 
 #include "cuda/engines/dbsearch/db_align.hpp"
+#include "cuda/engines/dbsearch/db_launch.cuh"
+#include "cuda/engines/dbsearch/db_policy.cuh"
 #include "cuda/engines/dbsearch/db_problem.hpp"
 #include "cuda/engines/dbsearch/db_scan.hpp"
 #include "engine/cpu_engine.hpp"
@@ -111,6 +113,29 @@ std::vector<scoring_scheme> every_scheme() {
   out.push_back(scoring::make_protein_scheme("BLOSUM45", 10, 2));
   out.push_back(scoring::make_protein_scheme("PAM30", 9, 1));
   return out;
+}
+
+// The warps per block of db_policy.cuh assume each kernel's registers: 12 warps of the 16-lane,
+// 32-row kernel fit the register file only at ≤ 168 registers (3 warps per scheduler of 16,384
+// registers). Past that ptxas would spill quietly to keep __launch_bounds__; this catches it.
+TEST(DbScan, KernelsFitTheirWarpsWithoutSpilling) {
+  SWAT_REQUIRE_DEVICE();
+  const cuda::device_context& dev = test::test_device();
+  for (int g : {8, 16, 32})
+    for (int r : {16, 32}) {
+      const shape_info s = with_shape(g, r, [&]<int G, int R>() { return shape_on<G, R>(dev, 0); });
+      const int warps = s.groups_per_block / s.groups_per_warp;
+      std::printf("  scan kernel %2d lanes x %2d rows: %2d warps, %3d registers, %3d bytes spilled, %d blocks\n", g, r,
+                  warps, s.registers, s.spill_bytes, s.blocks);
+      EXPECT_GE(s.blocks, s.sms) << g << " x " << r << ": one block per SM at least";
+      EXPECT_LE(s.registers * warps * 32, 65536) << g << " x " << r;
+      if (warps == 12) {
+        EXPECT_EQ(s.spill_bytes, 0) << g << " x " << r << ": the 12-warp kernel must not spill";
+        EXPECT_LE(s.registers, 168) << g << " x " << r;
+      }
+    }
+  const shape_info reach = shape_on<32, 16, true>(dev, 0);
+  EXPECT_GE(reach.blocks, reach.sms);
 }
 
 TEST(DbScan, RandomDatabasesEverySchemeAndGroupWidth) {
