@@ -207,6 +207,8 @@ class db_engine final : public engine {
       scanner.search(flip ? targets : queries, results, rescan, report);
       const scan_timing& t = scanner.timing();
       stages_ = {{"prepare", t.prepare_s},
+                 {"prepare: devices", t.devices_s},
+                 {"prepare: targets packed", t.pack_s},
                  {"setup", built_s - t.prepare_s},
                  {flip ? "gpu scan (transposed: the queries as the database)" : "gpu scan", t.scan_s}};
       t0 = clock::now();

@@ -53,7 +53,9 @@ struct scan_options {
 
 //! Where the time of the last search went (seconds) and what it did.
 struct scan_timing {
-  double prepare_s = 0;      //!< sorting, pairing and packing the targets (host)
+  double prepare_s = 0;      //!< the scanner's construction: devices_s, pack_s and border rows
+  double devices_s = 0;      //!<   of which the device workers (streams, events, kernel shapes, budgets)
+  double pack_s = 0;         //!<   of which sorting, pairing and packing the targets (host)
   double upload_s = 0;       //!< database copies that were not hidden behind a scan
   double scan_s = 0;         //!< kernels, from the first launch to the last result
   std::uint64_t cells = 0;   //!< DP cells scanned

@@ -384,6 +384,8 @@ struct db_scanner::impl {
                               std::to_string((w->fixed_bytes(longest) + 2 * pair_bytes(std::size_t(longest))) >> 20) + " MiB)");
       left = std::min(left, l);
     }
+    timing.devices_s = seconds_since(t0);
+    const auto t_pack = clock_type::now();
     std::size_t chunk_bytes = std::min<std::size_t>(std::size_t(left), std::size_t(1) << 32);  // offsets stay below 2^32
     if (workers.size() > 1) chunk_bytes = std::min(chunk_bytes, std::max<std::size_t>(all_bytes / (4 * workers.size()), 1));
     // One buffer when the whole database fits, else two (one scanned while the next uploads).
@@ -392,6 +394,7 @@ struct db_scanner::impl {
       host.layout = plan_database(t, o.max_target_length, std::min<std::size_t>(std::size_t(left) / 2, std::size_t(1) << 32));
     host.columns = std::make_unique_for_overwrite<std::uint16_t[]>(std::max<std::size_t>(host.layout.total_columns, 1));
     pack_columns(host.layout, t, std::uint8_t(host.pad_rank), host.columns.get());
+    timing.pack_s = seconds_since(t_pack);
     for (const auto& w : workers) {
       w->dev.make_current();
       w->border.reserve(std::max<std::size_t>(w->max_groups * std::size_t(longest) * sizeof(std::uint64_t), 256));
