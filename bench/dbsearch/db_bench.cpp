@@ -38,6 +38,8 @@ int db_main(const std::vector<std::string>& args) {
     ("scale", "database copies, comma-separated", cxxopts::value<std::string>()->default_value("1,10,50"))
     ("groups", "lanes per pair: 8, 16, 32 or 0 (chosen per batch), comma-separated", cxxopts::value<std::string>()->default_value("0"))
     ("rows", "query rows per lane: 16, 32 or 0 (chosen per batch), comma-separated", cxxopts::value<std::string>()->default_value("0"))
+    ("warps", "warps per block: 8, 12, 16 where a kernel runs them, or 0 (chosen per batch), comma-separated",
+     cxxopts::value<std::string>()->default_value("0"))
     ("modes", "queue and/or static", cxxopts::value<std::string>()->default_value("queue,static"))
     ("pipeline", "auto (the plan's model), off (one warp per pair) and/or on (the warps of a block share "
      "a pair wherever a width-32 shape allows), comma-separated", cxxopts::value<std::string>()->default_value("auto"))
@@ -106,6 +108,7 @@ int db_main(const std::vector<std::string>& args) {
           for (const std::string& pipe : cli::word_list(r["pipeline"].as<std::string>()))
           for (const std::string& slices : cli::word_list(r["slices"].as<std::string>()))
           for (const std::string& transpose : cli::word_list(r["transpose"].as<std::string>()))
+          for (long long warps : cli::integer_list("--warps", r["warps"].as<std::string>(), 0, 16))
           for (long long workers : cli::integer_list("--workers", r["workers"].as<std::string>(), 1, 64)) {
             if (mode != "queue" && mode != "static") throw usage_error("--modes: '" + mode + "' is not queue or static");
             if (pipe != "auto" && pipe != "off" && pipe != "on")
@@ -113,6 +116,7 @@ int db_main(const std::vector<std::string>& args) {
             dbsearch::scan_options o;
             o.group_lanes = int(g);
             o.rows_per_lane = int(rows);
+            o.warps_per_block = int(warps);
             o.task_queue = mode == "queue";
             o.pipeline = pipe == "auto" ? 0 : pipe == "off" ? -1 : 1;
             if (slices != "shared" && slices != "l1") throw usage_error("--slices: '" + slices + "' is not shared or l1");
@@ -136,8 +140,9 @@ int db_main(const std::vector<std::string>& args) {
             const double scan_s = median(times);
             const double total_cells = double(query_residues) * double(residues);
             const double gcups = total_cells / scan_s / 1e9;
-            // The pipeline column: /l1 profiles through L1, /t transposed.
-            const std::string pipe_label = pipe + (slices == "l1" ? "/l1" : "") + (o.rows_first ? "/t" : "");
+            // The pipeline column: /l1 profiles through L1, /t transposed, /wN N warps per block forced.
+            const std::string pipe_label = pipe + (slices == "l1" ? "/l1" : "") + (o.rows_first ? "/t" : "") +
+                                           (warps > 0 ? "/w" + std::to_string(warps) : "");
             std::printf("%6lld %9zu %12llu %5lld %4lld %7s %5s %7lld %6zu %9.4f %9.4f %10.1f %8zu\n", scale,
                         targets.size(), (unsigned long long)residues, g, rows, mode.c_str(), pipe_label.c_str(), workers,
                         scanner.timing().chunks, prepare_s, scan_s, gcups, rescans);

@@ -38,19 +38,17 @@ std::vector<residue_span> reach_window(std::span<const residue_span> prefixes, s
   return out;
 }
 
-std::vector<box_extent> reverse_reach(std::span<const residue_span> whole_query_prefixes,
-                                      std::span<const residue_span> whole_target_prefixes,
-                                      std::span<const std::int32_t> scores, const scoring_scheme& scheme,
-                                      const cuda::device_context& dev, reach_seconds* seconds) {
+namespace {
+
+//! The reverse pass of one batch of hits whose prefixes are already cut to their windows.
+std::vector<box_extent> reach_batch(std::span<const residue_span> query_prefixes,
+                                    std::span<const residue_span> target_prefixes, std::span<const std::int32_t> scores,
+                                    const scoring_scheme& scheme, const cuda::device_context& dev,
+                                    reach_seconds& seconds) {
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
-  const std::size_t hits = whole_query_prefixes.size();
-  if (whole_target_prefixes.size() != hits || scores.size() != hits) throw std::invalid_argument("reverse_reach: sizes");
+  const std::size_t hits = query_prefixes.size();
   std::vector<box_extent> out(hits);
-  if (hits == 0) return out;
-  // Only the ends of the prefixes that can hold an alignment of the hit's score are read.
-  const std::vector<residue_span> query_prefixes = reach_window(whole_query_prefixes, whole_target_prefixes, scores, scheme);
-  const std::vector<residue_span> target_prefixes = reach_window(whole_target_prefixes, whole_query_prefixes, scores, scheme);
   dev.make_current();
   const int profile_rows = scheme.size() + 1;
   const std::uint8_t pad = std::uint8_t(scheme.size());
@@ -161,10 +159,49 @@ std::vector<box_extent> reverse_reach(std::span<const residue_span> whole_query_
     const result_cell& c = results[2 * k];
     if (c.score == scores[order[k]]) out[order[k]] = box_extent{c.query_end, c.target_end};
   }
-  if (seconds) {
-    seconds->host = std::chrono::duration<double>(t1 - t0).count();
-    seconds->gpu = std::chrono::duration<double>(clock::now() - t1).count();
+  seconds.host += std::chrono::duration<double>(t1 - t0).count();
+  seconds.gpu += std::chrono::duration<double>(clock::now() - t1).count();
+  return out;
+}
+
+}  // namespace
+
+std::vector<box_extent> reverse_reach(std::span<const residue_span> whole_query_prefixes,
+                                      std::span<const residue_span> whole_target_prefixes,
+                                      std::span<const std::int32_t> scores, const scoring_scheme& scheme,
+                                      const cuda::device_context& dev, reach_seconds* seconds,
+                                      std::uint64_t batch_bytes) {
+  const std::size_t hits = whole_query_prefixes.size();
+  if (whole_target_prefixes.size() != hits || scores.size() != hits) throw std::invalid_argument("reverse_reach: sizes");
+  std::vector<box_extent> out(hits);
+  reach_seconds spent;
+  // Only the ends of the prefixes that can hold an alignment of the hit's score are read.
+  const std::vector<residue_span> query_prefixes = reach_window(whole_query_prefixes, whole_target_prefixes, scores, scheme);
+  const std::vector<residue_span> target_prefixes = reach_window(whole_target_prefixes, whole_query_prefixes, scores, scheme);
+  // Batches of hits whose columns keep 32-bit offsets and whose host and device images stay
+  // within batch_bytes (one hit at least): any number of hits runs in bounded memory.
+  const int profile_rows = scheme.size() + 1;
+  const auto bytes_of = [&](std::size_t h) {
+    return std::uint64_t(profile_bytes(std::int64_t(query_prefixes[h].size()), strip_rows, profile_rows)) +
+           2 * std::uint64_t(target_prefixes[h].size()) + sizeof(query_info) + sizeof(pair_task) + 2 * sizeof(result_cell);
+  };
+  for (std::size_t first = 0; first < hits;) {
+    std::size_t last = first;
+    std::uint64_t columns = 0, bytes = 0;
+    while (last < hits && (last == first || (columns + target_prefixes[last].size() <= reach_batch_columns &&
+                                             bytes + bytes_of(last) <= batch_bytes))) {
+      columns += target_prefixes[last].size();
+      bytes += bytes_of(last);
+      ++last;
+    }
+    const std::size_t n = last - first;
+    const std::vector<box_extent> batch =
+        reach_batch(std::span(query_prefixes).subspan(first, n), std::span(target_prefixes).subspan(first, n),
+                    scores.subspan(first, n), scheme, dev, spent);
+    std::copy(batch.begin(), batch.end(), out.begin() + std::ptrdiff_t(first));
+    first = last;
   }
+  if (seconds) *seconds = spent;
   return out;
 }
 

@@ -36,9 +36,15 @@ struct box_extent {
   std::int64_t columns = 0;
 };
 
+//! The reverse pass takes its hits in batches of at most this many columns (32-bit offsets in the batch) and
+//! about this many bytes of host and device image (reversed profiles and columns).
+inline constexpr std::uint64_t reach_batch_columns = std::uint64_t(1) << 31;
+inline constexpr std::uint64_t reach_batch_bytes = std::uint64_t(1) << 30;
+
 //! The reverse pass: for hit k, query_prefixes[k] and target_prefixes[k] end at its best cell
 //! and scores[k] is its score (> 0, ≤ 32767 − max score, the prefixes' product at most
-//! max_hit_cells). Returns the boxes in hit order; reads only the reach_window of each prefix. Needs scan_supports(scheme). When `seconds`
+//! max_hit_cells). Returns the boxes in hit order; reads only the reach_window of each prefix,
+//! in batches (reach_batch_columns, batch_bytes: tests lower it). Needs scan_supports(scheme). When `seconds`
 //! is given it receives the host's share (reversed profiles and columns, on every core) and the
 //! GPU's (upload, kernel, results).
 struct reach_seconds {
@@ -48,7 +54,8 @@ struct reach_seconds {
 std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefixes,
                                       std::span<const residue_span> target_prefixes,
                                       std::span<const std::int32_t> scores, const scoring_scheme& scheme,
-                                      const cuda::device_context& dev, reach_seconds* seconds = nullptr);
+                                      const cuda::device_context& dev, reach_seconds* seconds = nullptr,
+                                      std::uint64_t batch_bytes = reach_batch_bytes);
 
 //! Hits with larger prefixes than this go to the pair engine: one warp would take too long.
 inline constexpr double max_hit_cells = double(std::int64_t(1) << 29);

@@ -15,8 +15,8 @@ std::int64_t profile_bytes(std::int64_t m, int strip_rows, int profile_rows) {
   return (bytes + 15) / 16 * 16;
 }
 
-double modelled_cost(std::span<const std::int64_t> lengths, const chunk_stats& chunk, const shape_info& shape,
-                     bool pipelined) {
+double modelled_cost(std::span<const std::int64_t> lengths, const chunk_stats& chunk, const shape_info& shape) {
+  const bool pipelined = shape.pipelined;
   constexpr double a = 30, b = 7;  // instructions of a warp step: overhead, per packed row
   const int g = shape.group_lanes, r = shape.rows_per_lane;
   const double step = a + b * r;
@@ -30,8 +30,16 @@ double modelled_cost(std::span<const std::int64_t> lengths, const chunk_stats& c
   // strips of 5,000 columns, 2.77 against 2.47 TCUPS; 8 of 32 rows beat 16 of 16 by 13 % on
   // titin's x1 strips of a few hundred columns, where each strip's start costs more:
   // bench/results/db_plan_pipelined_rows_h100.md).
-  const auto issuing = [pipelined](double warps) {
-    return std::clamp((pipelined ? 12.8 : 16.0) * warps, 16.0, 128.0);
+  // Blocks of one group per pair with three warps per scheduler keep the ALU pipe busier than
+  // with two. Fitted to the H100, 8 against 12 warps per block at 32 rows per lane
+  // (bench/results/db_warps_split_ab_h100.csv): where the scan is throughput-bound about 10 %
+  // (×50 protein 0.613 → 0.556 s at 16 lanes, 0.701 → 0.632 s at 32); where the longest pairs
+  // set the time each warp still issues 2 / 2.52 as often, not 2 / 3 (×10 protein at 32 lanes,
+  // 0.168 → 0.212 s).
+  const bool more_fed = !pipelined && r == 32 && warps_per_scheduler >= 3;  // measured at 32 rows only
+  const double fed = more_fed ? 1.1 : 1.0, fed_longest = more_fed ? 3.0 / 2.52 : 1.0;
+  const auto issuing = [pipelined, fed](double warps) {
+    return std::clamp((pipelined ? 12.8 : 16.0) * warps, 16.0, 128.0) * fed;
   };
   const double pairs = double(std::max<std::size_t>(chunk.pairs, 1));
   const double tasks = double(lengths.size()) * pairs;  // (query, pair) tasks of the launch
@@ -45,7 +53,7 @@ double modelled_cost(std::span<const std::int64_t> lengths, const chunk_stats& c
     const double lane_instr = strips * (double(chunk.columns) + double(chunk.pairs) * (g - 1 + lag)) * g * step;
     time += lane_instr / (sms * issuing(pipelined ? blocks_per_sm * busy : normal_warps));
     const double passes = pipelined ? std::ceil(strips / warps_per_block) : strips;
-    longest = std::max(longest, passes * (double(chunk.longest) + g - 1 + lag) * step * std::max(1.0, warps_per_scheduler));
+    longest = std::max(longest, passes * (double(chunk.longest) + g - 1 + lag) * step * std::max(1.0, warps_per_scheduler) / fed_longest);
   }
   return std::max(time, longest);
 }
@@ -65,8 +73,9 @@ query_batch choose_shape(std::span<const std::int64_t> ms, const chunk_stats& ch
     std::int64_t bytes = 0;
     for (std::int64_t m : ms) bytes += profile_bytes(m, s.strip_rows(), profile_rows);
     const bool resident = bytes <= limits.resident_bytes;
-    if (pipe && s.groups_per_warp == 1 && strips_of(ms.front(), s.strip_rows()) >= 2) {
-      const double cost = modelled_cost(ms, chunk, s, true);
+    if (s.pipelined) {
+      if (!pipe || strips_of(ms.front(), s.strip_rows()) < 2) continue;
+      const double cost = modelled_cost(ms, chunk, s);
       if (limits.pipeline > 0 ? !forced || cost < best : best < 0 || cost < best) {
         best = cost;
         forced = limits.pipeline > 0;
@@ -74,6 +83,7 @@ query_batch choose_shape(std::span<const std::int64_t> ms, const chunk_stats& ch
         batch.profile_bytes = bytes;
         batch.mode = profile_mode::pipelined;
       }
+      continue;
     }
     if (forced) continue;
     if (s.group_lanes == 8 && !resident && has_wider) continue;

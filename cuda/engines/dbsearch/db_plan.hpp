@@ -21,6 +21,8 @@ struct shape_info {
   int groups_per_block = 0;  //!< groups of one block
   int blocks = 0;            //!< resident blocks on the device (occupancy × SMs)
   int sms = 0;               //!< SMs of the device
+  int warps_per_block = 0;   //!< warps of one block (the kernel's launch)
+  bool pipelined = false;    //!< the kernel of profile_mode::pipelined (32 lanes only)
   int registers = 0;         //!< registers per thread of the kernel (as compiled)
   int spill_bytes = 0;       //!< local memory per thread: register spills (0: none)
   //! Query rows per strip.
@@ -64,10 +66,10 @@ std::int64_t profile_bytes(std::int64_t m, int strip_rows, int profile_rows);
 //! Σ strips·(columns + pairs·(G − 1))·G·(a + b·R) lane-instructions over the lanes that issue
 //! per SM (128, or 16 per warp in flight when there are fewer than 8 warps per SM: a warp's
 //! steps depend on each other), but no less than its longest pair on one warp sharing its
-//! scheduler. pipelined: the warps of a block share a pair (width 32), so a pair takes
-//! ⌈strips / W⌉ passes over its columns instead of strips, and W warps are in flight per pair.
-double modelled_cost(std::span<const std::int64_t> lengths, const chunk_stats& chunk, const shape_info& shape,
-                     bool pipelined = false);
+//! scheduler. A pipelined shape (shape.pipelined: the warps of a block share a pair, width 32)
+//! takes ⌈strips / W⌉ passes over a pair's columns instead of strips, with W warps in flight per
+//! pair.
+double modelled_cost(std::span<const std::int64_t> lengths, const chunk_stats& chunk, const shape_info& shape);
 
 //! Cuts the queries (lengths[k] = residues of query k; empty ones are left out) into batches,
 //! longest first: a batch grows until it has limits.fill_pairs tasks or its results would

@@ -24,6 +24,8 @@ namespace swat::dbsearch {
 struct scan_options {
   int group_lanes = 0;                           //!< lanes per pair of targets: 8, 16, 32; 0 = per batch
   int rows_per_lane = 0;                         //!< query rows per lane: 16, 32; 0 = per batch
+  //! Warps per block of the launches (8, 12 or 16 where a kernel allows it: scan_policy); 0 = per batch.
+  int warps_per_block = 0;
   bool task_queue = true;                        //!< false: static partition (the benchmark's baseline)
   //! The warps of a block share one pair (few, long pairs): 0 when the plan's model says so,
   //! −1 never, 1 whenever a width-32 shape and the query allow it (db_plan.hpp).

@@ -11,6 +11,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <thread>
 
 #include "cuda/common/cuda_check.cuh"
@@ -85,24 +86,47 @@ struct device_worker {
   std::size_t pipelined_batches = 0, shared_slice_batches = 0;  // of the last run (scan_timing)
 
   device_worker(const host_side& h, int d) : host(h), dev(d) {  // dev(d) makes d current
-    for (cudaStream_t* st : {&compute, &copy, &poll}) SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(st, cudaStreamNonBlocking));
-    for (auto& b : buffers)
-      for (cudaEvent_t* e : {&b.uploaded, &b.released}) SWAT_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
-    for (auto& sl : slots)
-      for (cudaEvent_t* e : {&sl.inputs_free, &sl.results_ready})
-        SWAT_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
-    for (int g : {8, 16, 32})
-      for (int r : {16, 32})
-        if ((host.options.group_lanes == 0 || host.options.group_lanes == g) &&
-            (host.options.rows_per_lane == 0 || host.options.rows_per_lane == r)) {
-          shapes.push_back(shape_of(g, r, std::size_t(host.profile_rows) * std::size_t(g * r)));
-          max_groups = std::max<std::size_t>(max_groups, std::size_t(shapes.back().groups()));
+    try {
+      for (cudaStream_t* st : {&compute, &copy, &poll}) SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(st, cudaStreamNonBlocking));
+      for (auto& b : buffers)
+        for (cudaEvent_t* e : {&b.uploaded, &b.released}) SWAT_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
+      for (auto& sl : slots)
+        for (cudaEvent_t* e : {&sl.inputs_free, &sl.results_ready})
+          SWAT_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
+      // Every kernel and warp count the options allow: a group per pair at the kernel's own warps
+      // per block (and the 32-lane, 32-row kernel at 8 too) and, at 32 lanes, the pipelined kernel.
+      const int want_warps = host.options.warps_per_block;
+      for (int g : {8, 16, 32})
+        for (int r : {16, 32}) {
+          if ((host.options.group_lanes != 0 && host.options.group_lanes != g) ||
+              (host.options.rows_per_lane != 0 && host.options.rows_per_lane != r))
+            continue;
+          const std::size_t smem = std::size_t(host.profile_rows) * std::size_t(g * r);  // one strip streamed
+          std::vector<shape_info> kernels = {shape_of(g, r, smem, false, 0)};
+          if (g == 32 && r == 32) kernels.push_back(shape_of(g, r, smem, false, 8));
+          if (g == 32) kernels.push_back(shape_of(g, r, smem, true, 0));
+          for (const shape_info& s : kernels)
+            if (want_warps == 0 || s.warps_per_block == want_warps) {
+              shapes.push_back(s);
+              max_groups = std::max<std::size_t>(max_groups, std::size_t(s.groups()));
+            }
         }
-    counters.reserve(256);
-    cells_host.reserve(256);
+      if (shapes.empty())
+        throw std::invalid_argument("dbsearch: no scan kernel runs " + std::to_string(want_warps) + " warps per block at " +
+                                    std::to_string(host.options.group_lanes) + " lanes x " +
+                                    std::to_string(host.options.rows_per_lane) + " rows");
+      counters.reserve(256);
+      cells_host.reserve(256);
+    } catch (...) {
+      release();  // the destructor does not run for a worker that was not built
+      throw;
+    }
   }
 
-  ~device_worker() {
+  ~device_worker() { release(); }
+
+  //! Waits for the streams and destroys the events and streams made so far.
+  void release() noexcept {
     (void)cudaSetDevice(dev.id());  // make_current() may throw: not in a destructor
     for (cudaStream_t st : {compute, copy})
       if (st) cudaStreamSynchronize(st);
@@ -121,9 +145,15 @@ struct device_worker {
     return std::size_t(shape.groups_per_block / shape.groups_per_warp) * std::size_t(host.profile_rows) * std::size_t(strip_rows);
   }
 
-  //! The shape G, R with smem_bytes of dynamic shared memory.
-  shape_info shape_of(int g, int r, std::size_t smem_bytes) const {
-    return with_shape(g, r, [&]<int G, int R>() { return shape_on<G, R>(dev, smem_bytes); });
+  //! The shape G, R of the pipelined kernel or the other, with `warps` warps per block (0: the
+  //! kernel's own) and smem_bytes of dynamic shared memory.
+  shape_info shape_of(int g, int r, std::size_t smem_bytes, bool pipelined, int warps) const {
+    return with_shape(g, r, [&]<int G, int R>() {
+      if constexpr (G == 32)
+        if (pipelined) return shape_on<G, R, false, true>(dev, smem_bytes, warps);
+      if (pipelined) throw std::logic_error("dbsearch: the pipelined kernel needs 32 lanes per pair");
+      return shape_on<G, R>(dev, smem_bytes, warps);
+    });
   }
 
   //! Device memory this worker needs besides the database: border rows for pairs of `longest`
@@ -134,16 +164,19 @@ struct device_worker {
            2 * (std::size_t(host.profile_rows) * 65536 + (256u << 20) / 16) + (8u << 20);
   }
 
-  //! The memory budget on this device: 90 % of free memory, capped by --max-gpu-mem.
+  //! The memory budget of this worker: 90 % of its device's free memory, capped by
+  //! --max-gpu-mem, shared with the other workers on the same device (a device named twice).
   std::int64_t budget() const {
     std::int64_t b = std::int64_t(double(dev.free_bytes()) * 0.9);
     if (host.options.max_gpu_bytes > 0) b = std::min(b, host.options.max_gpu_bytes);
-    return b;
+    const auto sharing = std::count(host.options.devices.begin(), host.options.devices.end(), dev.id());
+    return b / std::max<std::int64_t>(sharing, 1);
   }
 
   //! Copies chunk c into b on the copy stream (after b's previous scans released it).
   void upload(int c, chunk_buffer& b) {
     const db_chunk& chunk = host.layout.chunks[std::size_t(c)];
+    b.chunk = -1;  // reserve may free the buffer before it fails: it then holds no chunk
     b.tasks_offset = cuda::align_up(chunk.columns * sizeof(std::uint16_t), 256);
     b.memory.reserve(b.tasks_offset + cuda::align_up(chunk.tasks * sizeof(pair_task), 256));
     SWAT_CUDA_CHECK(cudaStreamWaitEvent(copy, b.released, 0));
@@ -189,6 +222,21 @@ struct device_worker {
   //! Returns the DP cells it scanned.
   std::uint64_t run(std::span<const residue_span> queries, std::span<best_cell> results, std::vector<pair_index>& rescan,
                     const std::function<void(std::uint64_t)>& progress, std::atomic<int>& next_chunk) {
+    try {
+      return run_chunks(queries, results, rescan, progress, next_chunk);
+    } catch (...) {
+      // A later search must not drain this one's batches into its results: wait for what was
+      // enqueued (errors are already being reported) and forget the pending batches.
+      (void)cudaStreamSynchronize(compute);
+      (void)cudaStreamSynchronize(copy);
+      for (batch_slot& sl : slots) sl.chunk = -1;
+      throw;
+    }
+  }
+
+  std::uint64_t run_chunks(std::span<const residue_span> queries, std::span<best_cell> results,
+                           std::vector<pair_index>& rescan, const std::function<void(std::uint64_t)>& progress,
+                           std::atomic<int>& next_chunk) {
     dev.make_current();
     std::uint64_t reported = 0;
     pipelined_batches = shared_slice_batches = 0;
@@ -276,11 +324,11 @@ struct device_worker {
     if (mode == profile_mode::pipelined) {
       // One strip's profile per warp in shared memory when that keeps the blocks per SM (a strip
       // of profile in L1 competes with the border rows streaming through it), else through L1.
-      shape = shape_of(G, R, 0);
-      const shape_info with_slices = shape_of(G, R, pipe_slices_bytes(shape, strip_rows));
+      shape = shape_of(G, R, 0, true, 0);
+      const shape_info with_slices = shape_of(G, R, pipe_slices_bytes(shape, strip_rows), true, 0);
       shared_slices = with_slices.blocks >= shape.blocks && host.options.pipe_shared_slices;
     } else if (mode == profile_mode::resident) {
-      shape = shape_of(G, R, std::size_t(batch.profile_bytes));
+      shape = shape_of(G, R, std::size_t(batch.profile_bytes), false, batch.shape.warps_per_block);
       if (shape.blocks < 1) {  // the profiles do not fit beside the block on this device after all
         mode = profile_mode::global;
         shape = batch.shape;
@@ -345,7 +393,11 @@ struct device_worker {
     pipelined_batches += mode == profile_mode::pipelined ? 1 : 0;
     shared_slice_batches += shared_slices ? 1 : 0;
     pb.rows_first = host.options.rows_first ? 1 : 0;
-    with_shape(G, R, [&]<int g, int r>() { launch_scan<g, r>(pb, shape, smem, compute); });
+    with_shape(G, R, [&]<int g, int r>() {
+      if constexpr (g == 32)
+        if (shape.pipelined) return launch_scan<g, r, false, true>(pb, shape, smem, compute);
+      launch_scan<g, r>(pb, shape, smem, compute);
+    });
     SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.host_out.as<void>(), sl.device.as<void>(out_offset), out_bytes,
                                     cudaMemcpyDeviceToHost, compute));
     SWAT_CUDA_CHECK(cudaEventRecord(sl.results_ready, compute));
@@ -387,7 +439,9 @@ struct db_scanner::impl {
     timing.devices_s = seconds_since(t0);
     const auto t_pack = clock_type::now();
     std::size_t chunk_bytes = std::min<std::size_t>(std::size_t(left), std::size_t(1) << 32);  // offsets stay below 2^32
-    if (workers.size() > 1) chunk_bytes = std::min(chunk_bytes, std::max<std::size_t>(all_bytes / (4 * workers.size()), 1));
+    // Several workers hold two chunks each (one scanned while the next uploads): half the budget.
+    if (workers.size() > 1)
+      chunk_bytes = std::min({chunk_bytes, std::size_t(left) / 2, std::max<std::size_t>(all_bytes / (4 * workers.size()), 1)});
     // One buffer when the whole database fits, else two (one scanned while the next uploads).
     host.layout = plan_database(t, o.max_target_length, chunk_bytes);
     if (host.layout.chunks.size() > 1 && workers.size() == 1)
@@ -429,16 +483,23 @@ struct db_scanner::impl {
       std::vector<std::vector<pair_index>> found(workers.size());
       std::vector<std::uint64_t> cells(workers.size());
       std::vector<std::exception_ptr> errors(workers.size());
+      const auto work = [&](std::size_t w) {
+        try {
+          cells[w] = workers[w]->run(queries, results, found[w], progress, next_chunk);
+        } catch (...) {
+          errors[w] = std::current_exception();
+          next_chunk = int(host.layout.chunks.size());  // the others stop after their chunk
+        }
+      };
       std::vector<std::thread> threads;
-      for (std::size_t w = 0; w < workers.size(); ++w)
-        threads.emplace_back([&, w] {
-          try {
-            cells[w] = workers[w]->run(queries, results, found[w], progress, next_chunk);
-          } catch (...) {
-            errors[w] = std::current_exception();
-            next_chunk = int(host.layout.chunks.size());  // the others stop after their chunk
-          }
-        });
+      threads.reserve(workers.size());
+      std::size_t started = 1;  // worker 0 runs on this thread
+      try {
+        for (; started < workers.size(); ++started) threads.emplace_back(work, started);
+      } catch (const std::system_error&) {  // no thread to spare: this thread runs the rest in turn
+      }
+      work(0);
+      for (std::size_t w = started; w < workers.size(); ++w) work(w);
       for (std::thread& th : threads) th.join();
       for (const auto& e : errors)
         if (e) std::rethrow_exception(e);

@@ -8,20 +8,28 @@
 namespace swat::dbsearch {
 namespace {
 
-//! The six shapes as occupancy gives them on a 132-SM device (one block per SM; warps per block
-//! as db_policy.cuh).
+//! The kernels as occupancy gives them on a 132-SM device (one block per SM; warps per block as
+//! db_policy.cuh): a group per pair at every width and rows per lane (and 32 × 32 at 8 warps
+//! besides 12), the pipelined kernels at width 32.
 std::vector<shape_info> h100_shapes() {
   std::vector<shape_info> out;
+  const auto add = [&](int g, int r, int warps, bool pipelined) {
+    shape_info s;
+    s.group_lanes = g;
+    s.rows_per_lane = r;
+    s.groups_per_warp = 32 / g;
+    s.warps_per_block = warps;
+    s.groups_per_block = warps * (32 / g);
+    s.pipelined = pipelined;
+    s.blocks = 132;
+    s.sms = 132;
+    out.push_back(s);
+  };
   for (int g : {8, 16, 32})
     for (int r : {16, 32}) {
-      shape_info s;
-      s.group_lanes = g;
-      s.rows_per_lane = r;
-      s.groups_per_warp = 32 / g;
-      s.groups_per_block = (r == 16 ? 16 : g == 16 ? 12 : 8) * (32 / g);
-      s.blocks = 132;
-      s.sms = 132;
-      out.push_back(s);
+      add(g, r, r == 16 ? 16 : g == 8 ? 8 : 12, false);
+      if (g == 32 && r == 32) add(g, r, 8, false);
+      if (g == 32) add(g, r, r == 16 ? 16 : 8, true);
     }
   return out;
 }
@@ -96,6 +104,33 @@ TEST(DbPlan, FewLongQueriesAgainstManyEqualPairsPipelineSixteenWarps) {
   EXPECT_EQ(batches[0].shape.rows_per_lane, 16);
 }
 
+TEST(DbPlan, TwelveWarpsAtWidth32WhereThroughputSetsTheTimeEightWhereTheLongestPairsDo) {
+  // DNA fragments against viral genomes written 4 times, both ways round: thousands of tasks of
+  // equal length keep every warp busy, so 12 warps per block (three per scheduler).
+  std::vector<std::int64_t> fragments(292, 5000);
+  fragments.push_back(4832);
+  const auto dna = plan_batches(fragments, chunk_stats{8, 299'400, 62'700}, h100_shapes(), 6);
+  ASSERT_EQ(dna.size(), 1u);
+  EXPECT_EQ(dna[0].shape.group_lanes, 32);
+  EXPECT_FALSE(dna[0].shape.pipelined);
+  EXPECT_EQ(dna[0].shape.warps_per_block, 12);
+  std::vector<std::int64_t> genomes;
+  for (int copy = 0; copy < 4; ++copy)
+    for (std::int64_t g : {62'700, 48'500, 29'900, 8'600}) genomes.push_back(g);
+  const auto flipped = plan_batches(genomes, chunk_stats{147, 735'000, 5000}, h100_shapes(), 6);
+  ASSERT_EQ(flipped.size(), 1u);
+  EXPECT_EQ(flipped[0].shape.warps_per_block, 12);
+  // Swiss-Prot x10: titin's pairs at 32 lanes set the time, and a warp sharing its scheduler
+  // with one other runs faster than with two.
+  const auto x10 = plan_batches(db_queries, chunk_stats{15'915, 6'152'050, 8081}, h100_shapes(), 28);
+  ASSERT_FALSE(x10.empty());
+  EXPECT_EQ(x10[0].shape.group_lanes, 32);
+  EXPECT_EQ(x10[0].shape.warps_per_block, 8);
+  // A pipelined batch runs the pipelined kernel, every other batch the other one.
+  for (const auto* plan : {&dna, &flipped, &x10})
+    for (const query_batch& b : *plan) EXPECT_EQ(b.shape.pipelined, b.mode == profile_mode::pipelined);
+}
+
 TEST(DbPlan, ForcedPipelineNeedsWidth32AndTwoStrips) {
   const chunk_stats chunk{79575, 30'760'250, 8081};  // x50: the model keeps one warp per pair
   batch_limits always;
@@ -112,7 +147,7 @@ TEST(DbPlan, ForcedPipelineNeedsWidth32AndTwoStrips) {
   EXPECT_EQ(pipelined, 3u);  // titin, 1273 and 1123 residues; the others have one strip
   // Without a width-32 shape nothing is pipelined.
   std::vector<shape_info> narrow = h100_shapes();
-  narrow.resize(4);  // widths 8 and 16
+  std::erase_if(narrow, [](const shape_info& s) { return s.group_lanes == 32; });  // widths 8 and 16
   for (const auto& b : plan_batches(db_queries, chunk, narrow, 28, always)) EXPECT_NE(b.mode, profile_mode::pipelined);
 }
 
@@ -126,7 +161,7 @@ TEST(DbPlan, BatchesRespectTheResultBudgetAndSkipEmptyQueries) {
   EXPECT_EQ(batches[0].queries, (std::vector<std::size_t>{0, 2}));
   EXPECT_EQ(batches[1].queries, (std::vector<std::size_t>{3, 4}));
   EXPECT_EQ(batches[2].queries, (std::vector<std::size_t>{6}));
-  const auto one = plan_batches(lengths, chunk, std::vector<shape_info>{h100_shapes()[2]}, 28, limits);
+  const auto one = plan_batches(lengths, chunk, std::vector<shape_info>{h100_shapes()[2]}, 28, limits);  // 16 x 16
   for (const auto& b : one) EXPECT_EQ(b.shape.group_lanes, 16);  // a fixed shape is kept
 }
 

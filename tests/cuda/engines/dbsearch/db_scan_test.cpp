@@ -115,25 +115,33 @@ std::vector<scoring_scheme> every_scheme() {
   return out;
 }
 
-// The warps per block of db_policy.cuh assume each kernel's registers: 12 warps of the 16-lane,
-// 32-row kernel fit the register file only at ≤ 168 registers (3 warps per scheduler of 16,384
-// registers). Past that ptxas would spill quietly to keep __launch_bounds__; this catches it.
+// The warps per block of db_policy.cuh assume each kernel's registers: 12 warps of the 16- and
+// 32-lane, 32-row kernels fit the register file only at ≤ 168 registers (3 warps per scheduler
+// of 16,384 registers). Past that ptxas would spill quietly to keep __launch_bounds__; this
+// catches it.
 TEST(DbScan, KernelsFitTheirWarpsWithoutSpilling) {
   SWAT_REQUIRE_DEVICE();
   const cuda::device_context& dev = test::test_device();
+  std::vector<shape_info> kernels;
   for (int g : {8, 16, 32})
-    for (int r : {16, 32}) {
-      const shape_info s = with_shape(g, r, [&]<int G, int R>() { return shape_on<G, R>(dev, 0); });
-      const int warps = s.groups_per_block / s.groups_per_warp;
-      std::printf("  scan kernel %2d lanes x %2d rows: %2d warps, %3d registers, %3d bytes spilled, %d blocks\n", g, r,
-                  warps, s.registers, s.spill_bytes, s.blocks);
-      EXPECT_GE(s.blocks, s.sms) << g << " x " << r << ": one block per SM at least";
-      EXPECT_LE(s.registers * warps * 32, 65536) << g << " x " << r;
-      if (warps == 12) {
-        EXPECT_EQ(s.spill_bytes, 0) << g << " x " << r << ": the 12-warp kernel must not spill";
-        EXPECT_LE(s.registers, 168) << g << " x " << r;
-      }
+    for (int r : {16, 32}) kernels.push_back(with_shape(g, r, [&]<int G, int R>() { return shape_on<G, R>(dev, 0); }));
+  kernels.push_back(shape_on<32, 32>(dev, 0, 8));
+  kernels.push_back(shape_on<32, 16, false, true>(dev, 0));
+  kernels.push_back(shape_on<32, 32, false, true>(dev, 0));
+  for (const shape_info& s : kernels) {
+    const int warps = s.warps_per_block;
+    std::printf("  scan kernel %2d lanes x %2d rows%s: %2d warps, %3d registers, %3d bytes spilled, %d blocks\n",
+                s.group_lanes, s.rows_per_lane, s.pipelined ? " (pipelined)" : "", warps, s.registers, s.spill_bytes,
+                s.blocks);
+    EXPECT_EQ(s.groups_per_block, warps * s.groups_per_warp);
+    EXPECT_GE(s.blocks, s.sms) << s.group_lanes << " x " << s.rows_per_lane << ": one block per SM at least";
+    EXPECT_LE(s.registers * warps * 32, 65536) << s.group_lanes << " x " << s.rows_per_lane;
+    if (!s.pipelined && s.rows_per_lane == 32 && s.group_lanes != 8) {
+      EXPECT_EQ(s.spill_bytes, 0) << s.group_lanes << " x 32: a 12-warp kernel must not spill";
+      EXPECT_LE(s.registers, 168) << s.group_lanes << " x 32";
     }
+  }
+  EXPECT_THROW((shape_on<16, 32>(dev, 0, 8)), std::invalid_argument);  // 16 x 32 runs 12 warps only
   const shape_info reach = shape_on<32, 16, true>(dev, 0);
   EXPECT_GE(reach.blocks, reach.sms);
 }
@@ -154,13 +162,19 @@ TEST(DbScan, RandomDatabasesEverySchemeAndGroupWidth) {
         for (bool queue : {true, false}) {
           if ((g == 0) != (rows == 0)) continue;  // 0, 0: the shape chosen per query
           if (!queue && (g != 16 || rows != 16)) continue;
-          scan_options o;
-          o.group_lanes = g;
-          o.rows_per_lane = rows;
-          o.task_queue = queue;
-          check_scan(qs, ts, s, o,
-                     s.matrix_name + " g" + std::to_string(g) + " r" + std::to_string(rows) + (queue ? " queue" : " static"),
-                     &want);
+          // 32 x 32 runs 12 warps per block or 8 (the planner's choice, then each forced).
+          for (int warps : {0, 8, 12}) {
+            if (warps != 0 && (g != 32 || rows != 32 || !queue)) continue;
+            scan_options o;
+            o.group_lanes = g;
+            o.rows_per_lane = rows;
+            o.warps_per_block = warps;
+            o.task_queue = queue;
+            check_scan(qs, ts, s, o,
+                       s.matrix_name + " g" + std::to_string(g) + " r" + std::to_string(rows) + " w" +
+                           std::to_string(warps) + (queue ? " queue" : " static"),
+                       &want);
+          }
         }
       }
     }
@@ -444,6 +458,10 @@ TEST(DbAlign, BoxesFromTheReversePassGiveTheReferenceAlignment) {
     }
     const std::vector<box_extent> boxes = reverse_reach(qs, ts, scores, s, swat::test::test_device());
     ASSERT_EQ(boxes.size(), which.size());
+    // In batches of a few hits each (bounded memory for any number of hits): the same boxes.
+    const std::vector<box_extent> batched = reverse_reach(qs, ts, scores, s, swat::test::test_device(), nullptr, 20'000);
+    for (std::size_t b = 0; b < which.size(); ++b)
+      EXPECT_TRUE(batched[b].rows == boxes[b].rows && batched[b].columns == boxes[b].columns) << s.matrix_name << " hit " << b;
     std::vector<pair_job> whole, box;
     for (std::size_t b = 0; b < which.size(); ++b) {
       ASSERT_GT(boxes[b].rows, 0) << s.matrix_name << " hit " << b;
