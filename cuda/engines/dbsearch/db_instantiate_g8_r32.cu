@@ -2,6 +2,6 @@
 #include "cuda/engines/dbsearch/db_launch.inl"
 
 namespace swat::dbsearch {
-template shape_info shape_on<8, 32, false>(const cuda::device_context&, std::size_t, int);
+template shape_info shape_on<8, 32, false>(const cuda::device_context&, std::size_t);
 template void launch_scan<8, 32, false>(const scan_problem&, const shape_info&, std::size_t, cudaStream_t);
 }  // namespace swat::dbsearch

@@ -126,7 +126,7 @@ __device__ void scan_pipelined(const scan_problem& pb) {
   constexpr int G = policy_t::group_lanes;
   constexpr int W = policy_t::warps_per_block;
   constexpr unsigned full = 0xffffffffu;
-  static_assert(policy_t::pipelined, "the pipelined kernel's policy");
+  static_assert(policy_t::runs_pipelined, "pipelined: one group per warp, scan mode");
   using tasks_t = pipe_tasks<W>;
   constexpr int TS = tasks_t::slots;
   __shared__ long long progress[2 * W];  // per ring row: progress, then (W words on) freed
@@ -306,10 +306,12 @@ __device__ void scan_pipelined(const scan_problem& pb) {
   if (held >= 0) hand_in(held);
 }
 
-//! The other profile modes (resident, global, streamed): each group scans its own pairs. The
-//! block has blockDim.x / 32 warps (policy_t::allows_warps).
 template <typename policy_t>
-__device__ void scan_pairs(const scan_problem& pb) {
+__global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_per_sm)
+    scan_kernel(const scan_problem pb) {
+  if constexpr (policy_t::runs_pipelined) {
+    if (pb.mode == profile_mode::pipelined) return scan_pipelined<policy_t>(pb);
+  }
   using entry_t = profile_entry<policy_t::profile_words>;
   constexpr int G = policy_t::group_lanes;
   constexpr unsigned full = 0xffffffffu;
@@ -317,11 +319,10 @@ __device__ void scan_pairs(const scan_problem& pb) {
   __shared__ std::int64_t block_batch;
 
   const int warp = int(threadIdx.x) / 32;
-  const int warps_per_block = int(blockDim.x) / 32;
   const int group_in_warp = (int(threadIdx.x) & 31) / G;
   const std::int64_t slice_entries = std::int64_t(pb.profile_rows) * G;  // one strip, every rank
   const auto* profile = reinterpret_cast<const entry_t*>(pb.d_profile);
-  const std::int64_t global_warp = std::int64_t(blockIdx.x) * warps_per_block + warp;
+  const std::int64_t global_warp = std::int64_t(blockIdx.x) * policy_t::warps_per_block + warp;
   const std::int64_t global_group = global_warp * policy_t::groups_per_warp + group_in_warp;
   std::uint64_t* border = pb.d_border + global_group * pb.border_columns;
   const std::int64_t batches = std::int64_t(pb.queries) * pb.batches_per_query;
@@ -334,7 +335,7 @@ __device__ void scan_pairs(const scan_problem& pb) {
       __syncthreads();
     }
     const entry_t* base = resident ? smem_profile : profile;
-    const std::int64_t warps = std::int64_t(gridDim.x) * warps_per_block;
+    const std::int64_t warps = std::int64_t(gridDim.x) * policy_t::warps_per_block;
     for (std::int64_t round = 0;; ++round) {
       std::int64_t b = 0;
       if (pb.use_queue) {
@@ -385,16 +386,6 @@ __device__ void scan_pairs(const scan_problem& pb) {
       __syncthreads();  // block_batch is rewritten by the next round
     }
   }
-}
-
-//! The scan kernel of policy_t: pipelined strips (policy_t::pipelined) or a group per pair.
-template <typename policy_t>
-__global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_per_sm)
-    scan_kernel(const scan_problem pb) {
-  if constexpr (policy_t::pipelined)
-    scan_pipelined<policy_t>(pb);
-  else
-    scan_pairs<policy_t>(pb);
 }
 
 }  // namespace swat::dbsearch

@@ -15,16 +15,16 @@
 namespace swat::dbsearch {
 
 //! The shape of the kernel with G lanes per pair and R rows per lane (reach: the reverse pass of
-//! db_align.hpp; pipelined: the kernel of profile_mode::pipelined) with `warps` warps per block
-//! (0: the policy's warps_per_block; else one that scan_policy::allows_warps) on `dev` (current
-//! for the calling thread) with smem_bytes of dynamic shared memory (a resident profile, or one
-//! strip of it). The device's SM count and shared-memory limit come from `dev`.
-template <int G, int R, bool reach = false, bool pipelined = false>
-shape_info shape_on(const cuda::device_context& dev, std::size_t smem_bytes, int warps = 0);
+//! db_align.hpp) and W warps per block (0: the shape's own; scan_policy) on `dev` (current for
+//! the calling thread) with smem_bytes of dynamic shared memory (a resident profile, or one strip
+//! of it). The device's SM count and shared-memory limit come from `dev`. Not pipelined: a
+//! caller sets shape_info::pipelined for a kernel that runs pipelined launches.
+template <int G, int R, bool reach = false, int W = 0>
+shape_info shape_on(const cuda::device_context& dev, std::size_t smem_bytes);
 
-//! Launches the kernel of `shape` (its G, R and kernel, reach as given) with shape.blocks blocks
-//! of shape.warps_per_block warps and smem_bytes of shared memory.
-template <int G, int R, bool reach = false, bool pipelined = false>
+//! Launches the kernel of G, R, reach and W with `shape` (its blocks, its profile mode's kernel
+//! path) and smem_bytes of shared memory.
+template <int G, int R, bool reach = false, int W = 0>
 void launch_scan(const scan_problem& pb, const shape_info& shape, std::size_t smem_bytes, cudaStream_t stream);
 
 //! Calls fn.template operator()<G, R>() for the runtime group width (8, 16 or 32) and rows per

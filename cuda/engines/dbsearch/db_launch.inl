@@ -7,25 +7,19 @@
 #include "cuda/engines/dbsearch/db_launch.cuh"
 
 #include <stdexcept>
-#include <string>
 
 namespace swat::dbsearch {
 
-template <int G, int R, bool reach, bool pipelined>
-shape_info shape_on(const cuda::device_context& dev, std::size_t smem_bytes, int warps) {
-  using policy = scan_policy<G, R, reach, pipelined>;
+template <int G, int R, bool reach, int W>
+shape_info shape_on(const cuda::device_context& dev, std::size_t smem_bytes) {
+  using policy = scan_policy<G, R, reach, W>;
   const auto kernel = scan_kernel<policy>;
-  if (warps == 0) warps = policy::warps_per_block;
-  if (!policy::allows_warps(warps))
-    throw std::invalid_argument("dbsearch: the scan kernel of " + std::to_string(G) + " lanes x " + std::to_string(R) +
-                                " rows cannot run " + std::to_string(warps) + " warps per block");
   shape_info s;
   s.group_lanes = G;
   s.rows_per_lane = R;
-  s.pipelined = pipelined;
-  s.warps_per_block = warps;
+  s.warps_per_block = policy::warps_per_block;
   s.groups_per_warp = policy::groups_per_warp;
-  s.groups_per_block = policy::groups_per_warp * warps;
+  s.groups_per_block = policy::groups_per_block;
   s.sms = dev.sm_count();
   cudaFuncAttributes attributes{};
   SWAT_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
@@ -34,21 +28,21 @@ shape_info shape_on(const cuda::device_context& dev, std::size_t smem_bytes, int
   // A resident profile takes most of the SM's shared memory: ask for the largest carveout.
   SWAT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                        int(cudaSharedmemCarveoutMaxShared)));
-  const int per_sm = swat::cuda::max_blocks_per_sm(kernel, warps * policy::warp_threads, smem_bytes, dev.shared_per_block());
+  const int per_sm = swat::cuda::max_blocks_per_sm(kernel, policy::block_threads, smem_bytes, dev.shared_per_block());
   s.blocks = per_sm * s.sms;
   return s;
 }
 
-template <int G, int R, bool reach, bool pipelined>
+template <int G, int R, bool reach, int W>
 void launch_scan(const scan_problem& pb, const shape_info& shape, std::size_t smem_bytes, cudaStream_t stream) {
-  using policy = scan_policy<G, R, reach, pipelined>;
+  using policy = scan_policy<G, R, reach, W>;
   const auto kernel = scan_kernel<policy>;
   if (shape.blocks < 1) throw cuda_error("dbsearch: the scan kernel cannot run on this device (no resident block)");
-  if (shape.group_lanes != G || shape.rows_per_lane != R || shape.pipelined != pipelined ||
-      !policy::allows_warps(shape.warps_per_block))
+  if (shape.group_lanes != G || shape.rows_per_lane != R || shape.warps_per_block != policy::warps_per_block ||
+      (shape.pipelined && !policy::runs_pipelined))
     throw std::logic_error("dbsearch: a launch of a shape on another kernel");
   swat::cuda::set_dynamic_smem(kernel, smem_bytes);
-  kernel<<<shape.blocks, shape.warps_per_block * policy::warp_threads, smem_bytes, stream>>>(pb);
+  kernel<<<shape.blocks, policy::block_threads, smem_bytes, stream>>>(pb);
   SWAT_CUDA_CHECK_LAUNCH();
 }
 

@@ -35,7 +35,9 @@ double modelled_cost(std::span<const std::int64_t> lengths, const chunk_stats& c
   // (bench/results/db_warps_split_ab_h100.csv): where the scan is throughput-bound about 10 %
   // (×50 protein 0.613 → 0.556 s at 16 lanes, 0.701 → 0.632 s at 32); where the longest pairs
   // set the time each warp still issues 2 / 2.52 as often, not 2 / 3 (×10 protein at 32 lanes,
-  // 0.168 → 0.212 s).
+  // 0.168 → 0.212 s). With these the planner takes 32 × 32 at 12 warps for DNA fragments ×
+  // genomes ×4, both ways round (0.346 → 0.301 s, 0.236 → 0.204 s), and changes nothing else
+  // of bench/results/db_warps_choice_ab_h100.csv.
   const bool more_fed = !pipelined && r == 32 && warps_per_scheduler >= 3;  // measured at 32 rows only
   const double fed = more_fed ? 1.1 : 1.0, fed_longest = more_fed ? 3.0 / 2.52 : 1.0;
   const auto issuing = [pipelined, fed](double warps) {

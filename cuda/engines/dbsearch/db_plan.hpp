@@ -22,7 +22,7 @@ struct shape_info {
   int blocks = 0;            //!< resident blocks on the device (occupancy × SMs)
   int sms = 0;               //!< SMs of the device
   int warps_per_block = 0;   //!< warps of one block (the kernel's launch)
-  bool pipelined = false;    //!< the kernel of profile_mode::pipelined (32 lanes only)
+  bool pipelined = false;    //!< for profile_mode::pipelined launches (32 lanes only)
   int registers = 0;         //!< registers per thread of the kernel (as compiled)
   int spill_bytes = 0;       //!< local memory per thread: register spills (0: none)
   //! Query rows per strip.

@@ -17,29 +17,24 @@ namespace swat::dbsearch {
 //!   (shuffles, loads, bookkeeping) over more cells but take more registers.
 //! reach_v: instead of the best cell, record the largest row and column where H equals the
 //!   pair's target score (the reverse pass of the hit alignments, db_align.hpp).
-//! pipelined_v: the kernel of profile_mode::pipelined (the warps of a block share a pair, one
-//!   group per warp), a kernel of its own so that its registers (about 250 at 32 rows) do not
-//!   limit the other modes' (about 150).
-template <int group_lanes_v, int rows_per_lane_v = 16, bool reach_v = false, bool pipelined_v = false>
+//! warps_v: warps per block, 0 for the shape's own (below). The 32-lane, 32-row kernel also
+//!   comes with 12 as well: a group per pair only, without the pipelined launches.
+template <int group_lanes_v, int rows_per_lane_v = 16, bool reach_v = false, int warps_v = 0>
 struct scan_policy {
   static constexpr bool reach = reach_v;                              //!< reach mode
-  static constexpr bool pipelined = pipelined_v;                      //!< profile_mode::pipelined
   static constexpr int group_lanes = group_lanes_v;                   //!< lanes per pair
   static constexpr int rows_per_lane = rows_per_lane_v;               //!< query rows per lane
   static constexpr int warp_threads = 32;                             //!< threads per warp
   static constexpr int groups_per_warp = warp_threads / group_lanes;  //!< pairs in flight per warp
-  //! Warps per block (one block per SM), the most a launch may have (__launch_bounds__). 16-row
-  //! lanes: 16. 32-row lanes take about 150 registers, so 12 (57,600 of the SM's 65,536; three
-  //! warps per scheduler instead of two made the ×50 protein scan 8 % faster on the H100), 8 at
-  //! 8 lanes (12 were 30 % slower, bench/results/db_warps_ab_h100.csv) and in the pipelined kernel
-  //! (about 250 registers).
-  static constexpr int warps_per_block = rows_per_lane_v <= 16 ? 16 : (group_lanes_v == 8 || pipelined_v ? 8 : 12);
-  //! Warps per block a launch of the kernel may choose (shape_on): the pipelined kernel and the
-  //! reach kernel run warps_per_block; the 32-lane, 32-row kernel also 8 (each warp then issues
-  //! more often, which is faster where the longest pairs set the time).
-  static constexpr bool allows_warps(int warps) {
-    return warps == warps_per_block || (group_lanes_v == 32 && rows_per_lane_v == 32 && !pipelined_v && !reach_v && warps == 8);
-  }
+  //! Warps per block (one block per SM): 32-row lanes take 150–250 registers, so 8 warps, or 12
+  //! at 16 lanes (150 registers: 57,600 of the SM's 65,536; three warps per scheduler instead of
+  //! two made the ×50 protein scan 8 % faster on the H100; 12 warps of 8 lanes were 30 % slower,
+  //! bench/results/db_warps_ab_h100.csv). The 32-lane kernels run pipelined launches too, which
+  //! take about 250 registers at 32 rows; their 12-warp kernel (warps_v) does not, and fits 150.
+  static constexpr int warps_per_block =
+      warps_v != 0 ? warps_v : rows_per_lane_v > 16 ? (group_lanes_v == 16 ? 12 : 8) : 16;
+  //! Whether the kernel runs profile_mode::pipelined launches (one group per warp).
+  static constexpr bool runs_pipelined = groups_per_warp == 1 && !reach_v && warps_v == 0;
   static constexpr int block_threads = warp_threads * warps_per_block;  //!< threads per block
   static constexpr int groups_per_block = groups_per_warp * warps_per_block;  //!< pairs per block
   static constexpr int strip_rows = group_lanes * rows_per_lane;      //!< query rows per strip
@@ -48,7 +43,8 @@ struct scan_policy {
   static constexpr int min_blocks_per_sm = 1;
   static_assert(group_lanes == 8 || group_lanes == 16 || group_lanes == 32, "group_lanes: 8, 16 or 32");
   static_assert(rows_per_lane == 16 || rows_per_lane == 32, "rows_per_lane: 16 or 32");
-  static_assert(!pipelined || (group_lanes == 32 && !reach), "pipelined: one group per warp, scan mode");
+  static_assert(warps_v == 0 || (warps_v == 12 && group_lanes == 32 && rows_per_lane == 32 && !reach),
+                "warps_v: 12 at 32 lanes x 32 rows only");
 };
 
 //! Shared memory above which the whole query profile is not kept resident in a block (bytes):

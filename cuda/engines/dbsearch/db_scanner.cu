@@ -21,6 +21,7 @@
 #include "cuda/engines/dbsearch/db_memory.cuh"
 #include "cuda/engines/dbsearch/db_pack.hpp"
 #include "cuda/engines/dbsearch/db_plan.hpp"
+#include "cuda/engines/dbsearch/db_policy.cuh"
 #include "cuda/engines/dbsearch/db_scan.hpp"
 
 namespace swat::dbsearch {
@@ -93,8 +94,8 @@ struct device_worker {
       for (auto& sl : slots)
         for (cudaEvent_t* e : {&sl.inputs_free, &sl.results_ready})
           SWAT_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
-      // Every kernel and warp count the options allow: a group per pair at the kernel's own warps
-      // per block (and the 32-lane, 32-row kernel at 8 too) and, at 32 lanes, the pipelined kernel.
+      // Every kernel and warp count the options allow: a group per pair at the shape's own warps
+      // per block (and 32 × 32 at 12 too) and, at 32 lanes, pipelined launches.
       const int want_warps = host.options.warps_per_block;
       for (int g : {8, 16, 32})
         for (int r : {16, 32}) {
@@ -103,7 +104,7 @@ struct device_worker {
             continue;
           const std::size_t smem = std::size_t(host.profile_rows) * std::size_t(g * r);  // one strip streamed
           std::vector<shape_info> kernels = {shape_of(g, r, smem, false, 0)};
-          if (g == 32 && r == 32) kernels.push_back(shape_of(g, r, smem, false, 8));
+          if (g == 32 && r == 32) kernels.push_back(shape_of(g, r, smem, false, 12));
           if (g == 32) kernels.push_back(shape_of(g, r, smem, true, 0));
           for (const shape_info& s : kernels)
             if (want_warps == 0 || s.warps_per_block == want_warps) {
@@ -145,14 +146,22 @@ struct device_worker {
     return std::size_t(shape.groups_per_block / shape.groups_per_warp) * std::size_t(host.profile_rows) * std::size_t(strip_rows);
   }
 
-  //! The shape G, R of the pipelined kernel or the other, with `warps` warps per block (0: the
-  //! kernel's own) and smem_bytes of dynamic shared memory.
+  //! The shape G, R with `warps` warps per block (0: the shape's own; 12 at 32 × 32) and
+  //! smem_bytes of dynamic shared memory, for pipelined launches or the others.
   shape_info shape_of(int g, int r, std::size_t smem_bytes, bool pipelined, int warps) const {
     return with_shape(g, r, [&]<int G, int R>() {
-      if constexpr (G == 32)
-        if (pipelined) return shape_on<G, R, false, true>(dev, smem_bytes, warps);
-      if (pipelined) throw std::logic_error("dbsearch: the pipelined kernel needs 32 lanes per pair");
-      return shape_on<G, R>(dev, smem_bytes, warps);
+      if constexpr (G == 32 && R == 32) {
+        if (warps == 12 && !pipelined) return shape_on<G, R, false, 12>(dev, smem_bytes);
+      }
+      if (warps != 0 && warps != scan_policy<G, R>::warps_per_block)
+        throw std::invalid_argument("dbsearch: no scan kernel of " + std::to_string(G) + " lanes x " + std::to_string(R) +
+                                    " rows runs " + std::to_string(warps) + " warps per block" +
+                                    (pipelined ? " pipelined" : ""));
+      if (pipelined && !scan_policy<G, R>::runs_pipelined)
+        throw std::logic_error("dbsearch: pipelined launches need 32 lanes per pair");
+      shape_info s = shape_on<G, R>(dev, smem_bytes);
+      s.pipelined = pipelined;
+      return s;
     });
   }
 
@@ -394,8 +403,8 @@ struct device_worker {
     shared_slice_batches += shared_slices ? 1 : 0;
     pb.rows_first = host.options.rows_first ? 1 : 0;
     with_shape(G, R, [&]<int g, int r>() {
-      if constexpr (g == 32)
-        if (shape.pipelined) return launch_scan<g, r, false, true>(pb, shape, smem, compute);
+      if constexpr (g == 32 && r == 32)
+        if (shape.warps_per_block == 12) return launch_scan<g, r, false, 12>(pb, shape, smem, compute);
       launch_scan<g, r>(pb, shape, smem, compute);
     });
     SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.host_out.as<void>(), sl.device.as<void>(out_offset), out_bytes,

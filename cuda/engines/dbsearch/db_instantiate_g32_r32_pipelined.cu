@@ -1,7 +1,0 @@
-// The pipelined scan kernel (profile_mode::pipelined) with 32 lanes per pair and 32 query rows per lane.
-#include "cuda/engines/dbsearch/db_launch.inl"
-
-namespace swat::dbsearch {
-template shape_info shape_on<32, 32, false, true>(const cuda::device_context&, std::size_t, int);
-template void launch_scan<32, 32, false, true>(const scan_problem&, const shape_info&, std::size_t, cudaStream_t);
-}  // namespace swat::dbsearch
