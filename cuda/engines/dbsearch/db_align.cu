@@ -111,7 +111,7 @@ std::vector<box_extent> reach_batch(std::span<const residue_span> query_prefixes
     std::size_t started = 1;
     try {
       for (; started < workers; ++started) threads.emplace_back(fill, started, workers);
-    } catch (const std::system_error&) {  // no thread to spare: this one fills the rest too
+    } catch (...) {  // no thread to spare (or no memory for one): this one fills the rest too
     }
     fill(0, workers);
     for (std::size_t w = started; w < workers; ++w) fill(w, workers);
@@ -179,7 +179,8 @@ std::vector<box_extent> reverse_reach(std::span<const residue_span> whole_query_
   const std::vector<residue_span> query_prefixes = reach_window(whole_query_prefixes, whole_target_prefixes, scores, scheme);
   const std::vector<residue_span> target_prefixes = reach_window(whole_target_prefixes, whole_query_prefixes, scores, scheme);
   // Batches of hits whose columns keep 32-bit offsets and whose host and device images stay
-  // within batch_bytes (one hit at least): any number of hits runs in bounded memory.
+  // within batch_bytes (one hit at least), so that memory does not grow with the number of hits
+  // (besides each batch's border rows: its groups × its longest window × 8 bytes).
   const int profile_rows = scheme.size() + 1;
   const auto bytes_of = [&](std::size_t h) {
     return std::uint64_t(profile_bytes(std::int64_t(query_prefixes[h].size()), strip_rows, profile_rows)) +

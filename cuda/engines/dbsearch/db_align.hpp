@@ -36,8 +36,9 @@ struct box_extent {
   std::int64_t columns = 0;
 };
 
-//! The reverse pass takes its hits in batches of at most this many columns (32-bit offsets in the batch) and
-//! about this many bytes of host and device image (reversed profiles and columns).
+//! The reverse pass takes its hits in batches of at most this many columns (32-bit offsets in
+//! the batch) and about this many bytes of host and device image (reversed profiles and
+//! columns; the border rows come on top: the kernel's groups × the batch's longest window).
 inline constexpr std::uint64_t reach_batch_columns = std::uint64_t(1) << 31;
 inline constexpr std::uint64_t reach_batch_bytes = std::uint64_t(1) << 30;
 

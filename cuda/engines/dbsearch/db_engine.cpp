@@ -300,7 +300,7 @@ class db_engine final : public engine {
     };
     try {
       for (std::size_t l = 1; l < lanes; ++l) threads.emplace_back(lane, l);
-    } catch (const std::system_error&) {  // no thread to spare: the lanes started and this one do it
+    } catch (...) {  // no thread to spare (or no memory for one): the lanes started and this one do it
     }
     lane(0);
     for (std::thread& t : threads) t.join();

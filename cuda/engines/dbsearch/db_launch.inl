@@ -38,8 +38,10 @@ void launch_scan(const scan_problem& pb, const shape_info& shape, std::size_t sm
   using policy = scan_policy<G, R, reach, W>;
   const auto kernel = scan_kernel<policy>;
   if (shape.blocks < 1) throw cuda_error("dbsearch: the scan kernel cannot run on this device (no resident block)");
+  const bool pipelined = pb.mode == profile_mode::pipelined;
   if (shape.group_lanes != G || shape.rows_per_lane != R || shape.warps_per_block != policy::warps_per_block ||
-      (shape.pipelined && !policy::runs_pipelined))
+      shape.pipelined != pipelined || (pipelined && !policy::runs_pipelined) ||
+      (pb.mode == profile_mode::streamed && pb.batch != policy::groups_per_block))
     throw std::logic_error("dbsearch: a launch of a shape on another kernel");
   swat::cuda::set_dynamic_smem(kernel, smem_bytes);
   kernel<<<shape.blocks, policy::block_threads, smem_bytes, stream>>>(pb);

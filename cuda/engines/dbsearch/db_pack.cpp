@@ -76,7 +76,7 @@ void pack_columns(const db_layout& layout, std::span<const residue_span> targets
   for (std::size_t w = 1; w < workers; ++w) {
     try {
       pool.emplace_back(pack, pairs * w / workers, pairs * (w + 1) / workers);
-    } catch (const std::system_error&) {  // the system refused a thread: this one packs the slice
+    } catch (...) {  // the system refused a thread (or memory for one): this one packs the slice
       pack(pairs * w / workers, pairs * (w + 1) / workers);
     }
   }

@@ -112,10 +112,11 @@ struct device_worker {
               max_groups = std::max<std::size_t>(max_groups, std::size_t(s.groups()));
             }
         }
-      if (shapes.empty())
+      if (shapes.empty()) {
+        const auto any = [](int v) { return v == 0 ? std::string("any") : std::to_string(v); };
         throw std::invalid_argument("dbsearch: no scan kernel runs " + std::to_string(want_warps) + " warps per block at " +
-                                    std::to_string(host.options.group_lanes) + " lanes x " +
-                                    std::to_string(host.options.rows_per_lane) + " rows");
+                                    any(host.options.group_lanes) + " lanes x " + any(host.options.rows_per_lane) + " rows");
+      }
       counters.reserve(256);
       cells_host.reserve(256);
     } catch (...) {
@@ -426,6 +427,8 @@ struct db_scanner::impl {
     host.pad_rank = s.size();
     host.profile_rows = s.size() + 1;
     if (o.devices.empty()) throw std::invalid_argument("dbsearch: no device");
+    if (o.warps_per_block != 0 && o.warps_per_block != 8 && o.warps_per_block != 12 && o.warps_per_block != 16)
+      throw std::invalid_argument("dbsearch: warps per block must be 8, 12 or 16 (" + std::to_string(o.warps_per_block) + ")");
     for (int d : o.devices) workers.push_back(std::make_unique<device_worker>(host, d));
     std::int32_t longest = 0;
     std::size_t all_bytes = 0;  // about: two targets per pair
@@ -505,7 +508,7 @@ struct db_scanner::impl {
       std::size_t started = 1;  // worker 0 runs on this thread
       try {
         for (; started < workers.size(); ++started) threads.emplace_back(work, started);
-      } catch (const std::system_error&) {  // no thread to spare: this thread runs the rest in turn
+      } catch (...) {  // no thread to spare (or no memory for one): this thread runs the rest in turn
       }
       work(0);
       for (std::size_t w = started; w < workers.size(); ++w) work(w);
