@@ -48,6 +48,9 @@ struct scan_options {
   std::int64_t max_gpu_bytes = 0;                //!< device memory budget; 0 = 90 % of free memory
   std::int32_t score_limit = 0;                  //!< 0 = 32767 − max score; tests lower it to force rescans
   std::int32_t max_target_length = 1 << 16;      //!< longer targets are left to the caller
+  //! How long a pipelined strip may wait on the strip above before the scan fails instead of
+  //! hanging (s, as clock64 cycles at 2 GHz); sanitizer runs, which slow the waits 100-fold, lengthen it.
+  double watchdog_seconds = 20.0;
   //! CUDA devices the search runs on (one host thread each, pulling chunks of the database from
   //! one queue, longest first); a device may be named twice (two workers on one GPU: tests).
   std::vector<int> devices{0};

@@ -288,8 +288,8 @@ struct device_worker {
     report_progress(nullptr, progress, reported);
     SWAT_CUDA_CHECK(cudaMemcpy(cells_host.as<void>(16), counters.as<void>(16), 4, cudaMemcpyDeviceToHost));
     if (*cells_host.as<std::int32_t>(16) == scan_error_watchdog)
-      throw cuda_error("dbsearch: a pipelined strip waited on the one above past the watchdog's limit on GPU " +
-                       std::to_string(dev.id()));
+      throw cuda_error("dbsearch: a pipelined strip waited on the one above for more than " +
+                       std::to_string(host.options.watchdog_seconds) + " s (watchdog) on GPU " + std::to_string(dev.id()));
     return reported;
   }
 
@@ -398,7 +398,7 @@ struct device_worker {
     pb.use_queue = host.options.task_queue ? 1 : 0;
     pb.d_cells_done = counters.as<unsigned long long>(8);
     pb.d_error = counters.as<std::int32_t>(16);
-    pb.watchdog_cycles = 40'000'000'000LL;  // 20 s at 2 GHz
+    pb.watchdog_cycles = static_cast<long long>(host.options.watchdog_seconds * 2e9);  // clock64 at 2 GHz
     pb.pipe_shared_slices = shared_slices ? 1 : 0;
     pipelined_batches += mode == profile_mode::pipelined ? 1 : 0;
     shared_slice_batches += shared_slices ? 1 : 0;
