@@ -71,7 +71,7 @@ void pack_columns(const db_layout& layout, std::span<const residue_span> targets
     }
   };
   const std::size_t pairs = layout.tasks.size();
-  const std::size_t workers = std::clamp<std::size_t>(layout.total_columns >> 22, 1, std::max(1u, std::thread::hardware_concurrency()));
+  const std::size_t workers = std::clamp<std::size_t>(layout.total_columns >> 20, 1, std::max(1u, std::thread::hardware_concurrency()));
   std::vector<std::thread> pool;
   for (std::size_t w = 1; w < workers; ++w) {
     try {
