@@ -113,6 +113,10 @@ int db_main(const std::vector<std::string>& args) {
             if (mode != "queue" && mode != "static") throw usage_error("--modes: '" + mode + "' is not queue or static");
             if (pipe != "auto" && pipe != "off" && pipe != "on")
               throw usage_error("--pipeline: '" + pipe + "' is not auto, off or on");
+            if (pipe == "on" && warps == 12) {  // no 12-warp kernel runs pipelined launches (db_policy.cuh)
+              std::printf("# --pipeline on with --warps 12 skipped: no 12-warp kernel runs pipelined launches\n");
+              continue;
+            }
             dbsearch::scan_options o;
             o.group_lanes = int(g);
             o.rows_per_lane = int(rows);
