@@ -3,6 +3,6 @@
 #include "cuda/engines/dbsearch/db_launch.inl"
 
 namespace swat::dbsearch {
-template shape_info shape_on<32, 32, false, 12>(const cuda::device_context&, std::size_t);
-template void launch_scan<32, 32, false, 12>(const scan_problem&, const shape_info&, std::size_t, cudaStream_t);
+template shape_info shape_on<32, 32, false, wide_block_warps>(const cuda::device_context&, std::size_t);
+template void launch_scan<32, 32, false, wide_block_warps>(const scan_problem&, const shape_info&, std::size_t, cudaStream_t);
 }  // namespace swat::dbsearch

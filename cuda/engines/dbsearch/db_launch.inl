@@ -28,8 +28,7 @@ shape_info shape_on(const cuda::device_context& dev, std::size_t smem_bytes) {
   // A resident profile takes most of the SM's shared memory: ask for the largest carveout.
   SWAT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                        int(cudaSharedmemCarveoutMaxShared)));
-  const int per_sm = swat::cuda::max_blocks_per_sm(kernel, policy::block_threads, smem_bytes, dev.shared_per_block());
-  s.blocks = per_sm * s.sms;
+  s.blocks = swat::cuda::max_coresident_blocks(dev, kernel, policy::block_threads, smem_bytes);
   return s;
 }
 

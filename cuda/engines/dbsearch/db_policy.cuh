@@ -19,6 +19,9 @@ namespace swat::dbsearch {
 //!   pair's target score (the reverse pass of the hit alignments, db_align.hpp).
 //! warps_v: warps per block, 0 for the shape's own (below). The 32-lane, 32-row kernel also
 //!   comes with 12 as well: a group per pair only, without the pipelined launches.
+//! The second block size of the 32-lane, 32-row kernel (warps_v below).
+inline constexpr int wide_block_warps = 12;
+
 template <int group_lanes_v, int rows_per_lane_v = 16, bool reach_v = false, int warps_v = 0>
 struct scan_policy {
   static constexpr bool reach = reach_v;                              //!< reach mode
@@ -43,8 +46,8 @@ struct scan_policy {
   static constexpr int min_blocks_per_sm = 1;
   static_assert(group_lanes == 8 || group_lanes == 16 || group_lanes == 32, "group_lanes: 8, 16 or 32");
   static_assert(rows_per_lane == 16 || rows_per_lane == 32, "rows_per_lane: 16 or 32");
-  static_assert(warps_v == 0 || (warps_v == 12 && group_lanes == 32 && rows_per_lane == 32 && !reach),
-                "warps_v: 12 at 32 lanes x 32 rows only");
+  static_assert(warps_v == 0 || (warps_v == wide_block_warps && group_lanes == 32 && rows_per_lane == 32 && !reach),
+                "warps_v: wide_block_warps at 32 lanes x 32 rows only");
 };
 
 //! Shared memory above which the whole query profile is not kept resident in a block (bytes):

@@ -11,7 +11,6 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <system_error>
 #include <thread>
 
 #include "cuda/common/cuda_check.cuh"
@@ -95,7 +94,7 @@ struct device_worker {
         for (cudaEvent_t* e : {&sl.inputs_free, &sl.results_ready})
           SWAT_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
       // Every kernel and warp count the options allow: a group per pair at the shape's own warps
-      // per block (and 32 × 32 at 12 too) and, at 32 lanes, pipelined launches.
+      // per block (and 32 × 32 at wide_block_warps too) and, at 32 lanes, pipelined launches.
       const int want_warps = host.options.warps_per_block;
       for (int g : {8, 16, 32})
         for (int r : {16, 32}) {
@@ -104,7 +103,7 @@ struct device_worker {
             continue;
           const std::size_t smem = std::size_t(host.profile_rows) * std::size_t(g * r);  // one strip streamed
           std::vector<shape_info> kernels = {shape_of(g, r, smem, false, 0)};
-          if (g == 32 && r == 32) kernels.push_back(shape_of(g, r, smem, false, 12));
+          if (g == 32 && r == 32) kernels.push_back(shape_of(g, r, smem, false, wide_block_warps));
           if (g == 32) kernels.push_back(shape_of(g, r, smem, true, 0));
           for (const shape_info& s : kernels)
             if (want_warps == 0 || s.warps_per_block == want_warps) {
@@ -147,12 +146,12 @@ struct device_worker {
     return std::size_t(shape.groups_per_block / shape.groups_per_warp) * std::size_t(host.profile_rows) * std::size_t(strip_rows);
   }
 
-  //! The shape G, R with `warps` warps per block (0: the shape's own; 12 at 32 × 32) and
+  //! The shape G, R with `warps` warps per block (0: the shape's own; wide_block_warps at 32 × 32) and
   //! smem_bytes of dynamic shared memory, for pipelined launches or the others.
   shape_info shape_of(int g, int r, std::size_t smem_bytes, bool pipelined, int warps) const {
     return with_shape(g, r, [&]<int G, int R>() {
       if constexpr (G == 32 && R == 32) {
-        if (warps == 12 && !pipelined) return shape_on<G, R, false, 12>(dev, smem_bytes);
+        if (warps == wide_block_warps && !pipelined) return shape_on<G, R, false, wide_block_warps>(dev, smem_bytes);
       }
       if (warps != 0 && warps != scan_policy<G, R>::warps_per_block)
         throw std::invalid_argument("dbsearch: no scan kernel of " + std::to_string(G) + " lanes x " + std::to_string(R) +
@@ -405,7 +404,7 @@ struct device_worker {
     pb.rows_first = host.options.rows_first ? 1 : 0;
     with_shape(G, R, [&]<int g, int r>() {
       if constexpr (g == 32 && r == 32)
-        if (shape.warps_per_block == 12) return launch_scan<g, r, false, 12>(pb, shape, smem, compute);
+        if (shape.warps_per_block == wide_block_warps) return launch_scan<g, r, false, wide_block_warps>(pb, shape, smem, compute);
       launch_scan<g, r>(pb, shape, smem, compute);
     });
     SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.host_out.as<void>(), sl.device.as<void>(out_offset), out_bytes,
@@ -427,8 +426,6 @@ struct db_scanner::impl {
     host.pad_rank = s.size();
     host.profile_rows = s.size() + 1;
     if (o.devices.empty()) throw std::invalid_argument("dbsearch: no device");
-    if (o.warps_per_block != 0 && o.warps_per_block != 8 && o.warps_per_block != 12 && o.warps_per_block != 16)
-      throw std::invalid_argument("dbsearch: warps per block must be 8, 12 or 16 (" + std::to_string(o.warps_per_block) + ")");
     for (int d : o.devices) workers.push_back(std::make_unique<device_worker>(host, d));
     std::int32_t longest = 0;
     std::size_t all_bytes = 0;  // about: two targets per pair

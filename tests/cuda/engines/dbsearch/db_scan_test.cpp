@@ -129,7 +129,7 @@ TEST(DbScan, KernelsFitTheirWarpsWithoutSpilling) {
   std::vector<shape_info> kernels;
   for (int g : {8, 16, 32})
     for (int r : {16, 32}) kernels.push_back(with_shape(g, r, [&]<int G, int R>() { return shape_on<G, R>(dev, 0); }));
-  kernels.push_back(shape_on<32, 32, false, 12>(dev, 0));
+  kernels.push_back(shape_on<32, 32, false, wide_block_warps>(dev, 0));
   for (const shape_info& s : kernels) {
     const int warps = s.warps_per_block;
     std::printf("  scan kernel %2d lanes x %2d rows: %2d warps, %3d registers, %3d bytes spilled, %d blocks\n",
