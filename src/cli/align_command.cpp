@@ -113,7 +113,10 @@ int align_command(const engine_registry& engines, const std::vector<std::string>
     ("max-hsps", "alignments reported per query-target pair: the best ones that share no aligned residue "
                  "pair (Waterman-Eggert), each above --min-score/--evalue; 0 = all", cxxopts::value<std::string>()->default_value("1"))
     ("min-score", "smallest score reported", cxxopts::value<std::string>()->default_value("1"))
-    ("evalue", "largest E-value reported (> 0; BLAST's default 10)", cxxopts::value<std::string>()->default_value("10"))
+    ("evalue", "largest E-value reported (> 0; BLAST's default 10; an error where the search has no E-values)",
+     cxxopts::value<std::string>()->default_value("10"))
+    ("stats", "E-values: auto (analytic where the scheme has Karlin-Altschul parameters, else fitted to the "
+              "search's scores, else none) | analytic | empirical | none", cxxopts::value<std::string>()->default_value("auto"))
     ("sam-hit-only", "SAM/BAM: no unmapped records for queries without hits")
     ("quiet", "no notices and no progress line")
     ("timing", "one line on stderr with the wall time of each stage (read, engine start, align, output)")
@@ -166,12 +169,14 @@ int align_command(const engine_registry& engines, const std::vector<std::string>
   o.max_hits = std::size_t(count_value(r, "max-hits", ~0ull >> 1));
   if (o.max_hits == 0) throw usage_error("--max-hits must be at least 1");
   o.max_hsps = std::size_t(count_value(r, "max-hsps", ~0ull >> 1));
-  o.min_score = int(integer_value("--min-score", r["min-score"].as<std::string>(), INT_MIN, INT_MAX));
+  o.stats.min_score = int(integer_value("--min-score", r["min-score"].as<std::string>(), INT_MIN, INT_MAX));
   const std::string evalue = r["evalue"].as<std::string>();
   char* end = nullptr;
-  o.max_evalue = std::strtod(evalue.c_str(), &end);
-  if (evalue.empty() || *end != '\0' || !(o.max_evalue > 0))  // !(x > 0) also catches NaN
+  o.stats.max_evalue = std::strtod(evalue.c_str(), &end);
+  if (evalue.empty() || *end != '\0' || !(o.stats.max_evalue > 0))  // !(x > 0) also catches NaN
     throw usage_error("--evalue must be a positive number (got '" + evalue + "')");
+  o.stats.evalue_given = r.count("evalue") > 0;
+  o.stats.choice = scoring::parse_stats_choice(r["stats"].as<std::string>());
   o.outfmt.sam_hit_only = r.count("sam-hit-only") > 0;
   o.quiet = r.count("quiet") > 0;
   o.command_line = command_line("swat-gpu align", args);

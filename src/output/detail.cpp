@@ -99,13 +99,17 @@ residue_span strand_cache::residues(const sequence_record& q, std::size_t i, dna
 }
 
 hit_statistics::hit_statistics(const run_context& ctx)
-    : params_(ctx.evalue_params), db_residues_(ctx.db_residues), db_sequences_(ctx.targets.records.size()) {
-  if (!params_) params_ = &own_.emplace(scoring::karlin_params_for(ctx.scheme));
+    : stats_(ctx.statistics), db_residues_(ctx.db_residues), db_sequences_(ctx.targets.records.size()) {
+  if (!stats_) {
+    scoring::analytic_result a = scoring::analytic_params_of(ctx.scheme);
+    stats_ = &own_.emplace(a.params ? scoring::search_statistics::analytic(std::move(*a.params))
+                                    : scoring::search_statistics::none(std::move(a.why_not)));
+  }
 }
 
-double hit_statistics::ln_evalue(std::int64_t s, std::uint64_t query_length) const {
-  return scoring::ln_evalue(*params_, s,
-                            scoring::effective_search_space(*params_, query_length, db_residues_, db_sequences_));
+double hit_statistics::ln_evalue(std::size_t q, std::int64_t s, std::uint64_t query_length,
+                                 std::uint64_t target_length) const {
+  return stats_->ln_evalue(q, s, query_length, target_length, db_residues_, db_sequences_);
 }
 
 hit_view view_of(const run_context& ctx, const hit_statistics& stats, const hit& h, strand_cache& strands) {
@@ -120,8 +124,8 @@ hit_view view_of(const run_context& ctx, const hit_statistics& stats, const hit&
           h.strand,
           qr,
           compute_stats(h.aln, qr, t.residues, ctx.scheme.alphabet),
-          stats.ln_evalue(h.aln.score, q.residues.size()),
-          stats.bit_score(h.aln.score)};
+          stats.ln_evalue(h.query_index, h.aln.score, q.residues.size(), t.residues.size()),
+          stats.bit_score(h.query_index, h.aln.score, q.residues.size(), t.residues.size())};
 }
 
 std::vector<std::vector<const hit*>> hits_by_query(const run_context& ctx, std::span<const hit> hits) {
@@ -202,6 +206,7 @@ void write_hits(std::ostream& out, const output_spec& spec, const run_context& c
 }
 
 std::string format_evalue(double ln_evalue) {
+  if (std::isnan(ln_evalue)) return "nan";
   char buf[64];
   // Above ~1e-300 the double itself is exact enough; below, split log10 E into exponent and
   // mantissa (the mantissa rounds to 2 decimals, which may carry into the exponent).
@@ -221,6 +226,7 @@ std::string format_evalue(double ln_evalue) {
 }
 
 std::string format_bit_score(double bits) {
+  if (std::isnan(bits)) return "nan";
   char buf[64];
   if (bits > 99999.0)
     std::snprintf(buf, sizeof buf, "%.3e", bits);

@@ -55,21 +55,24 @@ class strand_cache {
   std::vector<std::uint8_t> reverse_;
 };
 
-//! E-values and bit scores of a run: the scheme's Karlin–Altschul parameters (the run's, or
-//! resolved here: published, else estimated) and the database size for BLAST's search space.
+//! E-values and bit scores of a run: its statistics (the run's, or resolved here: the scheme's
+//! analytic parameters, else none) and the database size.
 class hit_statistics {
  public:
   explicit hit_statistics(const run_context& ctx);
-  //! The parameters in use.
-  const scoring::karlin_params& params() const { return *params_; }
-  //! ln E of raw score s for a query of query_length residues.
-  double ln_evalue(std::int64_t s, std::uint64_t query_length) const;
-  //! Bit score of raw score s.
-  double bit_score(std::int64_t s) const { return scoring::bit_score(*params_, s); }
+  //! The statistics in use.
+  const scoring::search_statistics& statistics() const { return *stats_; }
+  //! ln E of raw score s of query q (query_length residues) against a target of target_length
+  //! residues; NaN without statistics.
+  double ln_evalue(std::size_t q, std::int64_t s, std::uint64_t query_length, std::uint64_t target_length) const;
+  //! Bit score of raw score s (NaN without statistics).
+  double bit_score(std::size_t q, std::int64_t s, std::uint64_t query_length, std::uint64_t target_length) const {
+    return stats_->bit_score(q, s, query_length, target_length);
+  }
 
  private:
-  std::optional<scoring::karlin_params> own_;
-  const scoring::karlin_params* params_;
+  std::optional<scoring::search_statistics> own_;
+  const scoring::search_statistics* stats_;
   std::uint64_t db_residues_, db_sequences_;
 };
 

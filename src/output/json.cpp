@@ -3,7 +3,9 @@
 //   {
 //     "metadata": {"program": "swat-gpu", "version": ..., "command": ..., "engine": ...,
 //                  "device": ..., "scheme": {...}, "queries": {...}, "database": {...},
-//                  "evalue_parameters": {..., "source": "ncbi_table" | "estimated", "origin": ...}},
+//                  "statistics": {"method": "analytic" | "empirical" | "none", "description": ...},
+//                  "evalue_parameters": {..., "source": "ncbi_table" | "estimated", "origin": ...}
+//                                       (analytic only, else null)},
 //     "hits": [
 //       {"query": ..., "target": ..., "score": ..., ...},
 //       ...
@@ -13,7 +15,8 @@
 // Coordinates are 1-based inclusive as in BLAST tabular (minus-strand hits: target_start >
 // target_end, "strand": "minus"; DNA hits only carry "strand"); identity is a percentage (3
 // decimals); query_aligned/target_aligned are the aligned rows as BLAST's qseq/sseq; evalue is a
-// JSON number in exponent form computed in log space (1.00e-400 where a double would be 0).
+// JSON number in exponent form computed in log space (1.00e-400 where a double would be 0);
+// evalue and bitscore are null in a search without statistics.
 
 #include <cmath>
 #include <cstdio>
@@ -45,7 +48,19 @@ std::string object(std::initializer_list<std::pair<const char*, std::string>> fi
   return o.append("}");
 }
 
-std::string metadata(const run_context& ctx, const scoring::karlin_params& p) {
+std::string evalue_parameters(const scoring::karlin_params* p) {
+  if (!p) return "null";
+  return object({{"lambda", number(p->lambda, "%.6g")},
+                 {"k", number(p->k, "%.6g")},
+                 {"h", number(p->h, "%.6g")},
+                 {"alpha", number(p->alpha, "%.6g")},
+                 {"beta", number(p->beta, "%.6g")},
+                 {"even_scores_only", p->even_scores_only ? "true" : "false"},
+                 {"source", p->source == scoring::karlin_source::ncbi_table ? "\"ncbi_table\"" : "\"estimated\""},
+                 {"origin", json_quote(p->origin)}});
+}
+
+std::string metadata(const run_context& ctx, const scoring::search_statistics& stats) {
   const scoring_scheme& s = ctx.scheme;
   return object({
       {"program", "\"swat-gpu\""},
@@ -62,15 +77,9 @@ std::string metadata(const run_context& ctx, const scoring::karlin_params& p) {
       {"database", object({{"file", json_quote(ctx.targets.file)},
                            {"sequences", std::to_string(ctx.targets.records.size())},
                            {"residues", std::to_string(ctx.db_residues)}})},
-      {"evalue_parameters",
-       object({{"lambda", number(p.lambda, "%.6g")},
-               {"k", number(p.k, "%.6g")},
-               {"h", number(p.h, "%.6g")},
-               {"alpha", number(p.alpha, "%.6g")},
-               {"beta", number(p.beta, "%.6g")},
-               {"even_scores_only", p.even_scores_only ? "true" : "false"},
-               {"source", p.source == scoring::karlin_source::ncbi_table ? "\"ncbi_table\"" : "\"estimated\""},
-               {"origin", json_quote(p.origin)}})},
+      {"statistics", object({{"method", json_quote(scoring::to_string(stats.method()))},
+                             {"description", json_quote(stats.describe())}})},
+      {"evalue_parameters", evalue_parameters(stats.analytic_params())},
   });
 }
 
@@ -98,7 +107,7 @@ std::string hit_object(const run_context& ctx, const hit_view& v) {
   s += field("gap_opens", std::to_string(v.stats.gap_opens)) + ", ";
   s += field("gaps", std::to_string(v.stats.gaps)) + ", ";
   s += field("cigar", json_quote(blast_cigar(v, ctx.scheme.alphabet))) + ", ";
-  s += field("evalue", format_evalue(v.ln_evalue)) + ", ";
+  s += field("evalue", std::isnan(v.ln_evalue) ? "null" : format_evalue(v.ln_evalue)) + ", ";
   s += field("bitscore", number(v.bit_score, "%.6g")) + ", ";
   s += field("query_aligned", json_quote(rows.query)) + ", ";
   s += field("target_aligned", json_quote(rows.target));
@@ -109,7 +118,7 @@ std::string hit_object(const run_context& ctx, const hit_view& v) {
 
 void write_json(std::ostream& out, const run_context& ctx, std::span<const hit> hits) {
   const hit_statistics stats(ctx);
-  out << "{\n  \"metadata\": " << metadata(ctx, stats.params()) << ",\n  \"hits\": [";
+  out << "{\n  \"metadata\": " << metadata(ctx, stats.statistics()) << ",\n  \"hits\": [";
   strand_cache strands;
   for (std::size_t i = 0; i < hits.size(); ++i)
     out << (i ? ",\n    " : "\n    ") << hit_object(ctx, view_of(ctx, stats, hits[i], strands));

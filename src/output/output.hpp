@@ -14,7 +14,7 @@
 #include "common/alignment.hpp"
 #include "common/scoring_scheme.hpp"
 #include "common/sequence.hpp"
-#include "scoring/karlin.hpp"
+#include "scoring/statistics.hpp"
 
 namespace swat::output {
 
@@ -85,8 +85,9 @@ struct run_context {
   std::string engine = {};
   //! Where it ran ("cpu", "gpu"): SAM @PG DS and JSON.
   std::string device = {};
-  //! E-value parameters of the run; null: the writer resolves them (published, else estimated).
-  const scoring::karlin_params* evalue_params = nullptr;
+  //! The run's E-value statistics; null: the writer resolves the scheme's analytic parameters
+  //! (published, else estimated), or none where the scheme has no logarithmic regime.
+  const scoring::search_statistics* statistics = nullptr;
 };
 
 //! Checks, before anything is written, that the inputs fit the format: for SAM/BAM that every
@@ -102,11 +103,12 @@ void write_hits(std::ostream& out, const output_spec& spec, const run_context& c
                 std::span<const hit> hits);
 
 //! E-value text: "%.2e" (e.g. "3.97e-04"), computed from its natural logarithm so that values
-//! below the double range print exactly (e.g. "1.00e-400"); never "0".
+//! below the double range print exactly (e.g. "1.00e-400"); never "0". "nan" for NaN (a search
+//! without statistics): Python's float() and Biopython's blast-tab parser read it.
 std::string format_evalue(double ln_evalue);
 
 //! Bit score text as BLAST prints it: one decimal up to 99.9, the integer part above, and
-//! "%.3e" above 99999 (BLAST's CAlignFormatUtil::GetScoreString thresholds).
+//! "%.3e" above 99999 (BLAST's CAlignFormatUtil::GetScoreString thresholds); "nan" for NaN.
 std::string format_bit_score(double bits);
 
 }  // namespace swat::output

@@ -17,6 +17,7 @@
 // positions counted along it (as water -sreverse1 would) and a "# Strand: minus" line.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -93,8 +94,10 @@ void write_one(std::ostream& out, const run_context& ctx, const hit_view& v) {
       << summary_line("Similarity:", rows.positives, len)
       << summary_line("Gaps:", v.stats.gaps, len)
       << "# Score: " << v.aln.score << '\n';
-  out << "# E-value: " << format_evalue(v.ln_evalue) << '\n'
-      << "# Bit_score: " << format_bit_score(v.bit_score) << '\n';
+  if (std::isnan(v.ln_evalue))
+    out << "# E-value: n/a\n# Bit_score: n/a\n";
+  else
+    out << "# E-value: " << format_evalue(v.ln_evalue) << '\n' << "# Bit_score: " << format_bit_score(v.bit_score) << '\n';
   out << "#\n#\n#=======================================\n\n";
 
   const std::size_t name_chars = name_chars_for(std::max(v.aln.query_end, v.aln.target_end));

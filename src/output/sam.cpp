@@ -12,7 +12,7 @@
 // CIGAR with =/X and soft clips (S) for the query ends outside the local alignment, MAPQ 255,
 // and the tags AS:i (score), NM:i (mismatches + gap residues), MD:Z (as samtools calmd writes
 // it: N never matches) and ZE:Z (E-value text as in the tabular output; a string because a
-// float cannot hold 1e-400). A query without hits gets an unmapped record (FLAG 4, RNAME '*',
+// float cannot hold 1e-400; left out in a search without statistics). A query without hits gets an unmapped record (FLAG 4, RNAME '*',
 // no tags) unless output_spec::sam_hit_only; so does a hit without an alignment (score 0).
 // Sequences are written as the encoded residues read back: IUPAC codes other than ACGT as N.
 //
@@ -21,6 +21,7 @@
 // anything it writes back (SAM or BAM) shows letters that are not IUPAC codes as N.
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -138,7 +139,7 @@ std::vector<std::pair<char, std::uint32_t>> sam_cigar(const alignment& a, residu
   return runs;
 }
 
-std::string header_text(const run_context& ctx, const scoring::karlin_params& params) {
+std::string header_text(const run_context& ctx, const scoring::search_statistics& stats) {
   std::string h = "@HD\tVN:1.6\tSO:unsorted\n";
   for (const sequence_record& t : ctx.targets.records)
     h += "@SQ\tSN:" + t.name + "\tLN:" + std::to_string(t.residues.size()) + '\n';
@@ -149,7 +150,12 @@ std::string header_text(const run_context& ctx, const scoring::karlin_params& pa
     h += "\tDS:engine " + one_line(ctx.engine) + (ctx.device.empty() ? "" : " on " + one_line(ctx.device));
   h += "\n@CO\tscoring: " + one_line(ctx.scheme.matrix_name) + ", gap open " + std::to_string(ctx.scheme.gap_open) +
        " extend " + std::to_string(ctx.scheme.gap_extend) + " (a gap of k residues costs open + k*extend)\n";
-  h += "@CO\tE-values (ZE tag): " + one_line(scoring::describe(params)) + '\n';
+  if (const scoring::karlin_params* p = stats.analytic_params())
+    h += "@CO\tE-values (ZE tag): " + one_line(scoring::describe(*p)) + '\n';
+  else if (stats.method() == scoring::evalue_method::empirical)
+    h += "@CO\tE-values (ZE tag): " + one_line(stats.describe()) + '\n';
+  else
+    h += "@CO\tE-values: " + one_line(stats.describe()) + " (no ZE tags)\n";
   return h;
 }
 
@@ -160,7 +166,7 @@ void write_sam(std::ostream& out, const output_spec& spec, const run_context& ct
   const alphabet_kind kind = ctx.scheme.alphabet;
   std::unique_ptr<sam_sink> sink = kind == alphabet_kind::dna ? make_htslib_sink(out, spec.fmt == format::bam)
                                                               : make_text_sink(out, ctx.targets);
-  sink->header(header_text(ctx, stats.params()));
+  sink->header(header_text(ctx, stats.statistics()));
   strand_cache strands;
   const std::vector<std::vector<const hit*>> by_query = hits_by_query(ctx, hits);
   for (std::size_t q = 0; q < by_query.size(); ++q) {
@@ -192,7 +198,7 @@ void write_sam(std::ostream& out, const output_spec& spec, const run_context& ct
       r.as = h->aln.score;
       r.nm = v.stats.mismatches + v.stats.gaps;
       r.md = md_tag(h->aln, v.query_residues, v.target.residues, kind);
-      r.ze = format_evalue(v.ln_evalue);
+      if (!std::isnan(v.ln_evalue)) r.ze = format_evalue(v.ln_evalue);
       sink->record(r);
     }
   }

@@ -57,11 +57,11 @@ std::unique_ptr<engine> make_engine(const align_options& options, const notice_f
   return build_engine(options.engine, [&notice](const std::string& line) { notice("notice: " + line); });
 }
 
-std::vector<std::size_t> rank_targets(const std::vector<best_cell>& cells, std::int32_t min_score,
+std::vector<std::size_t> rank_targets(const std::vector<best_cell>& cells, const report_rule& rule, std::size_t q,
                                       std::size_t max_hits) {
   std::vector<std::size_t> order;
   for (std::size_t t = 0; t < cells.size(); ++t)
-    if (cells[t].score > 0 && cells[t].score >= min_score) order.push_back(t);
+    if (rule.reports(q, t, cells[t].score)) order.push_back(t);
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return cells[a].score > cells[b].score; });
   if (order.size() > max_hits) order.resize(max_hits);
@@ -109,7 +109,7 @@ void complement_queries(sequence_set& queries) {
 // alignment's end.
 std::vector<output::hit> hsps_of(engine& eng, const scoring_scheme& scheme, const align_options& options,
                                  const sequence_set& queries, const sequence_set& targets,
-                                 const std::vector<std::int32_t>& min_scores, bool scanned,
+                                 const report_rule& rule, bool scanned,
                                  const std::vector<std::vector<best_cell>>& cells,
                                  const std::vector<std::vector<std::size_t>>& keep, const std::vector<bool>& minus_of,
                                  const std::function<void(bool)>& use_strand, const progress_fn& report) {
@@ -137,10 +137,10 @@ std::vector<output::hit> hsps_of(engine& eng, const scoring_scheme& scheme, cons
         best_cell known{};
         if (scanned) {
           known = cells[k][q * nt + t];
-          if (known.score <= 0 || known.score < min_scores[q]) continue;
+          if (!rule.reports(q, t, known.score)) continue;
         }
         jobs.push_back({q, t, queries.records[q].residues, targets.records[t].residues, known});
-        thresholds.push_back(min_scores[q]);
+        thresholds.push_back(rule.floor(q, t));
         at.emplace_back(q, j * strands + k);
       }
     std::vector<std::vector<alignment>> out(jobs.size());
@@ -173,7 +173,7 @@ std::vector<output::hit> hsps_of(engine& eng, const scoring_scheme& scheme, cons
     }
     std::vector<std::size_t> slot(nt, SIZE_MAX);
     for (std::size_t j = 0; j < chosen[q].size(); ++j) slot[chosen[q][j]] = j;
-    const std::vector<std::size_t> order = scanned ? chosen[q] : rank_targets(best, min_scores[q], options.max_hits);
+    const std::vector<std::size_t> order = scanned ? chosen[q] : rank_targets(best, rule, q, options.max_hits);
     for (std::size_t t : order)
       for (auto& [a, k] : merged[slot[t]])
         hits.push_back({q, t, std::move(*a), minus_of[k] ? output::dna_strand::minus : output::dna_strand::plus});
@@ -188,12 +188,13 @@ std::vector<output::hit> hsps_of(engine& eng, const scoring_scheme& scheme, cons
 // restored before returning. With more targets than --max-hits (or an engine that scans first)
 // every query × target is scored first and only the reported hits are aligned; a single pair is
 // aligned directly. Alignments of all queries go to the engine
-// in one batch per strand. min_scores[q]: the smallest score query q reports (--min-score and
-// --evalue together).
+// in one batch per strand. settle(cells) gives the rule of which hits are reported (--min-score
+// and --evalue) once the scan's best cells (per strand; none without a scan) are known: the
+// search's statistics may be fitted to them.
+using settle_fn = std::function<report_rule(std::span<const std::vector<best_cell>> cells)>;
 std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, const align_options& options,
-                                    sequence_set& queries, const sequence_set& targets,
-                                    const std::vector<std::int32_t>& min_scores, progress_line& progress,
-                                    double& scan_s) {
+                                    sequence_set& queries, const sequence_set& targets, const settle_fn& settle,
+                                    progress_line& progress, double& scan_s) {
   using clock = std::chrono::steady_clock;
   const std::size_t nq = queries.records.size(), nt = targets.records.size();
   const progress_fn report = [&](std::uint64_t cells) { progress.add(cells); };
@@ -232,6 +233,10 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
       cells[k].resize(nq * nt);
       eng.search(qs, ts, scheme, cells[k], report);
     }
+    scan_s = std::chrono::duration<double>(clock::now() - t0).count();
+  }
+  const report_rule rule = settle(all_kept ? std::span<const std::vector<best_cell>>() : cells);
+  if (!all_kept) {
     for (std::size_t q = 0; q < nq; ++q) {
       std::vector<best_cell> merged(nt);
       std::vector<std::size_t> strand_of(nt, 0);
@@ -240,10 +245,9 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
           if (cells[k][q * nt + t].score > cells[strand_of[t]][q * nt + t].score) strand_of[t] = k;
         merged[t] = cells[strand_of[t]][q * nt + t];
       }
-      keep[q] = rank_targets(merged, min_scores[q], options.max_hits);
+      keep[q] = rank_targets(merged, rule, q, options.max_hits);
       for (std::size_t t : keep[q]) keep_strand[q].push_back(strand_of[t]);
     }
-    scan_s = std::chrono::duration<double>(clock::now() - t0).count();
   } else if (options.max_hsps == 1) {
     for (std::size_t q = 0; q < nq; ++q)
       for (std::size_t t = 0; t < nt; ++t)
@@ -254,8 +258,7 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
   }
 
   if (options.max_hsps != 1)
-    return hsps_of(eng, scheme, options, queries, targets, min_scores, !all_kept, cells, keep, minus_of, use_strand,
-                   report);
+    return hsps_of(eng, scheme, options, queries, targets, rule, !all_kept, cells, keep, minus_of, use_strand, report);
 
   // A scanned hit is aligned in the prefixes that end at its best cell: the DP values there are
   // those of the whole matrix and no cell before the end cell (in the tie order: column, then
@@ -317,7 +320,7 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
       }
     }
     // With every target traced, ranking happens after the alignments are known.
-    const std::vector<std::size_t> order = all_kept ? rank_targets(traced, min_scores[q], options.max_hits) : keep[q];
+    const std::vector<std::size_t> order = all_kept ? rank_targets(traced, rule, q, options.max_hits) : keep[q];
     for (std::size_t t : order) {
       const std::size_t a_at = chosen[t];
       const std::size_t k = keep_strand[q][a_at - first[q]];
@@ -335,19 +338,6 @@ void check_score_range(const sequence_set& queries, const sequence_set& targets,
   if (!within_score_range(longest_query, longest_target, scheme))
     throw usage_error("scores could reach " + std::to_string(best_score_bound(longest_query, longest_target, scheme)) +
                       ", beyond the 32-bit range the engines use; lower the match/matrix scores");
-}
-
-// The smallest score each query reports: --min-score, raised to the score whose E-value is
-// --evalue in the query's search space.
-std::vector<std::int32_t> min_scores_of(const align_options& options, const scoring::karlin_params& params,
-                                        const sequence_set& queries, std::uint64_t db_residues, std::size_t db_sequences) {
-  std::vector<std::int32_t> min_scores;
-  for (const auto& q : queries.records) {
-    const double space = scoring::effective_search_space(params, q.residues.size(), db_residues, db_sequences);
-    const std::int64_t by_evalue = scoring::min_score_for_evalue(params, options.max_evalue, space);
-    min_scores.push_back(std::int32_t(std::clamp<std::int64_t>(by_evalue, options.min_score, INT32_MAX)));
-  }
-  return min_scores;
 }
 
 }  // namespace
@@ -411,8 +401,9 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
     searching.strand = options.strand_option.value_or(strand_choice::both);
   }
   output::check_inputs(options.outfmt, queries, targets);
-  // E-value parameters: NCBI's table for the scheme, else an estimate (while the engine starts).
-  const scoring::karlin_params evalue_params = scoring::karlin_params_for(scheme);
+  // The statistics' method: NCBI's table for the scheme, else an estimate (while the engine
+  // starts), else fitted to the scan, else none.
+  const stats_plan plan = plan_statistics(options.stats, scheme, targets.records.size());
   std::unique_ptr<engine> eng = engine_ready.get();
   const double ready_s = since_start();
   {
@@ -420,9 +411,7 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
     hold_engine_notices = false;
   }
   for (const std::string& line : held_notices) notice_in(line);
-  if (evalue_params.source == scoring::karlin_source::estimated)
-    notice_in("notice: E-values: NCBI BLAST has no table for this scoring scheme; using " +
-              scoring::describe(evalue_params));
+  if (const std::string line = stats_notice(plan); !line.empty()) notice_in("notice: " + line);
 
   std::uint64_t total_cells = 0, db_residues = 0;
   for (const auto& t : targets.records) db_residues += t.residues.size();
@@ -430,7 +419,14 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
   if (searching.strand == strand_choice::both) total_cells *= 2;
 
   std::vector<output::hit> hits;
-  double scan_s = 0;
+  double scan_s = 0, fit_s = 0;
+  std::optional<scoring::search_statistics> stats;  // settled after the scan
+  const settle_fn settle = [&](std::span<const std::vector<best_cell>> cells) {
+    const auto t0 = clock::now();
+    stats.emplace(settle_statistics(plan, queries, targets, cells, options.engine.options.cpu_threads));
+    fit_s = std::chrono::duration<double>(clock::now() - t0).count();
+    return rule_of(*stats, options.stats, queries, targets);
+  };
   {
     progress_line progress("aligning", total_cells, !options.quiet);
     struct detach {  // the engine stops reaching the line before it goes, exceptions included
@@ -438,15 +434,13 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
       ~detach() { line.store(nullptr); }
     } detach_fill{fill_line};
     if (queries.records.size() * targets.records.size() == 1) fill_line.store(&progress);
-    const std::vector<std::int32_t> min_scores =
-        min_scores_of(options, evalue_params, queries, db_residues, targets.records.size());
-    hits = search_all(*eng, scheme, searching, queries, targets, min_scores, progress, scan_s);
+    hits = search_all(*eng, scheme, searching, queries, targets, settle, progress, scan_s);
   }
 
   const double aligned_s = since_start();
 
   const output::run_context ctx{queries, targets, scheme, SWAT_VERSION_STRING, options.command_line,
-                                db_residues, eng->name(), eng->device(), &evalue_params};
+                                db_residues, eng->name(), eng->device(), &*stats};
   if (!out_file) {
     output::write_hits(stdout_stream, options.outfmt, ctx, hits);
     stdout_stream.flush();
@@ -466,9 +460,11 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
     const double align_s = aligned_s - ready_s;
     std::snprintf(line, sizeof line,
                   "timing: read %.3f s | %s engine on %s ready %.3f s (started with the read) | align %.3f s "
-                  "(%.3g cells, %.1f GCUPS; %sscan %.3f s, traceback %.3f s) | output %.3f s | total %.3f s",
+                  "(%.3g cells, %.1f GCUPS; %sscan %.3f s, E-values %s %.3f s, traceback %.3f s) | output %.3f s | "
+                  "total %.3f s",
                   read_s, eng->name().c_str(), eng->device().c_str(), engine_s, align_s, double(total_cells),
-                  double(total_cells) / std::max(align_s, 1e-9) / 1e9, stages.c_str(), scan_s, align_s - scan_s,
+                  double(total_cells) / std::max(align_s, 1e-9) / 1e9, stages.c_str(), scan_s,
+                  std::string(scoring::to_string(stats->method())).c_str(), fit_s, align_s - scan_s - fit_s,
                   since_start() - aligned_s, since_start());
     options.timing(line);
   }

@@ -15,6 +15,7 @@
 #include "engine/registry.hpp"
 #include "io/fasta.hpp"
 #include "output/output.hpp"
+#include "pipeline/search_stats.hpp"
 
 namespace swat::pipeline {
 
@@ -52,8 +53,7 @@ struct align_options {
   std::string out_path;                          //!< "" or "-" = stdout
   std::size_t max_hits = 10;                     //!< hits (targets) kept per query
   std::size_t max_hsps = 1;                      //!< alignments per query-target pair (0 = all; Waterman–Eggert)
-  std::int32_t min_score = 1;                    //!< hits below are dropped
-  double max_evalue = 10;                        //!< hits with a larger E-value are dropped (> 0)
+  stats_request stats;                           //!< --stats, --evalue, --min-score (search_stats.hpp)
   bool quiet = false;                            //!< no notices, no progress line
   //! When set, receives one line with the wall time of each stage (--timing).
   std::function<void(const std::string&)> timing;
@@ -70,9 +70,9 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
 //! notice); its notices reach notice as "notice: …".
 std::unique_ptr<engine> make_engine(const align_options& options, const notice_fn& notice);
 
-//! Best hits of one query: sorted by score (descending) then target order, ≥ min_score,
-//! at most max_hits.
-std::vector<std::size_t> rank_targets(const std::vector<best_cell>& cells, std::int32_t min_score,
+//! Best hits of query q: sorted by score (descending) then target order, those the rule
+//! reports, at most max_hits.
+std::vector<std::size_t> rank_targets(const std::vector<best_cell>& cells, const report_rule& rule, std::size_t q,
                                       std::size_t max_hits);
 
 }  // namespace swat::pipeline

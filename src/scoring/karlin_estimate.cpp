@@ -192,10 +192,9 @@ std::int32_t score_lattice(const scoring_scheme& s, const std::vector<residue_fr
 }
 
 [[noreturn]] void no_log_regime(const scoring_scheme& s, const std::string& why) {
-  throw usage_error("E-values are undefined for scoring '" + s.matrix_name + "' with gap " +
-                    std::to_string(s.gap_open) + "/" + std::to_string(s.gap_extend) + ": " + why +
-                    ", so local alignment scores of unrelated sequences grow with their length; use a more "
-                    "negative mismatch score or higher gap costs");
+  throw usage_error("scoring '" + s.matrix_name + "' with gap " + std::to_string(s.gap_open) + "/" +
+                    std::to_string(s.gap_extend) + " has no Karlin-Altschul parameters: " + why +
+                    ", so scores of unrelated sequences grow with their length");
 }
 
 }  // namespace

@@ -163,8 +163,12 @@ TEST_F(cli_bad_input, inputs_sam_cannot_carry) {
   expect_clean_failure(dir, "align " + t() + " " + (dir / "paren.fa").string() + " --outfmt sam", {"chr(1)"});
   const std::string p = (dir / "p.fa").string();
   expect_clean_failure(dir, "align " + p + " " + p + " --outfmt bam", {"--outfmt bam", "--outfmt sam"});
-  // Schemes without a logarithmic regime have no E-values: a usage error, not NA.
-  expect_clean_failure(dir, "align " + t() + " " + t() + " --match 1 --mismatch 0", {"E-values are undefined"});
+  // Schemes without a logarithmic regime have no E-values in a search too small to fit them: an
+  // explicit --evalue (or --stats analytic) cannot be honoured (the search itself runs: cli_stats_test).
+  expect_clean_failure(dir, "align " + t() + " " + t() + " --match 1 --mismatch 0 --evalue 1", {"--evalue cannot be honoured"});
+  expect_clean_failure(dir, "align " + t() + " " + t() + " --match 1 --mismatch 0 --stats analytic",
+                       {"--stats analytic", "no Karlin-Altschul parameters"});
+  expect_clean_failure(dir, "align " + t() + " " + t() + " --stats sometimes", {"--stats", "sometimes"});
 }
 
 TEST_F(cli_bad_input, mixed_alphabets_in_auto_mode) {

@@ -56,7 +56,7 @@ TEST(blast6, protein_positive_and_ppos_count_positive_mismatches) {
   const sequence_set q = make_set(alphabet_kind::protein, {{"pq", "PQIKWLEA"}});
   const sequence_set t = make_set(alphabet_kind::protein, {{"pt", "PQVRWEC"}});
   const scoring_scheme s = protein_scheme();
-  run_context ctx{q, t, s, "0.1.0", "", 1000000, "", "", &blosum62_params()};
+  run_context ctx{q, t, s, "0.1.0", "", 1000000, "", "", &blosum62_stats()};
   const std::vector<hit> hits{{0, 0, make_alignment(q, 0, t, 0, s, 0, 0, "5M1I2M")}};
   // P|P Q|Q I:V K:R W|W L/- E|E A.C: score 5+5+2+2+5-12+5-2 = 10; 6 of 8 columns positive.
   ASSERT_EQ(hits[0].aln.score, 10);

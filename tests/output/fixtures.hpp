@@ -50,7 +50,7 @@ inline scoring_scheme dna_scheme() {
 }
 
 //! A toy protein matrix named "BLOSUM62": identical +5, the pairs I/V, I/L, L/V, K/R +2,
-//! everything else -2; gap 11 + k. Not NCBI's BLOSUM62: give runs blosum62_params().
+//! everything else -2; gap 11 + k. Not NCBI's BLOSUM62: give runs blosum62_stats().
 inline scoring_scheme protein_scheme() {
   scoring_scheme s;
   s.alphabet = alphabet_kind::protein;
@@ -77,6 +77,12 @@ inline const scoring::karlin_params& blosum62_params() {
   static const scoring::karlin_params p{0.267, 0.041, 0.14, 1.9, -30, false, scoring::karlin_source::ncbi_table,
                                         "NCBI BLAST table: BLOSUM62, gap 11/1"};
   return p;
+}
+
+//! Analytic statistics with blosum62_params(), for run_context::statistics.
+inline const scoring::search_statistics& blosum62_stats() {
+  static const scoring::search_statistics s = scoring::search_statistics::analytic(blosum62_params());
+  return s;
 }
 
 //! An alignment starting at (query_begin, target_begin) with ops from CIGAR text ("4M2I4M");

@@ -18,7 +18,9 @@ const char* const dna_metadata =
     "{\n  \"metadata\": {\"program\": \"swat-gpu\", \"version\": \"0.1.0\", \"command\": \"swat-gpu -q q.fa -d db.fa\", "
     "\"engine\": \"cpu\", \"device\": \"cpu\", \"scheme\": {\"alphabet\": \"dna\", \"matrix\": \"match 2 mismatch -3\", "
     "\"gap_open\": 5, \"gap_extend\": 2}, \"queries\": {\"file\": \"test.fa\", \"sequences\": 2}, "
-    "\"database\": {\"file\": \"test.fa\", \"sequences\": 2, \"residues\": 26}, \"evalue_parameters\": "
+    "\"database\": {\"file\": \"test.fa\", \"sequences\": 2, \"residues\": 26}, \"statistics\": {\"method\": "
+    "\"analytic\", \"description\": \"analytic, lambda=0.625 K=0.41 H=0.78 alpha=0.8 beta=-2 (E-values of odd scores: "
+    "those of the even score below) from NCBI BLAST table: blastn reward 2 penalty -3, gap 5/2\"}, \"evalue_parameters\": "
     "{\"lambda\": 0.625, \"k\": 0.41, \"h\": 0.78, \"alpha\": 0.8, \"beta\": -2, \"even_scores_only\": true, "
     "\"source\": \"ncbi_table\", \"origin\": \"NCBI BLAST table: blastn reward 2 penalty -3, gap 5/2\"}},\n";
 

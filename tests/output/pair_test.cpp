@@ -11,7 +11,7 @@ TEST(pair, golden_protein_with_similarity_markup) {
   const sequence_set q = make_set(alphabet_kind::protein, {{"pq", "PQIKWLEA"}});
   const sequence_set t = make_set(alphabet_kind::protein, {{"pt", "PQVRWEC"}});
   const scoring_scheme s = protein_scheme();
-  run_context ctx{q, t, s, "0.1.0", "swat-gpu --outfmt pair", 1000000, "", "", &blosum62_params()};
+  run_context ctx{q, t, s, "0.1.0", "swat-gpu --outfmt pair", 1000000, "", "", &blosum62_stats()};
   const std::vector<hit> hits{{0, 0, make_alignment(q, 0, t, 0, s, 0, 0, "5M1I2M")}};
   EXPECT_EQ(render(parse_outfmt("pair"), ctx, hits),
             "########################################\n"

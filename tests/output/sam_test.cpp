@@ -195,7 +195,7 @@ TEST(sam, protein_output_passes_samtools) {
   const sequence_set q = make_set(alphabet_kind::protein, {{"pq", "MMPQIKWLEA"}});
   const sequence_set t = make_set(alphabet_kind::protein, {{"pt", "PQVRWEC"}});
   const scoring_scheme s = protein_scheme();
-  run_context ctx{q, t, s, "0.1.0", "swat-gpu", 7, "", "", &blosum62_params()};
+  run_context ctx{q, t, s, "0.1.0", "swat-gpu", 7, "", "", &blosum62_stats()};
   const std::vector<hit> hits{{0, 0, make_alignment(q, 0, t, 0, s, 2, 0, "5M1I2M")}};
   const std::string sam = render(parse_outfmt("sam"), ctx, hits);
   EXPECT_NE(sam.find("pq\t0\tpt\t1\t255\t2S2=2X1=1I1=1X\t*\t0\t0\tMMPQIKWLEA\t*\tAS:i:10\tNM:i:4\tMD:Z:2V0R2C0\tZE:Z:"),

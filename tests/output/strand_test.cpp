@@ -61,7 +61,7 @@ TEST(strand, json_and_pair_show_the_strand) {
 TEST(strand, minus_protein_hit_is_a_logic_error) {
   const sequence_set q = make_set(alphabet_kind::protein, {{"p", "MKV"}});
   const scoring_scheme s = protein_scheme();
-  run_context ctx{q, q, s, "", "", 3, "", "", &blosum62_params()};
+  run_context ctx{q, q, s, "", "", 3, "", "", &blosum62_stats()};
   const hit h{0, 0, make_alignment(q, 0, q, 0, s, 0, 0, "3M"), dna_strand::minus};
   EXPECT_THROW(render(parse_outfmt("6"), ctx, {h}), std::logic_error);
 }

@@ -1,0 +1,146 @@
+// Empirical E-values (empirical.hpp): length-binned location and scale, an exponential tail
+// above the top 1 %, highest scores censored.
+
+#include "scoring/empirical.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+namespace swat::scoring {
+namespace {
+
+constexpr std::size_t targets_per_bin = 100;
+constexpr std::size_t max_bins = 32;
+constexpr double tail_share = 0.05;         //!< the tail: the top 5 % of targets …
+constexpr std::size_t min_tail = 30;        //!< … and at least 30
+constexpr double censored_share = 0.01;     //!< censored: the top 1 % …
+constexpr std::size_t min_censored = 2;     //!< … and at least 2
+constexpr double significant_evalue = 0.01; //!< a target the fit finds this significant is censored
+constexpr double min_beta = 0.05;           //!< floor of the tail's scale (ties at the top)
+//! Ceiling of the tail's scale: 1.1 × that of a Gumbel distribution in interquartile units,
+//! 1 / (ln ln 4 − ln ln 4/3) = 0.636 (a tail heavier than the extreme-value distribution's comes
+//! from related targets, not from chance).
+constexpr double max_beta = 0.7;
+
+//! Index of the segment of centres that x falls in (0 … size − 2), for interpolation.
+std::size_t segment_of(const std::vector<double>& centres, double x) {
+  const auto it = std::upper_bound(centres.begin(), centres.end(), x);
+  const auto after = std::size_t(it - centres.begin());
+  return std::min(after == 0 ? 0 : after - 1, centres.size() - 2);
+}
+
+//! The q-quantile (0 ≤ q ≤ 1, linear between order statistics) of v, reordering v.
+double quantile(std::vector<double>& v, double q) {
+  const double at = q * double(v.size() - 1);
+  const auto low = std::size_t(at);
+  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(low), v.end());
+  const double a = v[low];
+  if (low + 1 >= v.size()) return a;
+  const double b = *std::min_element(v.begin() + std::ptrdiff_t(low) + 1, v.end());
+  return a + (at - double(low)) * (b - a);
+}
+
+}  // namespace
+
+length_bins::length_bins(std::span<const std::uint64_t> target_lengths) {
+  const std::size_t n = target_lengths.size();
+  order_.resize(n);
+  std::iota(order_.begin(), order_.end(), std::uint32_t(0));
+  std::stable_sort(order_.begin(), order_.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return target_lengths[a] < target_lengths[b]; });
+  ln_length_.resize(n);
+  for (std::size_t t = 0; t < n; ++t) ln_length_[t] = std::log(double(std::max<std::uint64_t>(target_lengths[t], 1)));
+  const std::size_t bins = std::clamp<std::size_t>(n / targets_per_bin, 2, max_bins);
+  auto centres = std::make_shared<std::vector<double>>();
+  std::vector<double> in_bin;
+  for (std::size_t b = 0; b <= bins; ++b) starts_.push_back(n * b / bins);
+  for (std::size_t b = 0; b < bins; ++b) {
+    in_bin.clear();
+    for (std::size_t k = starts_[b]; k < starts_[b + 1]; ++k) in_bin.push_back(ln_length_[order_[k]]);
+    centres->push_back(in_bin.empty() ? (centres->empty() ? 0.0 : centres->back()) : quantile(in_bin, 0.5));
+  }
+  // Bins of equal lengths share a centre; interpolation needs them strictly rising.
+  for (std::size_t b = 1; b < centres->size(); ++b)
+    (*centres)[b] = std::max((*centres)[b], (*centres)[b - 1] + 1e-9);
+  centres_ = std::move(centres);
+}
+
+double empirical_fit::standardised(double s, double ln_length) const {
+  const std::vector<double>& c = *centres;
+  const std::size_t j = segment_of(c, ln_length);
+  const double w = (ln_length - c[j]) / (c[j + 1] - c[j]);
+  // Location: interpolated, continued along the last segment beyond it, flat below the first.
+  const double wl = std::max(w, 0.0), ws = std::clamp(w, 0.0, 1.0);
+  const double loc = std::max(0.0, double(location[j]) + wl * double(location[j + 1] - location[j]));
+  const double scl = std::max(1.0, double(scale[j]) + ws * double(scale[j + 1] - scale[j]));
+  return (s - loc) / scl;
+}
+
+double empirical_fit::ln_pvalue(std::int64_t s, std::uint64_t target_length) const {
+  const double z = standardised(double(s), std::log(double(std::max<std::uint64_t>(target_length, 1))));
+  return std::min(0.0, std::log(tail_fraction) - (z - threshold) / beta);
+}
+
+empirical_fit empirical_fitter::fit(std::span<const std::int32_t> scores) {
+  const length_bins& lb = bins_;
+  const std::size_t n = lb.targets(), bins = lb.bins();
+  empirical_fit f;
+  f.centres = lb.centres_;
+  f.location.resize(bins);
+  f.scale.resize(bins);
+  for (std::size_t b = 0; b < bins; ++b) {
+    scratch_.clear();
+    for (std::size_t k = lb.starts_[b]; k < lb.starts_[b + 1]; ++k) scratch_.push_back(double(scores[lb.order_[k]]));
+    if (scratch_.empty()) scratch_.push_back(0);
+    const double q25 = quantile(scratch_, 0.25), q50 = quantile(scratch_, 0.5), q75 = quantile(scratch_, 0.75);
+    f.location[b] = float(b ? std::max(q50, double(f.location[b - 1])) : q50);
+    f.scale[b] = float(std::max(q75 - q25, 1.0));
+  }
+  z_.resize(n);
+  for (std::size_t t = 0; t < n; ++t) z_[t] = f.standardised(double(scores[t]), lb.ln_length_[t]);
+  // The tail: the top k standardised scores above u, the top c of them censored.
+  const std::size_t k = std::min(n - 1, std::max(min_tail, std::size_t(tail_share * double(n))));
+  std::size_t c = std::max(min_censored, std::size_t(censored_share * double(n)));
+  scratch_.assign(z_.begin(), z_.end());
+  std::partial_sort(scratch_.begin(), scratch_.begin() + std::ptrdiff_t(k + 1), scratch_.end(), std::greater<>());
+  const double u = scratch_[k];
+  f.threshold = u;
+  f.tail_fraction = double(k) / double(n);
+  const double ln_d = std::log(double(n)), ln_significant = std::log(significant_evalue);
+  for (int round = 0; round < 3; ++round) {
+    c = std::min(c, k / 2);
+    const double cut = scratch_[c];
+    double sum = 0;
+    std::size_t observed = 0, censored = 0;
+    for (std::size_t i = 0; i < k; ++i) {
+      if (scratch_[i] > cut) {
+        ++censored;
+      } else {
+        sum += scratch_[i] - u;
+        ++observed;
+      }
+    }
+    f.beta = std::clamp((sum + double(censored) * (cut - u)) / double(std::max<std::size_t>(observed, 1)), min_beta,
+                        max_beta);
+    // Targets this fit finds significant are censored in the next round (related sequences).
+    std::size_t significant = 0;
+    for (std::size_t i = 0; i < k; ++i)
+      if (ln_d + std::log(f.tail_fraction) - (scratch_[i] - u) / f.beta <= ln_significant) ++significant;
+    if (significant <= c) break;
+    c = significant;
+  }
+  return f;
+}
+
+std::string empirical_origin(std::size_t targets) {
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "a fit of each query's best scores against the %zu database sequences (median and interquartile "
+                "range in %zu length bins, an exponential tail above the top 5 %%, the top 1 %% censored)",
+                targets, std::clamp<std::size_t>(targets / targets_per_bin, 2, max_bins));
+  return buf;
+}
+
+}  // namespace swat::scoring
