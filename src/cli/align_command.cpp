@@ -40,6 +40,9 @@ Conventions:
               the query, then a gap in the target, and opens a gap rather than extending one on
               equal scores. Every engine follows the same rule, so outputs compare byte for byte.
   Hits        Per query, sorted by score (descending) then by target order in DB.
+  E-values    --stats auto: NCBI's Karlin-Altschul parameters where BLAST tabulates the scheme;
+              else fitted to the search's own scores (500 or more database sequences); else
+              island-method estimates; else none (evalue/bitscore nan, --evalue an error).
   Exit codes  0 success, 1 runtime failure, 2 bad usage or input (one line on stderr naming
               the file, record and position). Output files are written atomically
               (temporary file + rename, mode kept, links followed); FIFOs and devices are

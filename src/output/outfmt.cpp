@@ -131,12 +131,15 @@ std::string outfmt_help() {
     line.resize(12, ' ');
     s += line + std::string(c.help) + "\n";
   }
-  s += "E-values: E = K*m'*n'*exp(-lambda*S) with BLAST's effective lengths m' and n' (length\n"
-       "adjustment). lambda, K, alpha and beta come from NCBI BLAST's tables when the scheme is a\n"
-       "tabulated one (matched by the matrix contents and gap costs: BLOSUM45/50/62/80/90,\n"
-       "PAM30/70/250, blastn reward/penalty pairs); for any other scheme they are estimated for the\n"
-       "run by the island method on random sequences (a notice says so; SAM @CO and JSON name the\n"
-       "source). E-values below the double range print in exponent form, e.g. 1.00e-400.\n";
+  s += "E-values (--stats): analytic where NCBI BLAST tabulates the scheme (matched by the matrix\n"
+       "contents and gap costs: BLOSUM45/50/62/80/90, PAM30/70/250, blastn reward/penalty pairs):\n"
+       "E = K*m'*n'*exp(-lambda*S) with BLAST's effective lengths. Any other scheme searched against\n"
+       "500 or more sequences: empirical, fitted to each query's scores against the database (as\n"
+       "SSEARCH does), E = D * P(score >= S for a target of that length). Smaller searches: lambda\n"
+       "and K estimated by the island method on random sequences, where the scheme has a\n"
+       "logarithmic regime; else none: the evalue and bitscore columns print nan (JSON null, no SAM\n"
+       "ZE tag) and --evalue is an error. A notice, SAM @CO and JSON name the method. E-values\n"
+       "below the double range print in exponent form, e.g. 1.00e-400.\n";
   return s;
 }
 

@@ -110,7 +110,7 @@ scoring::search_statistics settle_statistics(const stats_plan& plan, const seque
     }
   };
   const unsigned n = std::clamp<unsigned>(threads ? threads : std::thread::hardware_concurrency(), 1,
-                                          unsigned(std::min<std::size_t>(nq, 64)));
+                                          unsigned(std::clamp<std::size_t>(nq, 1, 64)));
   std::vector<std::thread> pool;
   try {
     for (unsigned i = 1; i < n; ++i) pool.emplace_back(work);
@@ -165,11 +165,21 @@ report_rule rule_of(const scoring::search_statistics& stats, const stats_request
     }
     return rule;
   }
-  // Empirical: E rises with the target's length at a given score, so the floor of the shortest
-  // target bounds every other from below; the exact floor is found per target when asked.
-  std::uint64_t shortest = UINT64_MAX;
-  for (const sequence_record& t : targets.records) shortest = std::min<std::uint64_t>(shortest, t.residues.size());
-  for (std::size_t q = 0; q < nq; ++q) rule.lower[q] = smallest(q, shortest, request.min_score);
+  // Empirical: E never falls with the target's length at a given score, and the score of a given
+  // E-value is piecewise linear in ln length between the fit's breakpoints (empirical.hpp): the
+  // smallest floor of any target lies at the shortest or longest target or at a breakpoint
+  // between them. The exact floor of each target is found when asked.
+  std::uint64_t shortest = UINT64_MAX, longest = 0;
+  for (const sequence_record& t : targets.records) {
+    shortest = std::min<std::uint64_t>(shortest, t.residues.size());
+    longest = std::max<std::uint64_t>(longest, t.residues.size());
+  }
+  for (std::size_t q = 0; q < nq; ++q) {
+    std::int32_t low = std::min(smallest(q, shortest, request.min_score), smallest(q, longest, request.min_score));
+    for (const std::uint64_t n : stats.fit_of(q)->breakpoints())
+      if (n >= shortest && n <= longest) low = std::min(low, smallest(q, n, request.min_score));
+    rule.lower[q] = low;
+  }
   rule.exact = [&targets, smallest, lower = rule.lower](std::size_t q, std::size_t t) {
     return smallest(q, targets.records[t].residues.size(), lower[q]);
   };

@@ -71,7 +71,8 @@ struct report_rule {
   }
 };
 
-//! The rule of these statistics for this request (E ≤ --evalue where E-values exist).
+//! The rule of these statistics for this request (E ≤ --evalue where E-values exist). The
+//! rule refers to stats, queries and targets: they must outlive it.
 report_rule rule_of(const scoring::search_statistics& stats, const stats_request& request,
                     const sequence_set& queries, const sequence_set& targets);
 

@@ -18,11 +18,23 @@ constexpr std::size_t min_tail = 30;        //!< … and at least 30
 constexpr double censored_share = 0.01;     //!< censored: the top 1 % …
 constexpr std::size_t min_censored = 2;     //!< … and at least 2
 constexpr double significant_evalue = 0.01; //!< a target the fit finds this significant is censored
-constexpr double min_beta = 0.05;           //!< floor of the tail's scale (ties at the top)
+constexpr double min_beta = 0.05;           //!< floor of the tail's scale (standardised units)
+constexpr double min_scale = 0.5;           //!< floor of a bin's interquartile range (score units)
 //! Ceiling of the tail's scale: 1.1 × that of a Gumbel distribution in interquartile units,
 //! 1 / (ln ln 4 − ln ln 4/3) = 0.636 (a tail heavier than the extreme-value distribution's comes
 //! from related targets, not from chance).
 constexpr double max_beta = 0.7;
+
+//! A deterministic offset in (−0.5, 0.5) for target t (splitmix64 of its index): integer scores
+//! spread over their unit interval, so that ties do not bias the quantiles and the tail (the
+//! randomised probability integral transform for discrete data, made reproducible).
+double jitter(std::size_t t) {
+  std::uint64_t z = std::uint64_t(t) * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return (double(z >> 11) + 0.5) / double(1ull << 53) - 0.5;
+}
 
 //! Index of the segment of centres that x falls in (0 … size − 2), for interpolation.
 std::size_t segment_of(const std::vector<double>& centres, double x) {
@@ -74,13 +86,24 @@ double empirical_fit::standardised(double s, double ln_length) const {
   // Location: interpolated, continued along the last segment beyond it, flat below the first.
   const double wl = std::max(w, 0.0), ws = std::clamp(w, 0.0, 1.0);
   const double loc = std::max(0.0, double(location[j]) + wl * double(location[j + 1] - location[j]));
-  const double scl = std::max(1.0, double(scale[j]) + ws * double(scale[j + 1] - scale[j]));
+  const double scl = std::max(min_scale, double(scale[j]) + ws * double(scale[j + 1] - scale[j]));
   return (s - loc) / scl;
 }
 
 double empirical_fit::ln_pvalue(std::int64_t s, std::uint64_t target_length) const {
-  const double z = standardised(double(s), std::log(double(std::max<std::uint64_t>(target_length, 1))));
+  // P(S ≥ s) of an integer score is P(S' ≥ s − ½) of the score spread over its unit interval.
+  const double z = standardised(double(s) - 0.5, std::log(double(std::max<std::uint64_t>(target_length, 1))));
   return std::min(0.0, std::log(tail_fraction) - (z - threshold) / beta);
+}
+
+std::vector<std::uint64_t> empirical_fit::breakpoints() const {
+  std::vector<std::uint64_t> n;
+  for (const double c : *centres) {
+    const double at = std::exp(c);
+    n.push_back(std::uint64_t(std::floor(at)));
+    n.push_back(std::uint64_t(std::ceil(at)));
+  }
+  return n;
 }
 
 empirical_fit empirical_fitter::fit(std::span<const std::int32_t> scores) {
@@ -92,14 +115,20 @@ empirical_fit empirical_fitter::fit(std::span<const std::int32_t> scores) {
   f.scale.resize(bins);
   for (std::size_t b = 0; b < bins; ++b) {
     scratch_.clear();
-    for (std::size_t k = lb.starts_[b]; k < lb.starts_[b + 1]; ++k) scratch_.push_back(double(scores[lb.order_[k]]));
+    for (std::size_t k = lb.starts_[b]; k < lb.starts_[b + 1]; ++k) {
+      const std::uint32_t t = lb.order_[k];
+      scratch_.push_back(double(scores[t]) + jitter(t));
+    }
     if (scratch_.empty()) scratch_.push_back(0);
     const double q25 = quantile(scratch_, 0.25), q50 = quantile(scratch_, 0.5), q75 = quantile(scratch_, 0.75);
-    f.location[b] = float(b ? std::max(q50, double(f.location[b - 1])) : q50);
-    f.scale[b] = float(std::max(q75 - q25, 1.0));
+    // The location never falls with length (scores of unrelated targets do not shrink as targets
+    // grow); the scale is left as measured (a running maximum would inflate it in long bins).
+    const double location = std::max(q50, 0.0);
+    f.location[b] = float(b ? std::max(location, double(f.location[b - 1])) : location);
+    f.scale[b] = float(std::max(q75 - q25, min_scale));
   }
   z_.resize(n);
-  for (std::size_t t = 0; t < n; ++t) z_[t] = f.standardised(double(scores[t]), lb.ln_length_[t]);
+  for (std::size_t t = 0; t < n; ++t) z_[t] = f.standardised(double(scores[t]) + jitter(t), lb.ln_length_[t]);
   // The tail: the top k standardised scores above u, the top c of them censored.
   const std::size_t k = std::min(n - 1, std::max(min_tail, std::size_t(tail_share * double(n))));
   std::size_t c = std::max(min_censored, std::size_t(censored_share * double(n)));

@@ -11,7 +11,9 @@
 //     interquartile range the scale (both robust to the few related targets). Between bin centres
 //     (the median ln length of each bin) both are interpolated in ln length; beyond the longest
 //     bin the location goes on along its last segment (scores still rise with length), the scale
-//     stays; below the shortest both stay. The location never falls with length.
+//     stays; below the shortest both stay. The location never falls with length. Integer scores are spread over their unit interval (a fixed pseudo-random
+//     offset per target, the randomised probability integral transform) so that ties do not bias
+//     quantiles and tail; P(S ≥ s) is read at s − ½.
 //  2. The tail of the standardised scores z = (S − location(n)) / scale(n): above the threshold
 //     u that the top 5 % of targets (at least 30) exceed, P(Z ≥ z) = p_u · e^(−(z − u)/β), the
 //     exponential tail of the extreme-value distribution (peaks over a threshold; ξ = 0). β is the
@@ -70,6 +72,10 @@ struct empirical_fit {
   double ln_pvalue(std::int64_t s, std::uint64_t target_length) const;
   //! The standardised score z of score s against a target of ln length ln_length.
   double standardised(double s, double ln_length) const;
+  //! Target lengths where the location and scale change slope (next to each bin centre): the
+  //! score of a given ln_pvalue is piecewise linear in ln length between them, so its minimum
+  //! over a range of lengths lies at one of them or at the range's ends.
+  std::vector<std::uint64_t> breakpoints() const;
 };
 
 //! Fits queries' score distributions against one database (one fitter per thread: it keeps
