@@ -333,3 +333,41 @@ TEST_P(cli_gpu_signal, during_a_long_fill_leaves_nothing_and_the_gpu_usable) {
 }
 
 INSTANTIATE_TEST_SUITE_P(signals, cli_gpu_signal, ::testing::Values(SIGTERM, SIGINT));
+
+TEST(cli_gpu, schemes_without_karlin_altschul_parameters_match_the_cpu) {
+  temp_dir dir;
+  if (!gpu_usable(dir)) GTEST_SKIP() << "no usable GPU engine here";
+  // No E-values (too few targets to fit): every alignment above --min-score, nan columns.
+  const std::string dna = (source_dir / "data/sarscov2_spike_gene.fa").string() + " " +
+                          (source_dir / "data/coronavirus_regions.fa").string();
+  const std::string protein = (source_dir / "data/spike_sarscov2_QHU36824.fa").string() + " " +
+                              (source_dir / "data/spike_proteins.fa").string();
+  for (const char* s : {"--match 5 --mismatch -4 --gap-open 10 --gap-extend 1", "--match 3 --mismatch -2 --gap-open 5 --gap-extend 2",
+                        "--match 2 --mismatch -1 --gap-open 2 --gap-extend 1", "--match 1 --mismatch -1 --gap-open 0 --gap-extend 1"})
+    expect_same_as_cpu(dna + " " + s, "", dir, {"6 std score cigar", "sam", "pair"});
+  for (const char* s : {"--matrix PAM30 --gap-open 3 --gap-extend 1", "--matrix BLOSUM62 --gap-open 0 --gap-extend 1"})
+    expect_same_as_cpu(protein + " " + s, "", dir, {"6 std score cigar", "json"});
+  // Empirical E-values: the fits depend on the scanned scores only, so they are the CPU's.
+  const std::string db_search = short_protein_inputs(dir);
+  if (db_search.empty()) GTEST_SKIP() << "no " << shared_data;
+  for (const char* s : {"--gap-open 4 --gap-extend 2", "--gap-open 0 --gap-extend 1", "--matrix PAM30 --gap-open 3 --gap-extend 1"})
+    expect_same_as_cpu(db_search + " --max-hits 50 " + s, "", dir, {"6 std score", "sam"});
+  // DNA, both strands: the S. kunkelii genome in ~700 fragments of 1-3 kb against SkV1.
+  const fs::path genome = shared_data / "dna/spiroplasma_kunkelii_CP010899.1.fa", virus = shared_data / "dna/spiroplasma_virus_SkV1_NC_009987.1.fa";
+  if (!fs::exists(genome) || !fs::exists(virus)) GTEST_SKIP() << "no " << genome;
+  const fs::path fragments = dir.path() / "kunkelii_fragments.fa";
+  {
+    std::ifstream in(genome);
+    std::ofstream out(fragments);
+    std::string line, seq;
+    while (std::getline(in, line))
+      if (!line.empty() && line[0] != '>') seq += line;
+    for (std::size_t pos = 0, k = 0; pos < seq.size(); ++k) {
+      const std::size_t len = 1000 + k * 7919 % 2000;
+      out << ">f" << k << "\n" << seq.substr(pos, len) << "\n";
+      pos += len;
+    }
+  }
+  expect_same_as_cpu(virus.string() + " " + fragments.string() + " --max-hits 100 --match 5 --mismatch -4 --gap-open 10 --gap-extend 1",
+                     "", dir, {"6 std score", "sam"});
+}

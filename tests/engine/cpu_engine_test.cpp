@@ -13,6 +13,7 @@
 #include "engine/cpu_kernels.hpp"
 #include "engine/test_schemes.hpp"
 #include "reference/reference.hpp"
+#include "scoring/scoring.hpp"
 
 namespace swat {
 namespace {
@@ -117,6 +118,32 @@ TEST(cpu_engine, random_protein_pairs) {
   for (int k = 0; k < 700; ++k) {
     auto [q, t] = random_pair(rng, protein_size);
     check_pair(q, t, schemes[k % 3], pick_budget(rng), "protein #" + std::to_string(k));
+  }
+}
+
+//! Schemes users type that have no logarithmic regime (EMBOSS water's DNA matrix, cheap gaps):
+//! they align like any other, and so do random valid schemes (match 1 … 12, mismatch −12 … 0,
+//! gap open 0 … 20, extend 0 … 6, open + extend > 0), on related and unrelated pairs.
+TEST(cpu_engine, schemes_without_a_logarithmic_regime_and_random_schemes) {
+  std::mt19937 rng(20261126);
+  const std::vector<scoring_scheme> named = {
+      scoring::make_dna_scheme(5, -4, 10, 1), scoring::make_dna_scheme(3, -2, 5, 2),
+      scoring::make_dna_scheme(2, -1, 2, 1), scoring::make_dna_scheme(1, -1, 0, 1),
+      scoring::make_protein_scheme("PAM30", 3, 1), scoring::make_protein_scheme("BLOSUM62", 0, 1)};
+  for (int k = 0; k < 240; ++k) {
+    const scoring_scheme& s = named[std::size_t(k) % named.size()];
+    auto [q, t] = random_pair(rng, s.alphabet == alphabet_kind::dna ? dna_size : protein_size);
+    check_pair(q, t, s, pick_budget(rng), s.matrix_name + " " + std::to_string(s.gap_open) + "/" +
+                                              std::to_string(s.gap_extend) + " #" + std::to_string(k));
+  }
+  for (int k = 0; k < 200; ++k) {
+    const int match = std::uniform_int_distribution<int>(1, 12)(rng), mismatch = std::uniform_int_distribution<int>(-12, 0)(rng);
+    const int open = std::uniform_int_distribution<int>(0, 20)(rng);
+    const int extend = std::uniform_int_distribution<int>(open == 0 ? 1 : 0, 6)(rng);  // valid: open + extend > 0
+    const scoring_scheme s = k % 2 ? scoring::make_dna_scheme(match, mismatch, open, extend)
+                                   : test::protein_scheme(std::uint32_t(k), open, extend);
+    auto [q, t] = random_pair(rng, s.alphabet == alphabet_kind::dna ? dna_size : protein_size);
+    check_pair(q, t, s, pick_budget(rng), "random scheme #" + std::to_string(k));
   }
 }
 
