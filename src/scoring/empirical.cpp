@@ -13,9 +13,9 @@ namespace {
 
 constexpr std::size_t targets_per_bin = 100;
 constexpr std::size_t max_bins = 32;
-constexpr double tail_share = 0.05;         //!< the tail: the top 5 % of targets …
+constexpr double tail_share = 0.02;         //!< the tail: the top 2 % of targets …
 constexpr std::size_t min_tail = 30;        //!< … and at least 30
-constexpr double censored_share = 0.01;     //!< censored: the top 1 % …
+constexpr double censored_share = 0.005;    //!< censored: the top 0.5 % …
 constexpr std::size_t min_censored = 2;     //!< … and at least 2
 constexpr double significant_evalue = 0.01; //!< a target the fit finds this significant is censored
 constexpr double min_beta = 0.05;           //!< floor of the tail's scale (standardised units)
@@ -24,6 +24,9 @@ constexpr double min_scale = 0.5;           //!< floor of a bin's interquartile 
 //! 1 / (ln ln 4 − ln ln 4/3) = 0.636 (a tail heavier than the extreme-value distribution's comes
 //! from related targets, not from chance).
 constexpr double max_beta = 0.7;
+//! Targets more than this many interquartile ranges above the location are left out of the
+//! tail's fit (a Gumbel null exceeds 6 with probability 5e-5 per target; relatives often do).
+constexpr double outlier_fence = 6;
 
 //! A deterministic offset in (−0.5, 0.5) for target t (splitmix64 of its index): integer scores
 //! spread over their unit interval, so that ties do not bias the quantiles and the tail (the
@@ -129,14 +132,22 @@ empirical_fit empirical_fitter::fit(std::span<const std::int32_t> scores) {
   }
   z_.resize(n);
   for (std::size_t t = 0; t < n; ++t) z_[t] = f.standardised(double(scores[t]) + jitter(t), lb.ln_length_[t]);
-  // The tail: the top k standardised scores above u, the top c of them censored.
-  const std::size_t k = std::min(n - 1, std::max(min_tail, std::size_t(tail_share * double(n))));
-  std::size_t c = std::max(min_censored, std::size_t(censored_share * double(n)));
-  scratch_.assign(z_.begin(), z_.end());
+  // Targets beyond the fence are outliers (relatives, far beyond any unrelated target's score):
+  // the null is fitted to the others. The tail: the top k of those above u, the top c censored.
+  scratch_.clear();
+  for (const double z : z_)
+    if (z <= outlier_fence) scratch_.push_back(z);
+  const std::size_t m = scratch_.size();
+  if (m < 2) {  // (all but one an outlier: nothing to fit; every P stays 1 up to the fence)
+    f.threshold = outlier_fence;
+    return f;
+  }
+  const std::size_t k = std::min(m - 1, std::max(min_tail, std::size_t(tail_share * double(m))));
+  std::size_t c = std::max(min_censored, std::size_t(censored_share * double(m)));
   std::partial_sort(scratch_.begin(), scratch_.begin() + std::ptrdiff_t(k + 1), scratch_.end(), std::greater<>());
   const double u = scratch_[k];
   f.threshold = u;
-  f.tail_fraction = double(k) / double(n);
+  f.tail_fraction = double(k) / double(m);
   const double ln_d = std::log(double(n)), ln_significant = std::log(significant_evalue);
   for (int round = 0; round < 3; ++round) {
     c = std::min(c, k / 2);
@@ -153,7 +164,7 @@ empirical_fit empirical_fitter::fit(std::span<const std::int32_t> scores) {
     }
     f.beta = std::clamp((sum + double(censored) * (cut - u)) / double(std::max<std::size_t>(observed, 1)), min_beta,
                         max_beta);
-    // Targets this fit finds significant are censored in the next round (related sequences).
+    // Targets this fit finds significant are censored in the next round (weaker relatives).
     std::size_t significant = 0;
     for (std::size_t i = 0; i < k; ++i)
       if (ln_d + std::log(f.tail_fraction) - (scratch_[i] - u) / f.beta <= ln_significant) ++significant;
@@ -167,7 +178,7 @@ std::string empirical_origin(std::size_t targets) {
   char buf[320];
   std::snprintf(buf, sizeof buf,
                 "a fit of each query's best scores against the %zu database sequences (median and interquartile "
-                "range in %zu length bins, an exponential tail above the top 5 %%, the top 1 %% censored)",
+                "range in %zu length bins, an exponential tail above the top 2 %%, the top 0.5 %% censored)",
                 targets, std::clamp<std::size_t>(targets / targets_per_bin, 2, max_bins));
   return buf;
 }

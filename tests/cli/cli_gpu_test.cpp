@@ -41,15 +41,16 @@ void expect_same_as_cpu(const std::string& inputs, const std::string& gpu_args, 
     ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
     ASSERT_EQ(gpu.exit_code, 0) << gpu_args << ": " << gpu.err;
     EXPECT_FALSE(cpu.out.empty());
-    // SAM's @PG line and JSON's metadata line carry the command line and the engine; compare
-    // the rest.
+    // SAM's @PG line, JSON's metadata line and pair's Commandline carry the command line and the
+    // engine; compare the rest.
     auto strip_pg = [](const std::string& s) {
       std::string out;
       std::size_t pos = 0;
       while (pos < s.size()) {
         const std::size_t end = s.find('\n', pos);
         const std::string line = s.substr(pos, end == std::string::npos ? std::string::npos : end - pos + 1);
-        if (line.rfind("@PG", 0) != 0 && line.rfind("  \"metadata\":", 0) != 0) out += line;
+        if (line.rfind("@PG", 0) != 0 && line.rfind("  \"metadata\":", 0) != 0 && line.rfind("# Commandline:", 0) != 0)
+          out += line;
         if (end == std::string::npos) break;
         pos = end + 1;
       }

@@ -166,16 +166,18 @@ TEST(empirical_fit, log_regime_is_calibrated_over_many_queries) {
 }
 
 // Relatives scoring 5–20 times the null median, added to a null: 0.5 % and 3 % of the targets.
-// They are censored but still counted as tail mass (p_u = 5 % of all targets, relatives
-// included; each adds (cut − u) to β's likelihood), so β goes to its ceiling and the null tail's
-// P-values grow (conservative). Checked on the median over 9 databases: never less conservative
-// than the clean fit beyond a factor 1.5, at most 4 (0.5 %) and 10 (3 %) times more; and every
-// relative beyond E = 1e-3 by e^5 in every database.
+// They lie beyond the outlier fence and are left out of the tail's fit, but they still move the
+// bins' medians and interquartile ranges a little. Checked on the median over 9 databases: the
+// fit's largest anti-conservative error against the truth is at most a factor 2 worse than the
+// clean fit's, its P-values at most 4 (0.5 %) and 10 (3 %) times the clean fit's; and every
+// relative is beyond E = 1e-3 by e^5 in every database.
 TEST(empirical_fit, relatives_neither_hide_nor_fake_significance) {
   constexpr int seeds = 9;
   for (auto [every, bound] : {std::pair{std::size_t(200), 4.0}, std::pair{std::size_t(33), 10.0}}) {
     SCOPED_TRACE("a relative every " + std::to_string(every) + " targets");
-    std::vector<double> worst, best;  // per seed: the largest and smallest shift over the grid
+    // Per seed: the largest shift from the clean fit, the smallest error against the truth of the
+    // fit and of the clean fit, over the grid.
+    std::vector<double> worst, best, clean_best;
     for (int seed = 1; seed <= seeds; ++seed) {
       std::mt19937_64 rng(std::uint64_t(seed) + 100);
       const std::vector<std::uint64_t> lengths = log_uniform_lengths(rng);
@@ -191,24 +193,26 @@ TEST(empirical_fit, relatives_neither_hide_nor_fake_significance) {
         relatives.push_back(t);
       }
       const empirical_fit fit = fitter.fit(scores);
-      double high = -1e300, low = 1e300;
+      double high = -1e300, low = 1e300, clean_low = 1e300;
       for (double n : grid_lengths)
         for (double p : {1e-2, 1e-3, 1e-4}) {
           const std::int64_t s = score_at(p, n);
-          const double shift = fit.ln_pvalue(s, std::uint64_t(n)) - clean.ln_pvalue(s, std::uint64_t(n));
-          high = std::max(high, shift);
-          low = std::min(low, shift);
+          const double got = fit.ln_pvalue(s, std::uint64_t(n)), was = clean.ln_pvalue(s, std::uint64_t(n));
+          high = std::max(high, got - was);
+          low = std::min(low, got - true_ln_pvalue(s, n));
+          clean_low = std::min(clean_low, was - true_ln_pvalue(s, n));
         }
       worst.push_back(high);
       best.push_back(low);
+      clean_best.push_back(clean_low);
       for (std::size_t t : relatives)
         EXPECT_LT(std::log(double(database)) + fit.ln_pvalue(scores[t], lengths[t]), std::log(1e-3) - 5)
             << "seed " << seed << " relative " << t << " length " << lengths[t] << " score " << scores[t];
     }
-    std::sort(worst.begin(), worst.end());
-    std::sort(best.begin(), best.end());
+    for (auto* v : {&worst, &best, &clean_best}) std::sort(v->begin(), v->end());
     EXPECT_LE(worst[seeds / 2], std::log(bound)) << "median over databases of the most conservative shift";
-    EXPECT_GE(best[seeds / 2], -std::log(1.5)) << "median over databases of the least conservative shift";
+    EXPECT_GE(best[seeds / 2], clean_best[seeds / 2] - std::log(2.0))
+        << "median over databases of the most anti-conservative error (clean: " << clean_best[seeds / 2] << ")";
   }
 }
 
