@@ -120,6 +120,7 @@ scoring::search_statistics settle_statistics(const stats_plan& plan, const seque
   for (std::thread& t : pool) t.join();
   for (const std::exception_ptr& e : failures)
     if (e) std::rethrow_exception(e);
+  scoring::pool_tails(fits);
   return scoring::search_statistics::empirical(std::move(fits), scoring::empirical_origin(nt));
 }
 

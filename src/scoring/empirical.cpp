@@ -162,8 +162,9 @@ empirical_fit empirical_fitter::fit(std::span<const std::int32_t> scores) {
         ++observed;
       }
     }
-    f.beta = std::clamp((sum + double(censored) * (cut - u)) / double(std::max<std::size_t>(observed, 1)), min_beta,
-                        max_beta);
+    f.tail_sum = sum + double(censored) * (cut - u);
+    f.tail_observed = double(observed);
+    f.beta = std::clamp(f.tail_sum / std::max(f.tail_observed, 1.0), min_beta, max_beta);
     // Targets this fit finds significant are censored in the next round (weaker relatives).
     std::size_t significant = 0;
     for (std::size_t i = 0; i < k; ++i)
@@ -174,11 +175,24 @@ empirical_fit empirical_fitter::fit(std::span<const std::int32_t> scores) {
   return f;
 }
 
+void pool_tails(std::span<empirical_fit> fits) {
+  double sum = 0, observed = 0;
+  for (const empirical_fit& f : fits) {
+    sum += f.tail_sum;
+    observed += f.tail_observed;
+  }
+  if (fits.size() < 2 || observed <= 0) return;
+  const double beta = std::clamp(sum / observed, min_beta, max_beta);
+  for (empirical_fit& f : fits)
+    if (f.tail_observed > 0) f.beta = beta;
+}
+
 std::string empirical_origin(std::size_t targets) {
   char buf[320];
   std::snprintf(buf, sizeof buf,
                 "a fit of each query's best scores against the %zu database sequences (median and interquartile "
-                "range in %zu length bins, an exponential tail above the top 2 %%, the top 0.5 %% censored)",
+                "range in %zu length bins, an exponential tail above the top 2 %%, the top 0.5 %% censored, its "
+                "scale pooled over the queries)",
                 targets, std::clamp<std::size_t>(targets / targets_per_bin, 2, max_bins));
   return buf;
 }

@@ -301,3 +301,31 @@ TEST(empirical_fit, degenerate_scores_give_finite_pvalues) {
 
 }  // namespace
 }  // namespace swat::scoring
+
+namespace swat::scoring {
+namespace {
+
+// Pooling the tail over the queries of a search: one β for all, the maximum-likelihood estimate
+// of their exceedances together (so a query with more tail weighs more); one fit stays as it is.
+TEST(empirical_fit, pooled_tails_share_one_scale) {
+  std::mt19937_64 rng(7);
+  const std::vector<std::uint64_t> lengths = log_uniform_lengths(rng);
+  const length_bins bins(lengths);
+  empirical_fitter fitter(bins);
+  std::vector<empirical_fit> fits;
+  double sum = 0, observed = 0;
+  for (int q = 0; q < 5; ++q) {
+    fits.push_back(fitter.fit(gumbel_scores(rng, lengths)));
+    sum += fits.back().tail_sum;
+    observed += fits.back().tail_observed;
+  }
+  std::vector<empirical_fit> one{fits[0]};
+  pool_tails(one);
+  EXPECT_EQ(one[0].beta, fits[0].beta);
+  pool_tails(fits);
+  for (const empirical_fit& f : fits) EXPECT_DOUBLE_EQ(f.beta, std::min(0.7, sum / observed));
+  EXPECT_GT(observed, 5 * 40.0);  // each query's tail: the top 2 % of 3,000 targets, less the censored
+}
+
+}  // namespace
+}  // namespace swat::scoring
