@@ -13,9 +13,9 @@ namespace {
 
 constexpr std::size_t targets_per_bin = 100;
 constexpr std::size_t max_bins = 32;
-constexpr double tail_share = 0.02;         //!< the tail: the top 2 % of targets …
-constexpr std::size_t min_tail = 30;        //!< … and at least 30
-constexpr double censored_share = 0.005;    //!< censored: the top 0.5 % …
+constexpr double tail_share = 0.01;         //!< the tail: the top 1 % of targets …
+constexpr std::size_t min_tail = 60;        //!< … and at least 60 (one query's own fit needs them)
+constexpr double censored_share = 0.003;    //!< censored: the top 0.3 % …
 constexpr std::size_t min_censored = 2;     //!< … and at least 2
 constexpr double significant_evalue = 0.01; //!< a target the fit finds this significant is censored
 constexpr double min_beta = 0.05;           //!< floor of the tail's scale (standardised units)
@@ -27,6 +27,8 @@ constexpr double max_beta = 0.7;
 //! Targets more than this many interquartile ranges above the location are left out of the
 //! tail's fit (a Gumbel null exceeds 6 with probability 5e-5 per target; relatives often do).
 constexpr double outlier_fence = 6;
+//! Largest shape of a pooled tail (1: exponential; a Normal's tail at these levels is ~2).
+constexpr double max_shape = 3;
 
 //! A deterministic offset in (−0.5, 0.5) for target t (splitmix64 of its index): integer scores
 //! spread over their unit interval, so that ties do not bias the quantiles and the tail (the
@@ -96,7 +98,8 @@ double empirical_fit::standardised(double s, double ln_length) const {
 double empirical_fit::ln_pvalue(std::int64_t s, std::uint64_t target_length) const {
   // P(S ≥ s) of an integer score is P(S' ≥ s − ½) of the score spread over its unit interval.
   const double z = standardised(double(s) - 0.5, std::log(double(std::max<std::uint64_t>(target_length, 1))));
-  return std::min(0.0, std::log(tail_fraction) - (z - threshold) / beta);
+  const double y = (z - threshold) / beta;  // below u the tail's exponential carries on
+  return std::min(0.0, std::log(tail_fraction) - (y > 0 ? std::pow(y, shape) : y));
 }
 
 std::vector<std::uint64_t> empirical_fit::breakpoints() const {
@@ -162,9 +165,10 @@ empirical_fit empirical_fitter::fit(std::span<const std::int32_t> scores) {
         ++observed;
       }
     }
-    f.tail_sum = sum + double(censored) * (cut - u);
-    f.tail_observed = double(observed);
-    f.beta = std::clamp(f.tail_sum / std::max(f.tail_observed, 1.0), min_beta, max_beta);
+    f.beta = std::clamp((sum + double(censored) * (cut - u)) / double(std::max<std::size_t>(observed, 1)), min_beta,
+                        max_beta);
+    f.censored = double(censored);
+    f.cut_excess = cut - u;
     // Targets this fit finds significant are censored in the next round (weaker relatives).
     std::size_t significant = 0;
     for (std::size_t i = 0; i < k; ++i)
@@ -172,27 +176,52 @@ empirical_fit empirical_fitter::fit(std::span<const std::int32_t> scores) {
     if (significant <= c) break;
     c = significant;
   }
+  f.exceedances.clear();
+  for (std::size_t i = 0; i < k; ++i)
+    if (scratch_[i] <= u + f.cut_excess) f.exceedances.push_back(float(std::max(scratch_[i] - u, 1e-9)));
   return f;
 }
 
 void pool_tails(std::span<empirical_fit> fits) {
-  double sum = 0, observed = 0;
-  for (const empirical_fit& f : fits) {
-    sum += f.tail_sum;
-    observed += f.tail_observed;
+  // Weibull tail P(Z ≥ u + y) = p_u · e^(−(y/b)^c) over all exceedances (censored ones at their
+  // cut): for a shape c, b^c = (Σ y^c + Σ censored · cut^c) / n; c maximises the profile
+  // log-likelihood n ln c − n c ln b + (c − 1) Σ ln y − n (golden section on [1, max_shape]).
+  double observed = 0, sum_ln = 0;
+  for (const empirical_fit& f : fits)
+    for (const float y : f.exceedances) {
+      observed += 1;
+      sum_ln += std::log(double(y));
+    }
+  if (fits.size() < 2 || observed < 2) return;
+  const auto scale_at = [&](double c) {
+    double sum = 0;
+    for (const empirical_fit& f : fits) {
+      for (const float y : f.exceedances) sum += std::pow(double(y), c);
+      sum += f.censored * std::pow(f.cut_excess, c);
+    }
+    return std::pow(sum / observed, 1 / c);
+  };
+  const auto profile = [&](double c) { return observed * (std::log(c) - c * std::log(scale_at(c))) + (c - 1) * sum_ln; };
+  double low = 1, high = max_shape;
+  const double ratio = (std::sqrt(5.0) - 1) / 2;
+  for (int i = 0; i < 40; ++i) {
+    const double a = high - ratio * (high - low), b = low + ratio * (high - low);
+    (profile(a) < profile(b) ? low : high) = (profile(a) < profile(b) ? a : b);
   }
-  if (fits.size() < 2 || observed <= 0) return;
-  const double beta = std::clamp(sum / observed, min_beta, max_beta);
+  const double shape = (low + high) / 2, beta = std::clamp(scale_at(shape), min_beta, max_beta);
   for (empirical_fit& f : fits)
-    if (f.tail_observed > 0) f.beta = beta;
+    if (!f.exceedances.empty()) {
+      f.shape = shape;
+      f.beta = beta;
+    }
 }
 
 std::string empirical_origin(std::size_t targets) {
   char buf[320];
   std::snprintf(buf, sizeof buf,
                 "a fit of each query's best scores against the %zu database sequences (median and interquartile "
-                "range in %zu length bins, an exponential tail above the top 2 %%, the top 0.5 %% censored, its "
-                "scale pooled over the queries)",
+                "range in %zu length bins, a tail above the top 1 %% (at least 60), the top 0.3 %% censored; its "
+                "scale and Weibull shape pooled over the queries)",
                 targets, std::clamp<std::size_t>(targets / targets_per_bin, 2, max_bins));
   return buf;
 }

@@ -16,15 +16,17 @@
 //     quantiles and tail; P(S ≥ s) is read at s − ½.
 //  2. The tail of the standardised scores z = (S − location(n)) / scale(n). Targets more than 6
 //     interquartile ranges above the location are outliers (relatives; a Gumbel null gets there
-//     with probability 5e-5), left out. Above the threshold u that the top 2 % of the others (at
-//     least 30) exceed, P(Z ≥ z) = p_u · e^(−(z − u)/β), the
+//     with probability 5e-5), left out. Above the threshold u that the top 1 % of the others (at
+//     least 60) exceed, P(Z ≥ z) = p_u · e^(−(z − u)/β), the
 //     exponential tail of the extreme-value distribution (peaks over a threshold; ξ = 0). β is the
 //     maximum-likelihood estimate with the highest scores censored (the top 0.5 %, at least 2, or
 //     every target the fit itself finds significant at E ≤ 0.01 when there are more, up to half
 //     of the tail): related targets count as "above the cut", never with their scores. β is at
 //     most 1.1 × the Gumbel distribution's (0.636 interquartile ranges): a heavier tail comes from
 //     a query's many relatives (titin's immunoglobulin domains), not from chance. A search of
-//     several queries pools β over them (pool_tails).
+//     several queries fits one tail to all their exceedances, a Weibull tail whose shape c ≥ 1
+//     follows the scheme (exponential in the logarithmic regime, lighter with cheap gaps):
+//     pool_tails.
 //  3. E = D · P(Z ≥ z) for a database of D sequences (the target's own length in z).
 // Measured on 1,600 random protein queries (residues drawn from BLAST's background frequencies)
 // against the 3,183 Swiss-Prot sequences of ../shared/data: the number of hits with E ≤ x per
@@ -71,10 +73,12 @@ struct empirical_fit {
   std::vector<float> scale;     //!< per bin: interquartile range (≥ 1)
   double threshold = 0;         //!< u: the tail's start (standardised score)
   double tail_fraction = 1;     //!< p_u: P(Z ≥ u)
-  double beta = 1;              //!< the tail's scale (standardised units)
-  //! The tail's maximum-likelihood sums: Σ exceedances (censored ones at the cut) and the
-  //! number observed; β = tail_sum / tail_observed (pool_tails adds them over queries).
-  double tail_sum = 0, tail_observed = 0;
+  double beta = 1;              //!< the tail's scale b (standardised units)
+  double shape = 1;             //!< the tail's Weibull shape c (1: exponential)
+  //! The tail's observed exceedances y = z − u (up to the cut), how many were censored at the
+  //! cut and its excess: what pool_tails fits the search's one tail to.
+  std::vector<float> exceedances;
+  double censored = 0, cut_excess = 0;
 
   //! ln P(best score ≥ s) against one unrelated target of target_length residues (≤ 0; finite).
   double ln_pvalue(std::int64_t s, std::uint64_t target_length) const;
@@ -100,10 +104,12 @@ class empirical_fitter {
   std::vector<double> scratch_, z_;
 };
 
-//! Gives every fit of a search the tail scale β estimated from all their tails together (one
-//! maximum-likelihood estimate over the queries' exceedances): β in interquartile units is a
-//! property of the scheme, and one query's 60 or so exceedances leave it ±15 %, which becomes a
-//! factor of 3 at E = 0.01. Location, scale and threshold stay per query. No change for one fit.
+//! Gives every fit of a search one tail P(Z ≥ u + y) = p_u · e^(−(y/b)^c), b and c ≥ 1 the
+//! maximum-likelihood estimates from all their exceedances together: the tail's form in
+//! interquartile units is a property of the scheme, one query's 30 or so exceedances leave b
+//! ±20 % (a factor of 3 at E = 0.01) and c unknown, and in the linear regime (cheap gaps) the tail
+//! is lighter than exponential (c > 1; an exponential is conservative there). Location, scale,
+//! threshold and p_u stay per query. No change for one fit (c = 1).
 void pool_tails(std::span<empirical_fit> fits);
 
 //! One line: what the fits were made from (for notices, SAM @CO and JSON).

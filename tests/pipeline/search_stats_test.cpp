@@ -95,6 +95,7 @@ void expect_same_fits(const scoring::search_statistics& a, const scoring::search
     EXPECT_EQ(a.fit_of(q)->threshold, b.fit_of(q)->threshold) << q;
     EXPECT_EQ(a.fit_of(q)->tail_fraction, b.fit_of(q)->tail_fraction) << q;
     EXPECT_EQ(a.fit_of(q)->beta, b.fit_of(q)->beta) << q;
+    EXPECT_EQ(a.fit_of(q)->shape, b.fit_of(q)->shape) << q;
   }
 }
 

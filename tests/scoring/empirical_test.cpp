@@ -305,26 +305,34 @@ TEST(empirical_fit, degenerate_scores_give_finite_pvalues) {
 namespace swat::scoring {
 namespace {
 
-// Pooling the tail over the queries of a search: one β for all, the maximum-likelihood estimate
-// of their exceedances together (so a query with more tail weighs more); one fit stays as it is.
-TEST(empirical_fit, pooled_tails_share_one_scale) {
+// Pooling the tail over the queries of a search: one b and c for all, fitted to their
+// exceedances together; the Gumbel null's tail is exponential (c near 1), a Normal null's lighter
+// (c > 1.3 in IQR units); one fit stays as it is (c = 1).
+TEST(empirical_fit, pooled_tails_share_one_form) {
   std::mt19937_64 rng(7);
   const std::vector<std::uint64_t> lengths = log_uniform_lengths(rng);
   const length_bins bins(lengths);
   empirical_fitter fitter(bins);
-  std::vector<empirical_fit> fits;
-  double sum = 0, observed = 0;
-  for (int q = 0; q < 5; ++q) {
+  std::vector<empirical_fit> fits, normal_fits;
+  for (int q = 0; q < 20; ++q) {
     fits.push_back(fitter.fit(gumbel_scores(rng, lengths)));
-    sum += fits.back().tail_sum;
-    observed += fits.back().tail_observed;
+    std::vector<std::int32_t> scores(lengths.size());
+    for (std::int32_t& s : scores) s = std::int32_t(std::lround(200 + 20 * normal(rng)));
+    normal_fits.push_back(fitter.fit(scores));
   }
   std::vector<empirical_fit> one{fits[0]};
   pool_tails(one);
   EXPECT_EQ(one[0].beta, fits[0].beta);
+  EXPECT_EQ(one[0].shape, 1.0);
   pool_tails(fits);
-  for (const empirical_fit& f : fits) EXPECT_DOUBLE_EQ(f.beta, std::min(0.7, sum / observed));
-  EXPECT_GT(observed, 5 * 40.0);  // each query's tail: the top 2 % of 3,000 targets, less the censored
+  pool_tails(normal_fits);
+  for (const empirical_fit& f : fits) {
+    EXPECT_EQ(f.beta, fits[0].beta);
+    EXPECT_EQ(f.shape, fits[0].shape);
+  }
+  EXPECT_LT(fits[0].shape, 1.2);
+  EXPECT_GT(normal_fits[0].shape, fits[0].shape);  // lighter, though near exponential this far out
+  EXPECT_GT(fits[0].exceedances.size(), 20u);  // the top 1 % of 3,000 targets, less the censored
 }
 
 }  // namespace
