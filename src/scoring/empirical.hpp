@@ -30,11 +30,10 @@
 //  3. E = D · P(Z ≥ z) for a database of D sequences (the target's own length in z).
 // Measured on 1,600 random protein queries (residues drawn from BLAST's background frequencies)
 // against the 3,183 Swiss-Prot sequences of ../shared/data: the number of hits with E ≤ x per
-// query is x within a factor of 2 for x = 0.01 … 10 (β pooled over the queries) for BLOSUM62 11/1 (as the analytic
-// E-values) and for BLOSUM62 4/2 and 6/1, which NCBI has no parameters for (their island
-// estimates over-report up to 30-fold); in the linear regime (BLOSUM62 0/1, PAM30 3/1) the
-// exponential tail is heavier than the scores' and E-values below ~0.1 are conservative
-// (bench/results/evalue_calibration_h100.csv). Fewer sequences make the tail fit noisier;
+// query is x within a factor of 2 for x = 0.01 … 10 for BLOSUM62 11/1 (as the analytic
+// E-values) and for BLOSUM62 6/1, 0/1 and PAM30 3/1, which NCBI has no parameters for; BLOSUM62
+// 4/2 is conservative below 0.03 (bench/results/evalue_calibration_h200.csv). Fewer sequences
+// make the tail fit noisier;
 // below min_fit_targets no fit is made.
 
 #include <cstddef>
