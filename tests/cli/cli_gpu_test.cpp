@@ -25,6 +25,12 @@ const std::string binary = SWAT_BINARY;
 const fs::path source_dir = SWAT_SOURCE_DIR;
 const fs::path shared_data = SWAT_SHARED_DATA;
 
+//! "QUERY DB" of the bundled DNA and protein examples.
+const std::string dna = (source_dir / "data/sarscov2_spike_gene.fa").string() + " " +
+                        (source_dir / "data/coronavirus_regions.fa").string();
+const std::string protein = (source_dir / "data/spike_sarscov2_QHU36824.fa").string() + " " +
+                            (source_dir / "data/spike_proteins.fa").string();
+
 // Skips the calling test unless `--device gpu` works here.
 bool gpu_usable(const temp_dir& dir) {
   const std::string q = (source_dir / "data/spike_sarscov2_QHU36824.fa").string();
@@ -65,10 +71,6 @@ void expect_same_as_cpu(const std::string& inputs, const std::string& gpu_args, 
 TEST(cli_gpu, every_kernel_matches_the_cpu_on_bundled_data) {
   temp_dir dir;
   if (!gpu_usable(dir)) GTEST_SKIP() << "no usable GPU engine here";
-  const std::string dna = (source_dir / "data/sarscov2_spike_gene.fa").string() + " " +
-                          (source_dir / "data/coronavirus_regions.fa").string();
-  const std::string protein = (source_dir / "data/spike_sarscov2_QHU36824.fa").string() + " " +
-                              (source_dir / "data/spike_proteins.fa").string();
   for (const std::string& args :
        {std::string(""), std::string("--kernel fast"), std::string("--kernel diagonal --sync cg"),
         std::string("--kernel coalesced --sync lastin"), std::string("--kernel coalesced --sync graph"),
@@ -339,10 +341,6 @@ TEST(cli_gpu, schemes_without_karlin_altschul_parameters_match_the_cpu) {
   temp_dir dir;
   if (!gpu_usable(dir)) GTEST_SKIP() << "no usable GPU engine here";
   // No E-values (too few targets to fit): every alignment above --min-score, nan columns.
-  const std::string dna = (source_dir / "data/sarscov2_spike_gene.fa").string() + " " +
-                          (source_dir / "data/coronavirus_regions.fa").string();
-  const std::string protein = (source_dir / "data/spike_sarscov2_QHU36824.fa").string() + " " +
-                              (source_dir / "data/spike_proteins.fa").string();
   for (const char* s : {"--match 5 --mismatch -4 --gap-open 10 --gap-extend 1", "--match 3 --mismatch -2 --gap-open 5 --gap-extend 2",
                         "--match 2 --mismatch -1 --gap-open 2 --gap-extend 1", "--match 1 --mismatch -1 --gap-open 0 --gap-extend 1"})
     expect_same_as_cpu(dna + " " + s, "", dir, {"6 std score cigar", "sam", "pair"});
