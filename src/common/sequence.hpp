@@ -27,4 +27,14 @@ struct sequence_set {
 //! Encoded residues handed to engines (ranks of common/alphabet.hpp).
 using residue_span = std::span<const std::uint8_t>;
 
+//! Complement of a DNA rank: A<->T, C<->G, N (and the other IUPAC codes, encoded N) stays N.
+inline std::uint8_t dna_complement(std::uint8_t rank) { return rank < dna_n_rank ? std::uint8_t(3 - rank) : rank; }
+
+//! The reverse complement of encoded DNA.
+inline std::vector<std::uint8_t> reverse_complement(residue_span residues) {
+  std::vector<std::uint8_t> out(residues.size());
+  for (std::size_t i = 0; i < residues.size(); ++i) out[residues.size() - 1 - i] = dna_complement(residues[i]);
+  return out;
+}
+
 }  // namespace swat

@@ -83,12 +83,6 @@ std::string json_quote(std::string_view s) {
   return r + '"';
 }
 
-std::vector<std::uint8_t> reverse_complement(residue_span residues) {
-  std::vector<std::uint8_t> out(residues.size());
-  for (std::size_t i = 0; i < residues.size(); ++i) out[residues.size() - 1 - i] = complement(residues[i]);
-  return out;
-}
-
 residue_span strand_cache::residues(const sequence_record& q, std::size_t i, dna_strand s) {
   if (s == dna_strand::plus) return q.residues;
   if (index_ != i) {

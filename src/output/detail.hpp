@@ -37,11 +37,8 @@ std::string one_line(std::string_view s);
 //! s as a JSON string literal, quotes included (", \ and control characters escaped).
 std::string json_quote(std::string_view s);
 
-//! Complement of a DNA rank: A<->T, C<->G, N stays N.
-inline std::uint8_t complement(std::uint8_t rank) { return rank < 4 ? std::uint8_t(3 - rank) : rank; }
-
-//! The reverse complement of encoded DNA.
-std::vector<std::uint8_t> reverse_complement(residue_span residues);
+//! Complement of a DNA rank (common/sequence.hpp).
+inline std::uint8_t complement(std::uint8_t rank) { return dna_complement(rank); }
 
 //! Residues of a query on the strand a hit aligns: the record's own, or its reverse complement
 //! (built once and kept until another query's is asked for; hits come grouped by query).

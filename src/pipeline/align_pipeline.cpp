@@ -70,6 +70,10 @@ std::vector<std::size_t> rank_targets(const std::vector<best_cell>& cells, const
 
 namespace {
 
+//! Both strands are scanned in one search when the queries hold at most this many residues (the
+//! reverse complements are copies; a longer query set is complemented in place, one pass each).
+constexpr std::uint64_t strands_together_max_residues = std::uint64_t(1) << 28;
+
 // Reads both inputs; in auto mode both files must come out as the same alphabet.
 std::pair<sequence_set, sequence_set> read_inputs(const align_options& options, const notice_fn& notice) {
   const io::warning_fn warn = [&](const std::string& w) { notice("warning: " + w); };
@@ -87,7 +91,7 @@ std::pair<sequence_set, sequence_set> read_inputs(const align_options& options, 
 //! Reverse-complements every query in place (encoded DNA: A=0 C=1 G=2 T=3, N and the rest
 //! stay N); it is its own inverse. In place, so that a long query costs no second copy.
 void complement_queries(sequence_set& queries) {
-  const auto complement = [](std::uint8_t x) { return x < dna_n_rank ? std::uint8_t(3 - x) : x; };
+  const auto complement = dna_complement;
   for (sequence_record& r : queries.records) {  // one pass from both ends (a 1 Gb query: ~0.5 s)
     std::uint8_t* front = r.residues.data();
     std::uint8_t* back = front + r.residues.size();
@@ -186,7 +190,8 @@ std::vector<output::hit> hsps_of(engine& eng, const scoring_scheme& scheme, cons
 // alignment of the reverse-complemented query), and a target's hit is its better strand (plus
 // on equal scores). The queries are complemented in place for the minus strand's phases and
 // restored before returning. With more targets than --max-hits (or an engine that scans first)
-// every query × target is scored first and only the reported hits are aligned; a single pair is
+// every query × target is scored first (both strands in one search where the queries are small
+// enough to copy: strands_together_max_residues) and only the reported hits are aligned; a single pair is
 // aligned directly. Alignments of all queries go to the engine
 // in one batch per strand. settle(cells) gives the rule of which hits are reported (--min-score
 // and --evalue) once the scan's best cells (per strand; none without a scan) are known: the
@@ -226,12 +231,31 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
   std::vector<std::vector<std::size_t>> keep_strand(nq);  // and the strand of each
   if (!all_kept) {
     const auto t0 = clock::now();
-    for (std::size_t k = 0; k < strands; ++k) {
-      use_strand(minus_of[k]);
+    std::uint64_t query_residues = 0;
+    for (const auto& r : queries.records) query_residues += r.residues.size();
+    if (strands == 2 && query_residues <= strands_together_max_residues) {
+      // Both strands in one search: the reverse complements are more queries of the same scan
+      // (one launch, one pass over the database), at the cost of a copy of the queries.
+      std::vector<std::vector<std::uint8_t>> reversed;
+      reversed.reserve(nq);
+      for (const auto& r : queries.records) reversed.push_back(reverse_complement(r.residues));
       std::vector<residue_span> qs;
       for (const auto& r : queries.records) qs.push_back(r.residues);
-      cells[k].resize(nq * nt);
-      eng.search(qs, ts, scheme, cells[k], report);
+      for (const auto& r : reversed) qs.push_back(r);
+      std::vector<best_cell> both(2 * nq * nt);
+      eng.search(qs, ts, scheme, both, report);
+      for (std::size_t k = 0; k < 2; ++k) {
+        const std::size_t from = (minus_of[k] ? nq : 0) * nt;
+        cells[k].assign(both.begin() + std::ptrdiff_t(from), both.begin() + std::ptrdiff_t(from + nq * nt));
+      }
+    } else {
+      for (std::size_t k = 0; k < strands; ++k) {
+        use_strand(minus_of[k]);
+        std::vector<residue_span> qs;
+        for (const auto& r : queries.records) qs.push_back(r.residues);
+        cells[k].resize(nq * nt);
+        eng.search(qs, ts, scheme, cells[k], report);
+      }
     }
     scan_s = std::chrono::duration<double>(clock::now() - t0).count();
   }

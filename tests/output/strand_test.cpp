@@ -25,7 +25,7 @@ output_spec columns(std::vector<std::string> names) { return {format::blast6, st
 
 TEST(strand, reverse_complement_of_ranks) {
   const sequence_set s = make_set(alphabet_kind::dna, {{"x", "AACGTN"}});
-  const std::vector<std::uint8_t> rc = detail::reverse_complement(s.records[0].residues);
+  const std::vector<std::uint8_t> rc = swat::reverse_complement(s.records[0].residues);
   EXPECT_EQ(detail::letters(rc, alphabet_kind::dna), "NACGTT");
 }
 
