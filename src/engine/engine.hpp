@@ -82,6 +82,9 @@ class engine {
   virtual bool scans_first() const { return false; }
   //! Named stages of the last search (e.g. {"prepare", 0.05}) for --timing; empty by default.
   virtual std::vector<std::pair<std::string, double>> stage_seconds() const { return {}; }
+  //! What the engine decided for its last search, one phrase each (e.g. "1 target of 1463926 in
+  //! 34 windows of 65536, overlap 20001, for 300 queries"), for --timing's plan line.
+  virtual std::vector<std::string> decisions() const { return {}; }
   //! Aligns every job into results[k] (same size as jobs). The default runs them in order;
   //! engines that parallelise across pairs override it.
   virtual void align_many(std::span<const pair_job> jobs, const scoring_scheme& scheme,

@@ -68,6 +68,7 @@ class fallback_engine final : public engine {
 
   bool scans_first() const override { return gpu_->scans_first(); }
   std::vector<std::pair<std::string, double>> stage_seconds() const override { return gpu_->stage_seconds(); }
+  std::vector<std::string> decisions() const override { return gpu_->decisions(); }
 
   void align_many(std::span<const pair_job> jobs, const scoring_scheme& scheme, std::span<alignment> results,
                   const progress_fn& progress) override {

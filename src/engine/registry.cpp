@@ -113,6 +113,7 @@ engine_plan plan_engine(const engine_registry& registry, device_choice device, s
   if (plan.gpu != nullptr && plan.gpu->check) plan.gpu->check(options);
   if (device.kind == device_kind::cpu && (named || options.sync || options.tile != 0))
     plan.notices.push_back("--kernel, --sync and --tile choose a GPU engine; --device cpu ignores them");
+  plan.gpu_asked = named || options.sync || options.tile != 0;
   plan.options = std::move(options);
   plan.options.gpu_id = device.gpu_id;
   return plan;

@@ -79,6 +79,8 @@ struct engine_plan {
   engine_options options;                //!< what every engine receives
   std::vector<std::string> notices;      //!< options that do not apply (said when built)
   const engine_registry* registry = nullptr;  //!< for the device probe
+  //! --kernel, --sync or --tile chose a GPU engine (the planner then leaves --device auto alone).
+  bool gpu_asked = false;
 };
 
 //! Resolves --kernel (a name, an alias or "auto": the GPU entry of the highest auto_rank that

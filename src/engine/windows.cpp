@@ -44,6 +44,17 @@ class windowed_engine final : public engine {
   }
   bool scans_first() const override { return inner_->scans_first(); }
   std::vector<std::pair<std::string, double>> stage_seconds() const override { return inner_->stage_seconds(); }
+  std::vector<std::string> decisions() const override {
+    std::vector<std::string> d;
+    if (last_windows_.long_length > 0)
+      d.push_back("a side of " + std::to_string(last_windows_.long_length) + " in " +
+                  std::to_string(last_windows_.plan.starts.size()) + " windows of " +
+                  std::to_string(last_windows_.plan.width) + " (overlap " + std::to_string(last_windows_.plan.overlap) +
+                  ") against " + std::to_string(last_windows_.shorts) + " sequences" +
+                  (last_windows_.groups > 1 ? " (and " + std::to_string(last_windows_.groups - 1) + " more long sides)" : ""));
+    for (std::string& line : inner_->decisions()) d.push_back(std::move(line));
+    return d;
+  }
 
   //! A database engine gets the tall pairs that share a long side as one search of the short
   //! sides against its windows, and the other pairs as few searches as their target lists
@@ -61,13 +72,17 @@ class windowed_engine final : public engine {
       bool long_is_query = false;
       std::int64_t longest_short = 0;
       std::vector<residue_span> shorts;
-      std::vector<std::size_t> result_at;
+      std::vector<std::pair<std::size_t, std::size_t>> pairs;  // (query, target) of each short side
     };
+    // Pairs are tall by the pair's own shape; whether there are enough windows is a question of
+    // the group: every short side against every window is a task of one search.
+    window_limits any_count = limits_;
+    any_count.min_windows = 1;
     std::map<std::tuple<const void*, std::size_t, bool>, tall_group> tall;
     std::vector<std::vector<std::size_t>> rest(queries.size());  // targets of each query searched whole
     for (std::size_t q = 0; q < queries.size(); ++q)
       for (std::size_t t = 0; t < targets.size(); ++t) {
-        const auto p = plan_for(queries[q], targets[t], scheme);
+        const auto p = plan_for(queries[q], targets[t], scheme, any_count);
         if (!p) {
           rest[q].push_back(t);
           continue;
@@ -78,17 +93,30 @@ class windowed_engine final : public engine {
         g.long_is_query = p->long_is_query;
         g.shorts.push_back(p->long_is_query ? targets[t] : queries[q]);
         g.longest_short = std::max(g.longest_short, std::int64_t(g.shorts.back().size()));
-        g.result_at.push_back(q * targets.size() + t);
+        g.pairs.emplace_back(q, t);
       }
-    if (tall.empty()) return inner_->search(queries, targets, scheme, results, progress);
+    bool windowed = false;
+    last_windows_ = {};
     for (const auto& [key, g] : tall) {
-      // The longest short side's overlap bounds every pair of the group.
+      // The longest short side's overlap bounds every pair of the group; min_windows counts the
+      // group's tasks (short sides × windows), so many short sides take fewer, wider windows.
+      window_limits group_limits = limits_;
+      group_limits.min_windows =
+          (limits_.min_windows + std::int64_t(g.shorts.size()) - 1) / std::int64_t(g.shorts.size());
       const auto plan = plan_windows(std::int64_t(g.long_side.size()), g.longest_short,
-                                     windows_are_queries(g.long_is_query, scheme), scheme, limits_);
-      if (!plan) throw std::logic_error("windows: a group of tall pairs lost its plan");
+                                     windows_are_queries(g.long_is_query, scheme), scheme, group_limits);
+      if (!plan) {  // too few tasks for the windows to pay: the group's pairs are searched whole
+        for (const auto& [q, t] : g.pairs) rest[q].push_back(t);
+        continue;
+      }
+      windowed = true;
+      last_windows_ = {std::int64_t(g.long_side.size()), std::int64_t(g.shorts.size()), *plan, last_windows_.groups + 1};
       const std::vector<best_cell> cells = scan(g.long_side, g.long_is_query, g.shorts, *plan, scheme, progress);
-      for (std::size_t k = 0; k < cells.size(); ++k) results[g.result_at[k]] = cells[k];
+      for (std::size_t k = 0; k < cells.size(); ++k)
+        results[g.pairs[k].first * targets.size() + g.pairs[k].second] = cells[k];
     }
+    if (!windowed) return inner_->search(queries, targets, scheme, results, progress);
+    for (std::vector<std::size_t>& ts : rest) std::sort(ts.begin(), ts.end());
     // The other pairs: queries with the same targets left go to one search.
     std::map<std::vector<std::size_t>, std::vector<std::size_t>> by_targets;
     for (std::size_t q = 0; q < queries.size(); ++q)
@@ -151,12 +179,16 @@ class windowed_engine final : public engine {
   }
 
   std::optional<pair_plan> plan_for(residue_span query, residue_span target, const scoring_scheme& scheme) const {
+    return plan_for(query, target, scheme, limits_);
+  }
+  std::optional<pair_plan> plan_for(residue_span query, residue_span target, const scoring_scheme& scheme,
+                                    const window_limits& limits) const {
     const bool long_is_query = query.size() >= target.size();
     const auto longer = std::int64_t(long_is_query ? query.size() : target.size());
     const auto shorter = std::int64_t(long_is_query ? target.size() : query.size());
     if (longer > std::int64_t(INT32_MAX)) return std::nullopt;  // the inner engine's own limit and message
-    if (longer < limits_.min_long || longer < limits_.min_ratio * shorter) return std::nullopt;  // cheap first
-    auto windows = plan_windows(longer, shorter, windows_are_queries(long_is_query, scheme), scheme, limits_);
+    if (longer < limits.min_long || longer < limits.min_ratio * shorter) return std::nullopt;  // cheap first
+    auto windows = plan_windows(longer, shorter, windows_are_queries(long_is_query, scheme), scheme, limits);
     if (!windows) return std::nullopt;
     return pair_plan{std::move(*windows), long_is_query};
   }
@@ -285,8 +317,17 @@ class windowed_engine final : public engine {
     return a;
   }
 
+  //! The last search's windows (the last group's plan and how many groups were windowed).
+  struct windows_used {
+    std::int64_t long_length = 0;
+    std::int64_t shorts = 0;
+    window_plan plan;
+    std::int64_t groups = 0;
+  };
+
   std::unique_ptr<engine> inner_;
   window_limits limits_;
+  windows_used last_windows_;
 };
 
 }  // namespace

@@ -15,10 +15,12 @@
 #include <optional>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 #include "common/error.hpp"
 #include "common/score_range.hpp"
+#include "engine/plan.hpp"
 #include "output/atomic_file.hpp"
 #include "pipeline/progress.hpp"
 #include "scoring/karlin.hpp"
@@ -397,6 +399,21 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
   // The fill progress of a single long pair (engines that report one) shows on the progress line.
   std::atomic<progress_line*> fill_line{nullptr};
   align_options with_progress = options;
+  // --device auto: the planner predicts the search from the inputs' sizes before the engine
+  // starts, and takes the CPU engine where it is predicted faster than the GPU (engine/plan.hpp).
+  const unsigned threads =
+      options.engine.options.cpu_threads ? options.engine.options.cpu_threads : std::max(1u, std::thread::hardware_concurrency());
+  std::optional<device_plan> chose_cpu;
+  if (options.engine.device.kind == device_kind::auto_select && options.engine.gpu && !options.engine.gpu_asked) {
+    const search_size guess{estimated_residues(options.query_path), estimated_residues(options.db_path)};
+    if (guess.query_residues > 0 && guess.target_residues > 0) {
+      const device_plan p = plan_device(guess, threads);
+      if (p.use_cpu) {
+        with_progress.engine.device.kind = device_kind::cpu;
+        chose_cpu = p;
+      }
+    }
+  }
   with_progress.engine.options.fill_progress = [&fill_line](double fraction, double elapsed) {
     if (progress_line* line = fill_line.load()) line->fill(fraction, elapsed);
   };
@@ -434,6 +451,7 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
     const std::lock_guard<std::mutex> lock(engine_mutex);
     hold_engine_notices = false;
   }
+  if (chose_cpu) notice_in("notice: plan: " + chose_cpu->describe());
   for (const std::string& line : held_notices) notice_in(line);
   if (const std::string line = stats_notice(plan); !line.empty()) notice_in("notice: " + line);
 
@@ -482,6 +500,12 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
       stages += part;
     }
     const double align_s = aligned_s - ready_s;
+    search_size size{0, db_residues, queries.records.size(), targets.records.size(),
+                     searching.strand == strand_choice::both ? 2 : 1};
+    for (const auto& q : queries.records) size.query_residues += q.residues.size();
+    std::string plan = chose_cpu ? chose_cpu->describe() : plan_device(size, threads).describe();
+    if (!chose_cpu && with_progress.engine.device.kind != device_kind::auto_select) plan = eng->name() + " as asked";
+    for (const std::string& d : eng->decisions()) plan += "; " + d;
     std::snprintf(line, sizeof line,
                   "timing: read %.3f s | %s engine on %s ready %.3f s (started with the read) | align %.3f s "
                   "(%.3g cells, %.1f GCUPS; %sscan %.3f s, E-values %s %.3f s, traceback %.3f s) | output %.3f s | "
@@ -490,7 +514,7 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
                   double(total_cells) / std::max(align_s, 1e-9) / 1e9, stages.c_str(), scan_s,
                   std::string(scoring::to_string(stats->method())).c_str(), fit_s, align_s - scan_s - fit_s,
                   since_start() - aligned_s, since_start());
-    options.timing(line);
+    options.timing(std::string(line) + " | plan: " + plan);
   }
 }
 

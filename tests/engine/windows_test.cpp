@@ -352,3 +352,43 @@ TEST(windows, score_many_and_align_many_mix_whole_and_windowed_pairs) {
 
 }  // namespace
 }  // namespace swat
+
+namespace swat {
+namespace {
+
+// A long side shared by many short ones is windowed when the group has enough tasks (short
+// sides × windows), though one pair alone would have too few windows and stay whole: reads
+// against a genome. The cells equal the reference; one short side alone is searched whole.
+TEST(windows, many_short_sides_share_the_windows_of_one_long_side) {
+  std::mt19937 rng(53);
+  const scoring_scheme s = test::dna_scheme();
+  window_limits limits = small_limits();
+  limits.min_windows = 40;  // one read: ~8 windows of the genome, too few; 12 reads: ~96 tasks
+  std::vector<std::vector<std::uint8_t>> reads;
+  for (int k = 0; k < 12; ++k) reads.push_back(test::random_residues(rng, 10 + std::size_t(k) * 2, 4));
+  const std::vector<std::uint8_t> genome = long_with_copies(rng, reads[2], 2400, 4, 3);
+  const residue_span target(genome);
+  for (const std::size_t count : {std::size_t(12), std::size_t(1)}) {
+    auto spy = std::make_unique<search_spy>();
+    search_spy* seen = spy.get();
+    auto windowed = with_windows(std::move(spy), limits);
+    std::vector<residue_span> qs(reads.begin(), reads.begin() + std::ptrdiff_t(count));
+    std::vector<best_cell> cells(qs.size());
+    windowed->search(qs, std::span<const residue_span>(&target, 1), s, cells, {});
+    for (std::size_t q = 0; q < qs.size(); ++q) {
+      const alignment want = reference::align(qs[q], genome, s);
+      EXPECT_EQ(cells[q], (best_cell{want.score, want.query_end, want.target_end})) << count << " reads, read " << q;
+    }
+    if (count == 12) {
+      EXPECT_LE(seen->longest_target, 400u);  // windows
+      ASSERT_FALSE(windowed->decisions().empty());
+      EXPECT_NE(windowed->decisions()[0].find("windows of"), std::string::npos) << windowed->decisions()[0];
+    } else {
+      EXPECT_EQ(seen->longest_target, genome.size());  // whole
+      EXPECT_TRUE(windowed->decisions().empty());
+    }
+  }
+}
+
+}  // namespace
+}  // namespace swat

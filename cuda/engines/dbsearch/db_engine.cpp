@@ -54,6 +54,7 @@ class db_engine final : public engine {
     return stages_;
   }
   bool scans_first() const override { return true; }
+  std::vector<std::string> decisions() const override { return decisions_; }
 
   //! Hits with a known best cell at the end of their prefixes get their box from one batched
   //! reverse pass (db_align.hpp) and are aligned in it: small boxes by the CPU engine's threads,
@@ -206,6 +207,10 @@ class db_engine final : public engine {
       const auto report = progress ? std::function<void(std::uint64_t)>(progress) : nullptr;
       scanner.search(flip ? targets : queries, results, rescan, report);
       const scan_timing& t = scanner.timing();
+      decisions_ = {std::string(flip ? "scan transposed (the queries as the database)" : "scan") + ": " +
+                    std::to_string(queries.size()) + " queries x " + std::to_string(targets.size()) + " targets, " +
+                    std::to_string(t.chunks) + " chunk" + (t.chunks == 1 ? "" : "s") + ", " +
+                    std::to_string(t.pipelined_batches) + " pipelined launches"};
       stages_ = {{"prepare", t.prepare_s},
                  {"prepare: devices", t.devices_s},
                  {"prepare: targets packed", t.pack_s},
@@ -222,6 +227,7 @@ class db_engine final : public engine {
     pairs_->score_many(jobs, scheme, exact, progress);
     for (std::size_t k = 0; k < jobs.size(); ++k) results[rescan[k].first * targets.size() + rescan[k].second] = exact[k];
     stages_.push_back({"rescans " + std::to_string(jobs.size()), since(t0)});
+    if (!jobs.empty()) decisions_.push_back(std::to_string(jobs.size()) + " pairs rescanned in 32 bits by the pair engine");
   }
 
   //! For each job, the first job with the same query and target residues (itself if none).
@@ -335,6 +341,7 @@ class db_engine final : public engine {
   pair_engine_factory more_pairs_;                   //!< engines for large boxes at once (may be empty)
   std::vector<std::unique_ptr<engine>> box_engines_;  //!< made by more_pairs_ on first need
   std::vector<std::pair<std::string, double>> stages_;  // of the last search
+  std::vector<std::string> decisions_;                  // of the last search
 };
 
 }  // namespace
