@@ -164,6 +164,8 @@ int align_command(const engine_registry& engines, const std::vector<std::string>
   engine.cpu_memory_bytes = cpu_mem_mib << 20;
   o.engine = plan_engine(engines, parse_device_choice(r["device"].as<std::string>()), r["kernel"].as<std::string>(),
                          std::move(engine));
+  // GPU options given: the planner leaves the GPU to them (engine/plan.hpp).
+  if (r.count("gpus") || r.count("max-gpu-mem")) o.engine.gpu_asked = true;
   o.outfmt = output::parse_outfmt(r["outfmt"].as<std::string>());
   if (r.count("out")) {
     o.out_path = r["out"].as<std::string>();

@@ -103,8 +103,13 @@ class windowed_engine final : public engine {
       window_limits group_limits = limits_;
       group_limits.min_windows =
           (limits_.min_windows + std::int64_t(g.shorts.size()) - 1) / std::int64_t(g.shorts.size());
-      const auto plan = plan_windows(std::int64_t(g.long_side.size()), g.longest_short,
-                                     windows_are_queries(g.long_is_query, scheme), scheme, group_limits);
+      // With tasks to spare even at the widest windows, the widest: the least overlap scanned twice.
+      const bool as_queries = windows_are_queries(g.long_is_query, scheme);
+      const std::int64_t cap = as_queries ? limits_.max_query_width : limits_.max_width;
+      if (std::int64_t(g.shorts.size()) * (std::int64_t(g.long_side.size()) / cap) >= limits_.min_windows)
+        group_limits.min_width = cap;
+      const auto plan =
+          plan_windows(std::int64_t(g.long_side.size()), g.longest_short, as_queries, scheme, group_limits);
       if (!plan) {  // too few tasks for the windows to pay: the group's pairs are searched whole
         for (const auto& [q, t] : g.pairs) rest[q].push_back(t);
         continue;
@@ -150,16 +155,45 @@ class windowed_engine final : public engine {
 
   void score_many(std::span<const pair_job> jobs, const scoring_scheme& scheme, std::span<best_cell> results,
                   const progress_fn& progress) override {
-    split(jobs, scheme, results, [&](const pair_job& job, const pair_plan& p) {
+    split(jobs, results, [&](const pair_job& job, const pair_plan& p) {
       return scan_pair(job.query, job.target, scheme, p, progress);
-    }, [&](std::span<const pair_job> whole, std::span<best_cell> out) { inner_->score_many(whole, scheme, out, progress); });
+    }, [&](std::span<const pair_job> whole, std::span<best_cell> out) { inner_->score_many(whole, scheme, out, progress); },
+          [&](const pair_job& job) { return plan_for(job.query, job.target, scheme); });
   }
 
+  //! A tall pair whose best cell is known (a search found it) is aligned in the overlap before
+  //! that cell whatever its number of windows: no scan is left to do, only a narrow box, and the
+  //! boxes of all such pairs go to the inner engine together with the whole pairs (one batch).
   void align_many(std::span<const pair_job> jobs, const scoring_scheme& scheme, std::span<alignment> results,
                   const progress_fn& progress) override {
-    split(jobs, scheme, results, [&](const pair_job& job, const pair_plan& p) {
-      return align_in_windows(job.query, job.target, scheme, p, job.known, progress);
-    }, [&](std::span<const pair_job> whole, std::span<alignment> out) { inner_->align_many(whole, scheme, out, progress); });
+    window_limits any_count = limits_;
+    any_count.min_windows = 1;
+    std::vector<pair_job> batch;
+    std::vector<std::size_t> batch_at;
+    std::vector<std::optional<pair_plan>> plans(jobs.size());
+    std::vector<std::int64_t> from(jobs.size(), 0);
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+      const pair_job& job = jobs[k];
+      plans[k] = plan_for(job.query, job.target, scheme, job.known.score > 0 ? any_count : limits_);
+      if (plans[k] && job.known.score <= 0) {  // a scan first, then its box
+        results[k] = align_in_windows(job.query, job.target, scheme, *plans[k], {}, progress);
+        continue;
+      }
+      if (plans[k]) {
+        const auto [box, start] = region_before(job, *plans[k]);
+        batch.push_back(box);
+        from[k] = start;
+      } else {
+        batch.push_back(job);
+      }
+      batch_at.push_back(k);
+    }
+    std::vector<alignment> out(batch.size());
+    inner_->align_many(batch, scheme, out, progress);
+    for (std::size_t b = 0; b < batch.size(); ++b) {
+      const std::size_t k = batch_at[b];
+      results[k] = plans[k] ? shifted_back(std::move(out[b]), from[k], *plans[k], jobs[k].known) : std::move(out[b]);
+    }
   }
 
  private:
@@ -193,15 +227,15 @@ class windowed_engine final : public engine {
     return pair_plan{std::move(*windows), long_is_query};
   }
 
-  //! results[k] for every job: windowed(job, plan) for the tall, thin ones, and one batch
+  //! results[k] for every job: windowed(job, plan) for those plan(job) cuts, and one batch
   //! whole(jobs, out) for the rest (so the inner engine still spreads them over its threads).
-  template <typename Result, typename Windowed, typename Whole>
-  void split(std::span<const pair_job> jobs, const scoring_scheme& scheme, std::span<Result> results,
-             Windowed&& windowed, Whole&& whole) {
+  template <typename Result, typename Windowed, typename Whole, typename Plan>
+  void split(std::span<const pair_job> jobs, std::span<Result> results, Windowed&& windowed, Whole&& whole,
+             Plan&& plan) {
     std::vector<pair_job> rest;
     std::vector<std::size_t> rest_at;
     for (std::size_t k = 0; k < jobs.size(); ++k) {
-      if (const auto p = plan_for(jobs[k].query, jobs[k].target, scheme)) {
+      if (const auto p = plan(jobs[k])) {
         results[k] = windowed(jobs[k], *p);
       } else {
         rest.push_back(jobs[k]);
@@ -300,11 +334,26 @@ class windowed_engine final : public engine {
                              const pair_plan& p, best_cell known, const progress_fn& progress) {
     const best_cell end = known.score > 0 ? known : scan_pair(query, target, scheme, p, progress);
     if (end.score <= 0) return {};
+    const std::pair<pair_job, std::int64_t> box = region_before({0, 0, query, target, end}, p);
+    return shifted_back(inner_->align(box.first.query, box.first.target, scheme), box.second, p, end);
+  }
+
+  //! The job of the `overlap` residues of the long side before the best cell `job.known`, and
+  //! where that region starts on the long side.
+  static std::pair<pair_job, std::int64_t> region_before(const pair_job& job, const pair_plan& p) {
+    const best_cell& end = job.known;
     const std::int64_t end_long = p.long_is_query ? end.query_end : end.target_end;
     const std::int64_t from = std::max<std::int64_t>(0, end_long - p.windows.overlap);
-    const residue_span long_side = p.long_is_query ? query : target;
+    const residue_span long_side = p.long_is_query ? job.query : job.target;
     const residue_span region = long_side.subspan(std::size_t(from), std::size_t(end_long - from));
-    alignment a = p.long_is_query ? inner_->align(region, target, scheme) : inner_->align(query, region, scheme);
+    pair_job box = job;
+    (p.long_is_query ? box.query : box.target) = region;
+    (p.long_is_query ? box.known.query_end : box.known.target_end) -= from;
+    return {box, from};
+  }
+
+  //! An alignment of region_before's box moved back onto the long side, checked against `end`.
+  static alignment shifted_back(alignment a, std::int64_t from, const pair_plan& p, const best_cell& end) {
     if (p.long_is_query) {
       a.query_begin += from;
       a.query_end += from;

@@ -392,3 +392,40 @@ TEST(windows, many_short_sides_share_the_windows_of_one_long_side) {
 
 }  // namespace
 }  // namespace swat
+
+namespace swat {
+namespace {
+
+// Hits whose best cell a search found are aligned in the overlap before that cell, whatever the
+// pair's number of windows (one read against a genome: too few windows to scan, but the box is
+// narrow), in the inner engine's batch.
+TEST(windows, known_best_cells_are_aligned_in_their_overlap_whatever_the_windows) {
+  std::mt19937 rng(59);
+  const scoring_scheme s = test::dna_scheme();
+  window_limits limits = small_limits();
+  limits.min_windows = 1000;  // never enough windows to scan one pair
+  auto spy = std::make_unique<spy_engine>();
+  spy_engine* seen = spy.get();
+  auto windowed = with_windows(std::move(spy), limits);
+  std::vector<pair_job> jobs;
+  std::vector<std::vector<std::uint8_t>> reads, genomes;
+  for (int k = 0; k < 6; ++k) {
+    reads.push_back(test::random_residues(rng, 12 + std::size_t(k), 4));
+    genomes.push_back(long_with_copies(rng, reads.back(), 2000 + std::size_t(k) * 100, 4, 2));
+  }
+  std::vector<alignment> want;
+  for (std::size_t k = 0; k < reads.size(); ++k) {
+    want.push_back(reference::align(reads[k], genomes[k], s));
+    const best_cell end{want.back().score, want.back().query_end, want.back().target_end};
+    // As the pipeline hands a scanned hit over: the prefixes that end at its best cell.
+    jobs.push_back({k, k, residue_span(reads[k]).first(std::size_t(end.query_end)),
+                    residue_span(genomes[k]).first(std::size_t(end.target_end)), end});
+  }
+  std::vector<alignment> got(jobs.size());
+  windowed->align_many(jobs, s, got, {});
+  for (std::size_t k = 0; k < jobs.size(); ++k) EXPECT_EQ(got[k], want[k]) << "read " << k;
+  EXPECT_LT(seen->longest, 200u);  // boxes of the overlap (read + gaps), never the genome
+}
+
+}  // namespace
+}  // namespace swat

@@ -224,10 +224,19 @@ class db_engine final : public engine {
     jobs.reserve(rescan.size());
     for (const auto& [q, t] : rescan) jobs.push_back({q, t, queries[q], targets[t]});
     std::vector<best_cell> exact(jobs.size());
-    pairs_->score_many(jobs, scheme, exact, progress);
+    // Pairs the scan hands back are long (or saturated): several at once on the pair engines'
+    // lanes, since one long, narrow pair leaves most of the GPU idle.
+    const bool laned = on_lanes(jobs, [&](engine& e, std::size_t k) {
+      exact[k] = e.score_only(jobs[k].query, jobs[k].target, scheme);
+      if (progress) progress(std::uint64_t(jobs[k].query.size()) * jobs[k].target.size());
+    });
+    if (!laned) pairs_->score_many(jobs, scheme, exact, progress);
     for (std::size_t k = 0; k < jobs.size(); ++k) results[rescan[k].first * targets.size() + rescan[k].second] = exact[k];
     stages_.push_back({"rescans " + std::to_string(jobs.size()), since(t0)});
-    if (!jobs.empty()) decisions_.push_back(std::to_string(jobs.size()) + " pairs rescanned in 32 bits by the pair engine");
+    if (!jobs.empty())
+      decisions_.push_back(std::to_string(jobs.size()) + " pairs (longer than the scan takes, or saturated) by " +
+                           (laned ? std::to_string(std::min<std::size_t>(jobs.size(), large_box_lanes)) + " pair engines at once"
+                                  : std::string("the pair engine")));
   }
 
   //! For each job, the first job with the same query and target residues (itself if none).
@@ -275,8 +284,17 @@ class db_engine final : public engine {
   //! keeps ~140 warps busy), so with more_pairs several boxes run at once, one engine and host
   //! thread each, longest first; otherwise, and for one box, the pair engine aligns them in turn.
   void align_large(const std::vector<pair_job>& boxes, const scoring_scheme& scheme, std::span<alignment> out) {
-    const std::size_t lanes = std::min<std::size_t>(boxes.size(), large_box_lanes);
-    if (lanes < 2 || !more_pairs_) return pairs_->align_many(boxes, scheme, out, {});
+    if (!on_lanes(boxes, [&](engine& e, std::size_t k) { out[k] = e.align(boxes[k].query, boxes[k].target, scheme); }))
+      pairs_->align_many(boxes, scheme, out, {});
+  }
+
+  //! Runs work(engine, k) for every job on up to large_box_lanes pair engines at once (made by
+  //! more_pairs on first need), one host thread each, the jobs with the most cells first. False
+  //! (and nothing run) with fewer than two jobs or no more_pairs: the caller runs them in turn.
+  template <typename Work>
+  bool on_lanes(std::span<const pair_job> jobs, Work&& work) {
+    const std::size_t lanes = std::min<std::size_t>(jobs.size(), large_box_lanes);
+    if (lanes < 2 || !more_pairs_) return false;
     if (box_engines_.size() < lanes) {
       const auto made = std::chrono::steady_clock::now();
       std::uint64_t budget = options_.max_gpu_bytes > 0 ? std::uint64_t(options_.max_gpu_bytes)
@@ -286,22 +304,19 @@ class db_engine final : public engine {
       stages_.push_back({"box engines " + std::to_string(lanes),
                          std::chrono::duration<double>(std::chrono::steady_clock::now() - made).count()});
     }
-    std::vector<std::size_t> order(boxes.size());
+    std::vector<std::size_t> order(jobs.size());
     for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-    const auto cells = [&](std::size_t k) { return double(boxes[k].query.size()) * double(boxes[k].target.size()); };
+    const auto cells = [&](std::size_t k) { return double(jobs[k].query.size()) * double(jobs[k].target.size()); };
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cells(a) > cells(b); });
     std::atomic<std::size_t> next{0};
     std::vector<std::exception_ptr> failed(lanes);
     std::vector<std::thread> threads;
     const auto lane = [&](std::size_t l) {
       try {
-        for (std::size_t i = next++; i < order.size(); i = next++) {
-          const pair_job& b = boxes[order[i]];
-          out[order[i]] = box_engines_[l]->align(b.query, b.target, scheme);
-        }
+        for (std::size_t i = next++; i < order.size(); i = next++) work(*box_engines_[l], order[i]);
       } catch (...) {
         failed[l] = std::current_exception();
-        next = order.size();  // the other lanes stop after their box
+        next = order.size();  // the other lanes stop after their job
       }
     };
     try {
@@ -312,6 +327,7 @@ class db_engine final : public engine {
     for (std::thread& t : threads) t.join();
     for (const std::exception_ptr& e : failed)
       if (e) std::rethrow_exception(e);
+    return true;
   }
 
   //! An alignment of a box moved back to the coordinates of the whole pair.

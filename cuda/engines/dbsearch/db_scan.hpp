@@ -47,7 +47,10 @@ struct scan_options {
   int transpose = 0;
   std::int64_t max_gpu_bytes = 0;                //!< device memory budget; 0 = 90 % of free memory
   std::int32_t score_limit = 0;                  //!< 0 = 32767 − max score; tests lower it to force rescans
-  std::int32_t max_target_length = 1 << 16;      //!< longer targets are left to the caller
+  //! Longer targets are left to the caller (the windows of long sides are at most this long, so
+  //! that short sides of up to ~30 kb DNA are windowed; border rows cost 8 bytes per column of
+  //! the longest target per group in flight).
+  std::int32_t max_target_length = 1 << 17;
   //! How long a pipelined strip may wait on the strip above before the scan fails instead of
   //! hanging (s, as clock64 cycles at 2 GHz); sanitizer runs, which slow the waits 100-fold, lengthen it.
   double watchdog_seconds = 20.0;
