@@ -129,7 +129,13 @@ class db_engine final : public engine {
       align_large(large_unique, scheme, large_out);
       gpu_boxes_s = since(t0);
       t0 = clock::now();
-      pairs_->align_many(rest, scheme, rest_out, progress);
+      // Whole pairs (boxes too large for the reverse pass, saturated or without a known cell):
+      // several at once on the lanes too.
+      const bool laned = on_lanes(rest, [&](engine& e, std::size_t k) {
+        rest_out[k] = e.align(rest[k].query, rest[k].target, scheme);
+        if (progress) progress(std::uint64_t(rest[k].query.size()) * rest[k].target.size());
+      });
+      if (!laned) pairs_->align_many(rest, scheme, rest_out, progress);
     } catch (...) {
       cpu_done.wait();
       throw;

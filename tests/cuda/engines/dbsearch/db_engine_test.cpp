@@ -106,7 +106,7 @@ TEST(DbEngine, LargeBoxesAtOnceAndRepeatedBoxesOnceEqualTheCpu) {
 TEST(DbEngine, ManyQueriesAgainstFewTargetsScanTheOtherWayRound) {
   SWAT_REQUIRE_DEVICE();
   // 300 DNA fragments against four genomes (one holding copies of fragments, one with runs of a
-  // short repeat for ties), one fragment longer than the scan's target limit (2^16): search()
+  // short repeat for ties), one fragment longer than the scan's target limit (2^17): search()
   // scans the fragments as the database (auto, and forced), except where a fragment cannot be a
   // target or the scores are not symmetric; every best cell equals the CPU engine's, and
   // --timing's stages say which way it ran.
@@ -191,7 +191,7 @@ TEST(DbEngine, ManyQueriesAgainstFewTargetsScanTheOtherWayRound) {
   }
   // A query longer than a scan target may be: scanned the usual way, still exact.
   std::vector<std::vector<std::uint8_t>> with_long = queries;
-  with_long.push_back(test::random_residues(rng, (1 << 16) + 5, s));
+  with_long.push_back(test::random_residues(rng, std::size_t(scan_options{}.max_target_length) + 5, s));
   const std::vector<residue_span> ql(with_long.begin(), with_long.end());
   const std::vector<best_cell> got = search(1, ql, false);
   std::vector<pair_job> last;

@@ -193,6 +193,7 @@ TEST(DbScan, LongTargetsStreamedProfilesAndTooLongTargets) {
     // max_target_length 65,536: the last three go back to the caller (check_scan checks that
     // exactly those and the DNA pairs that saturate 16 bits are handed back).
     scan_options o;
+    o.max_target_length = 1 << 16;
     const std::vector<best_cell> want = cpu_cells(qs, ts, s);
     EXPECT_GE(check_scan(qs, ts, s, o, s.matrix_name + " long", &want), 2u * 3u);
     o.max_target_length = 70000;
