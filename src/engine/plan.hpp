@@ -7,9 +7,10 @@
 // sides, both strands in one scan, transposition, kernel shapes) come back through
 // engine::decisions(); --timing prints both as one `plan:` line.
 //
-// The rates are measured on the H100 machine and the 2-core development VM (bench/results/
-// shapes_h100.csv, db_h100.csv, cpu_engine_devvm_t2.csv); the choice matters only near the break
-// even point (about 1e10 cells on 16 threads), where both take a fraction of a second.
+// The rates are measured on the GPU machines and the 2-core development VM (bench/results/
+// shapes_h200.csv: scans of 1.3-3.5e12 cells/s, the CPU engine 1.6 GCUPS a thread on 16;
+// db_h100.csv; cpu_engine_devvm_t2.csv); the choice matters only near the break-even point
+// (about 1e10 cells on 16 threads), where both take a fraction of a second.
 
 #include <cstdint>
 #include <string>

@@ -37,7 +37,9 @@ struct window_limits {
   std::int64_t max_width = 1 << 20;    //!< … at most this long when the windows are targets
   std::int64_t max_query_width = 16384;  //!< … and this long when they are queries
   //! At least this many windows (narrower ones, down to 4 × overlap, when the long side is
-  //! shorter than min_windows full widths), else the pair stays whole: a database engine's scan
+  //! shorter than min_windows full widths), else the pair stays whole (a database engine's
+  //! search() counts the tasks of a group instead: short sides sharing the long side × windows);
+  //! a database engine's scan
   //! fills the GPU only with many targets, and its pair engine runs a few windows one by one.
   std::int64_t min_windows = 1;
   bool enabled = true;

@@ -75,6 +75,9 @@ namespace {
 //! Both strands are scanned in one search when the queries hold at most this many residues (the
 //! reverse complements are copies; a longer query set is complemented in place, one pass each).
 constexpr std::uint64_t strands_together_max_residues = std::uint64_t(1) << 28;
+//! … and the search has at most this many query × target pairs (the best cells of both strands
+//! are held at once).
+constexpr std::size_t strands_together_max_pairs = std::size_t(1) << 28;
 
 // Reads both inputs; in auto mode both files must come out as the same alphabet.
 std::pair<sequence_set, sequence_set> read_inputs(const align_options& options, const notice_fn& notice) {
@@ -235,7 +238,7 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
     const auto t0 = clock::now();
     std::uint64_t query_residues = 0;
     for (const auto& r : queries.records) query_residues += r.residues.size();
-    if (strands == 2 && query_residues <= strands_together_max_residues) {
+    if (strands == 2 && query_residues <= strands_together_max_residues && nq * nt <= strands_together_max_pairs) {
       // Both strands in one search: the reverse complements are more queries of the same scan
       // (one launch, one pass over the database), at the cost of a copy of the queries.
       std::vector<std::vector<std::uint8_t>> reversed;
@@ -246,10 +249,10 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
       for (const auto& r : reversed) qs.push_back(r);
       std::vector<best_cell> both(2 * nq * nt);
       eng.search(qs, ts, scheme, both, report);
-      for (std::size_t k = 0; k < 2; ++k) {
-        const std::size_t from = (minus_of[k] ? nq : 0) * nt;
-        cells[k].assign(both.begin() + std::ptrdiff_t(from), both.begin() + std::ptrdiff_t(from + nq * nt));
-      }
+      // The minus half copied out, the plus half kept in place (strand 0 is plus).
+      cells[1].assign(both.begin() + std::ptrdiff_t(nq * nt), both.end());
+      both.resize(nq * nt);
+      cells[0] = std::move(both);
     } else {
       for (std::size_t k = 0; k < strands; ++k) {
         use_strand(minus_of[k]);
@@ -403,17 +406,15 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
   // starts, and takes the CPU engine where it is predicted faster than the GPU (engine/plan.hpp).
   const unsigned threads =
       options.engine.options.cpu_threads ? options.engine.options.cpu_threads : std::max(1u, std::thread::hardware_concurrency());
-  std::optional<device_plan> chose_cpu;
+  std::optional<device_plan> planned;  // the planner's prediction from the inputs' sizes
   if (options.engine.device.kind == device_kind::auto_select && options.engine.gpu && !options.engine.gpu_asked) {
     const search_size guess{estimated_residues(options.query_path), estimated_residues(options.db_path)};
     if (guess.query_residues > 0 && guess.target_residues > 0) {
-      const device_plan p = plan_device(guess, threads);
-      if (p.use_cpu) {
-        with_progress.engine.device.kind = device_kind::cpu;
-        chose_cpu = p;
-      }
+      planned = plan_device(guess, threads);
+      if (planned->use_cpu) with_progress.engine.device.kind = device_kind::cpu;
     }
   }
+  const bool chose_cpu = planned && planned->use_cpu;
   with_progress.engine.options.fill_progress = [&fill_line](double fraction, double elapsed) {
     if (progress_line* line = fill_line.load()) line->fill(fraction, elapsed);
   };
@@ -451,7 +452,7 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
     const std::lock_guard<std::mutex> lock(engine_mutex);
     hold_engine_notices = false;
   }
-  if (chose_cpu) notice_in("notice: plan: " + chose_cpu->describe());
+  if (chose_cpu) notice_in("notice: plan: " + planned->describe());
   for (const std::string& line : held_notices) notice_in(line);
   if (const std::string line = stats_notice(plan); !line.empty()) notice_in("notice: " + line);
 
@@ -492,7 +493,6 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
     out_file->commit();
   }
   if (options.timing) {
-    char line[1024];
     std::string stages;
     for (const auto& [stage, seconds] : eng->stage_seconds()) {
       char part[80];
@@ -503,18 +503,33 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
     search_size size{0, db_residues, queries.records.size(), targets.records.size(),
                      searching.strand == strand_choice::both ? 2 : 1};
     for (const auto& q : queries.records) size.query_residues += q.residues.size();
-    std::string plan = chose_cpu ? chose_cpu->describe() : plan_device(size, threads).describe();
-    if (!chose_cpu && with_progress.engine.device.kind != device_kind::auto_select) plan = eng->name() + " as asked";
+    std::string plan;
+    if (planned)
+      plan = planned->describe() + " from the inputs' sizes";
+    else if (options.engine.device.kind != device_kind::auto_select || options.engine.gpu_asked)
+      plan = eng->name() + " as asked";
+    else if (!options.engine.gpu)
+      plan = eng->name() + " (this build has no GPU engine)";
+    else
+      plan = eng->name() + " (the inputs' sizes were not known before the engine started)";
+    const device_plan after = plan_device(size, threads);
+    plan += std::string(", predicted for this search: GPU ") + std::to_string(after.gpu_s).substr(0, 6) + " s, CPU engine " +
+            std::to_string(after.cpu_s).substr(0, 6) + " s";
     for (const std::string& d : eng->decisions()) plan += "; " + d;
-    std::snprintf(line, sizeof line,
-                  "timing: read %.3f s | %s engine on %s ready %.3f s (started with the read) | align %.3f s "
-                  "(%.3g cells, %.1f GCUPS; %sscan %.3f s, E-values %s %.3f s, traceback %.3f s) | output %.3f s | "
-                  "total %.3f s",
-                  read_s, eng->name().c_str(), eng->device().c_str(), engine_s, align_s, double(total_cells),
-                  double(total_cells) / std::max(align_s, 1e-9) / 1e9, stages.c_str(), scan_s,
-                  std::string(scoring::to_string(stats->method())).c_str(), fit_s, align_s - scan_s - fit_s,
-                  since_start() - aligned_s, since_start());
-    options.timing(std::string(line) + " | plan: " + plan);
+    // Numbers through snprintf, names appended: no length limit on the engines' stage names.
+    const auto num = [](const char* fmt, auto... v) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, fmt, v...);
+      return std::string(buf);
+    };
+    const std::string line =
+        num("timing: read %.3f s | ", read_s) + eng->name() + " engine on " + eng->device() +
+        num(" ready %.3f s (started with the read) | align %.3f s (%.3g cells, %.1f GCUPS; ", engine_s, align_s,
+            double(total_cells), double(total_cells) / std::max(align_s, 1e-9) / 1e9) +
+        stages + num("scan %.3f s, E-values ", scan_s) + std::string(scoring::to_string(stats->method())) +
+        num(" %.3f s, traceback %.3f s) | output %.3f s | total %.3f s", fit_s, align_s - scan_s - fit_s,
+            since_start() - aligned_s, since_start());
+    options.timing(line + " | plan: " + plan);
   }
 }
 

@@ -95,26 +95,29 @@ scoring::search_statistics settle_statistics(const stats_plan& plan, const seque
   std::atomic<std::size_t> next{0};
   std::vector<std::exception_ptr> failures(nq);
   const auto work = [&] {
-    scoring::empirical_fitter fitter(bins);
-    std::vector<std::int32_t> best(nt);
-    for (std::size_t q; (q = next.fetch_add(1)) < nq;) {
-      try {
+    std::size_t q = 0;
+    try {  // everything inside: an exception may not leave a helper thread
+      scoring::empirical_fitter fitter(bins);
+      std::vector<std::int32_t> best(nt);
+      while ((q = next.fetch_add(1)) < nq) {
         for (std::size_t t = 0; t < nt; ++t) {
           best[t] = 0;
           for (const std::vector<best_cell>& strand : cells) best[t] = std::max(best[t], strand[q * nt + t].score);
         }
         fits[q] = fitter.fit(best);
-      } catch (...) {
-        failures[q] = std::current_exception();
       }
+    } catch (...) {
+      failures[std::min(q, nq - 1)] = std::current_exception();
+      next = nq;
     }
   };
   const unsigned n = std::clamp<unsigned>(threads ? threads : std::thread::hardware_concurrency(), 1,
                                           unsigned(std::clamp<std::size_t>(nq, 1, 64)));
   std::vector<std::thread> pool;
+  pool.reserve(n);
   try {
     for (unsigned i = 1; i < n; ++i) pool.emplace_back(work);
-  } catch (const std::system_error&) {  // no thread to spare: fewer helpers
+  } catch (...) {  // no thread (or memory for one) to spare: fewer helpers
   }
   work();
   for (std::thread& t : pool) t.join();
@@ -166,10 +169,10 @@ report_rule rule_of(const scoring::search_statistics& stats, const stats_request
     }
     return rule;
   }
-  // Empirical: E never falls with the target's length at a given score, and the score of a given
-  // E-value is piecewise linear in ln length between the fit's breakpoints (empirical.hpp): the
-  // smallest floor of any target lies at the shortest or longest target or at a breakpoint
-  // between them. The exact floor of each target is found when asked.
+  // Empirical: the score of a given E-value is piecewise linear in ln length between the fit's
+  // breakpoints (empirical.hpp), so the smallest floor of any target lies at the shortest or
+  // longest target or at a breakpoint between them. Each target's own floor is found when asked
+  // (the --max-hsps thresholds); whether a score passes is one E-value.
   std::uint64_t shortest = UINT64_MAX, longest = 0;
   for (const sequence_record& t : targets.records) {
     shortest = std::min<std::uint64_t>(shortest, t.residues.size());
@@ -183,6 +186,11 @@ report_rule rule_of(const scoring::search_statistics& stats, const stats_request
   }
   rule.exact = [&targets, smallest, lower = rule.lower](std::size_t q, std::size_t t) {
     return smallest(q, targets.records[t].residues.size(), lower[q]);
+  };
+  rule.passes = [&stats, &queries, &targets, db_residues, db_sequences, ln_max](std::size_t q, std::size_t t,
+                                                                                 std::int32_t s) {
+    return stats.ln_evalue(q, s, queries.records[q].residues.size(), targets.records[t].residues.size(), db_residues,
+                           db_sequences) <= ln_max;
   };
   return rule;
 }

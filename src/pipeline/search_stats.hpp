@@ -63,11 +63,14 @@ struct report_rule {
   //! The floor of query q against target t where it depends on the target (empirical E-values
   //! depend on its length); null: lower[q] for every target.
   std::function<std::int32_t(std::size_t q, std::size_t t)> exact;
+  //! Where the floor depends on the target: whether score s of q against t passes (one E-value
+  //! computed, cheaper than the floor's search; the same answer as s ≥ exact(q, t)).
+  std::function<bool(std::size_t q, std::size_t t, std::int32_t s)> passes;
   //! The smallest score query q reports against target t.
   std::int32_t floor(std::size_t q, std::size_t t) const { return exact ? exact(q, t) : lower[q]; }
   //! True when a best score s of q against t is reported.
   bool reports(std::size_t q, std::size_t t, std::int32_t s) const {
-    return s > 0 && s >= lower[q] && (!exact || s >= exact(q, t));
+    return s > 0 && s >= lower[q] && (!passes || passes(q, t, s));
   }
 };
 

@@ -1,5 +1,5 @@
-// Empirical E-values (empirical.hpp): length-binned location and scale, an exponential tail
-// above the top 1 %, highest scores censored.
+// Empirical E-values (empirical.hpp): length-binned location and scale, relatives fenced off,
+// a tail above the top 1 % with the highest scores censored, pooled over the search's queries.
 
 #include "scoring/empirical.hpp"
 
@@ -20,6 +20,7 @@ constexpr std::size_t min_censored = 2;     //!< … and at least 2
 constexpr double significant_evalue = 0.01; //!< a target the fit finds this significant is censored
 constexpr double min_beta = 0.05;           //!< floor of the tail's scale (standardised units)
 constexpr double min_scale = 0.5;           //!< floor of a bin's interquartile range (score units)
+constexpr double min_slope_span = 0.25;     //!< ln length over which the extrapolation slope is measured
 //! Ceiling of the tail's scale: 1.1 × that of a Gumbel distribution in interquartile units,
 //! 1 / (ln ln 4 − ln ln 4/3) = 0.636 (a tail heavier than the extreme-value distribution's comes
 //! from related targets, not from chance).
@@ -87,12 +88,14 @@ length_bins::length_bins(std::span<const std::uint64_t> target_lengths) {
 double empirical_fit::standardised(double s, double ln_length) const {
   const std::vector<double>& c = *centres;
   const std::size_t j = segment_of(c, ln_length);
-  const double w = (ln_length - c[j]) / (c[j + 1] - c[j]);
-  // Location: interpolated, continued along the last segment beyond it, flat below the first.
-  const double wl = std::max(w, 0.0), ws = std::clamp(w, 0.0, 1.0);
-  const double loc = std::max(0.0, double(location[j]) + wl * double(location[j + 1] - location[j]));
+  const double w = std::clamp((ln_length - c[j]) / (c[j + 1] - c[j]), 0.0, 1.0);
+  // Location: interpolated between centres, flat below the first, beyond the last continued at
+  // the slope the fit measured over the longest bins (extrapolation_slope).
+  double loc = double(location[j]) + w * double(location[j + 1] - location[j]);
+  if (ln_length > c.back()) loc = double(location.back()) + extrapolation_slope * (ln_length - c.back());
+  const double ws = w;
   const double scl = std::max(min_scale, double(scale[j]) + ws * double(scale[j + 1] - scale[j]));
-  return (s - loc) / scl;
+  return (s - std::max(loc, 0.0)) / scl;
 }
 
 double empirical_fit::ln_pvalue(std::int64_t s, std::uint64_t target_length) const {
@@ -132,6 +135,20 @@ empirical_fit empirical_fitter::fit(std::span<const std::int32_t> scores) {
     const double location = std::max(q50, 0.0);
     f.location[b] = float(b ? std::max(location, double(f.location[b - 1])) : location);
     f.scale[b] = float(std::max(q75 - q25, min_scale));
+  }
+  // The slope beyond the longest bin: over the last bins spanning at least 0.25 in ln length
+  // (bins of one length have centres 1e-9 apart: their difference is no slope), and at most
+  // the location per ln unit (scores growing in proportion to the length, the linear regime).
+  {
+    const std::vector<double>& c = *f.centres;
+    const std::size_t last = bins - 1;
+    std::size_t from = last;
+    while (from > 0 && c[last] - c[from] < min_slope_span) --from;
+    const double span = c[last] - c[from];
+    f.extrapolation_slope =
+        span >= min_slope_span
+            ? std::clamp(double(f.location[last] - f.location[from]) / span, 0.0, double(f.location[last]))
+            : 0.0;
   }
   z_.resize(n);
   for (std::size_t t = 0; t < n; ++t) z_[t] = f.standardised(double(scores[t]) + jitter(t), lb.ln_length_[t]);
@@ -204,9 +221,22 @@ void pool_tails(std::span<empirical_fit> fits) {
   const auto profile = [&](double c) { return observed * (std::log(c) - c * std::log(scale_at(c))) + (c - 1) * sum_ln; };
   double low = 1, high = max_shape;
   const double ratio = (std::sqrt(5.0) - 1) / 2;
-  for (int i = 0; i < 40; ++i) {
-    const double a = high - ratio * (high - low), b = low + ratio * (high - low);
-    (profile(a) < profile(b) ? low : high) = (profile(a) < profile(b) ? a : b);
+  double a = high - ratio * (high - low), b = low + ratio * (high - low);
+  double pa = profile(a), pb = profile(b);
+  for (int i = 0; i < 24 && high - low > 1e-3; ++i) {  // one evaluation an iteration
+    if (pa < pb) {
+      low = a;
+      a = b;
+      pa = pb;
+      b = low + ratio * (high - low);
+      pb = profile(b);
+    } else {
+      high = b;
+      b = a;
+      pb = pa;
+      a = high - ratio * (high - low);
+      pa = profile(a);
+    }
   }
   const double shape = (low + high) / 2, beta = std::clamp(scale_at(shape), min_beta, max_beta);
   for (empirical_fit& f : fits)

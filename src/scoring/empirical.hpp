@@ -10,7 +10,8 @@
 //     about 100 (2 to 32 bins); in each bin the median score is the location and the
 //     interquartile range the scale (both robust to the few related targets). Between bin centres
 //     (the median ln length of each bin) both are interpolated in ln length; beyond the longest
-//     bin the location goes on along its last segment (scores still rise with length), the scale
+//     bin the location goes on at the slope of the longest bins (scores still rise with length;
+//     measured over at least 0.25 in ln length, at most the linear regime's growth), the scale
 //     stays; below the shortest both stay. The location never falls with length. Integer scores are spread over their unit interval (a fixed pseudo-random
 //     offset per target, the randomised probability integral transform) so that ties do not bias
 //     quantiles and tail; P(S ≥ s) is read at s − ½.
@@ -19,7 +20,7 @@
 //     with probability 5e-5), left out. Above the threshold u that the top 1 % of the others (at
 //     least 60) exceed, P(Z ≥ z) = p_u · e^(−(z − u)/β), the
 //     exponential tail of the extreme-value distribution (peaks over a threshold; ξ = 0). β is the
-//     maximum-likelihood estimate with the highest scores censored (the top 0.5 %, at least 2, or
+//     maximum-likelihood estimate with the highest scores censored (the top 0.3 %, at least 2, or
 //     every target the fit itself finds significant at E ≤ 0.01 when there are more, up to half
 //     of the tail): related targets count as "above the cut", never with their scores. β is at
 //     most 1.1 × the Gumbel distribution's (0.636 interquartile ranges): a heavier tail comes from
@@ -69,7 +70,10 @@ class length_bins {
 struct empirical_fit {
   std::shared_ptr<const std::vector<double>> centres;  //!< bin centres (ln length), shared
   std::vector<float> location;  //!< per bin: median score (never falling with length)
-  std::vector<float> scale;     //!< per bin: interquartile range (≥ 1)
+  std::vector<float> scale;     //!< per bin: interquartile range (≥ 0.5)
+  //! Location per ln length beyond the longest bin (measured over ≥ 0.25 in ln length; ≤ the
+  //! location itself, the linear regime's growth).
+  double extrapolation_slope = 0;
   double threshold = 0;         //!< u: the tail's start (standardised score)
   double tail_fraction = 1;     //!< p_u: P(Z ≥ u)
   double beta = 1;              //!< the tail's scale b (standardised units)

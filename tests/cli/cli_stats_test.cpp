@@ -77,10 +77,11 @@ TEST(cli_stats, every_scheme_aligns_and_tabular_says_nan) {
 
 TEST(cli_stats, nan_reads_as_a_float_in_python) {
   temp_dir dir;
-  const process_result r = run_case(undefined_schemes[0], "--outfmt \"6 qseqid sseqid evalue bitscore\" -o hits.tsv", dir);
+  const std::string hits = (dir / "hits.tsv").string();
+  const process_result r = run_case(undefined_schemes[0], "--outfmt \"6 qseqid sseqid evalue bitscore\" -o " + hits, dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const process_result py = run_shell(
-      "python3 -c \"import math,sys; rows=[l.split('\\t') for l in open('hits.tsv')]; "
+      "python3 -c \"import math,sys; rows=[l.split('\\t') for l in open('" + hits + "')]; "
       "sys.exit(0 if rows and all(math.isnan(float(x[2])) and math.isnan(float(x[3])) for x in rows) else 1)\"",
       dir);
   EXPECT_EQ(py.exit_code, 0) << py.err;
@@ -108,9 +109,10 @@ TEST(cli_stats, json_has_null_sam_has_no_ze_pair_says_na) {
   }
   // samtools reads the BAM, without ZE tags.
   if (run_shell("command -v samtools", dir).exit_code != 0) GTEST_SKIP() << "samtools not on PATH";
-  const process_result r = run_case(undefined_schemes[1], "--outfmt bam -o hits.bam", dir);
+  const std::string bam = (dir / "hits.bam").string();
+  const process_result r = run_case(undefined_schemes[1], "--outfmt bam -o " + bam, dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const process_result view = run_shell("samtools view hits.bam", dir);
+  const process_result view = run_shell("samtools view " + bam, dir);
   EXPECT_EQ(view.exit_code, 0) << view.err;
   EXPECT_NE(view.out.find("AS:i:"), std::string::npos);
   EXPECT_EQ(view.out.find("ZE:Z:"), std::string::npos);
@@ -119,7 +121,7 @@ TEST(cli_stats, json_has_null_sam_has_no_ze_pair_says_na) {
 TEST(cli_stats, an_explicit_evalue_without_statistics_is_a_usage_error) {
   temp_dir dir;
   for (const scheme_case& c : undefined_schemes) {
-    const process_result r = run_case(c, "--evalue 1e-5 -o hits.tsv", dir);
+    const process_result r = run_case(c, "--evalue 1e-5 -o " + (dir / "hits.tsv").string(), dir);
     EXPECT_EQ(r.exit_code, 2) << c.options;
     EXPECT_NE(r.err.find("--evalue cannot be honoured"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(dir / "hits.tsv"));

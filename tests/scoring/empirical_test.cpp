@@ -337,3 +337,30 @@ TEST(empirical_fit, pooled_tails_share_one_form) {
 
 }  // namespace
 }  // namespace swat::scoring
+
+namespace swat::scoring {
+namespace {
+
+// A database of mostly one length (960 of 1,500 residues) and 40 longer targets: the last bins
+// share a centre. Beyond them the location may not shoot up (it did, by the difference of two
+// medians over a 1e-9 gap in ln length): a target a little longer than the rest, scoring far
+// above the null, is significant, and unrelated scores of the longer targets are not.
+TEST(empirical_fit, bins_of_one_length_do_not_make_a_slope) {
+  std::mt19937_64 rng(3);
+  std::vector<std::uint64_t> lengths(1000, 1500);
+  for (std::size_t t = 960; t < lengths.size(); ++t) lengths[t] = 1600 + (t - 960) * 10;
+  const length_bins bins(lengths);
+  empirical_fitter fitter(bins);
+  const std::vector<std::int32_t> scores = gumbel_scores(rng, lengths);
+  const empirical_fit fit = fitter.fit(scores);
+  EXPECT_LT(fit.extrapolation_slope, 1000.0);
+  const double ln_d = std::log(double(lengths.size()));
+  EXPECT_LT(ln_d + fit.ln_pvalue(1000, 1650), std::log(1e-6));  // a relative of a longer target
+  EXPECT_LT(ln_d + fit.ln_pvalue(1000, 5000), std::log(1e-6));  // and of one far longer
+  std::size_t significant = 0;
+  for (std::size_t t = 960; t < lengths.size(); ++t) significant += ln_d + fit.ln_pvalue(scores[t], lengths[t]) < std::log(0.01);
+  EXPECT_LE(significant, 1u);
+}
+
+}  // namespace
+}  // namespace swat::scoring

@@ -300,7 +300,11 @@ class db_engine final : public engine {
   template <typename Work>
   bool on_lanes(std::span<const pair_job> jobs, Work&& work) {
     const std::size_t lanes = std::min<std::size_t>(jobs.size(), large_box_lanes);
-    if (lanes < 2 || !more_pairs_) return false;
+    // Several GPUs: the pair engine spreads a long pair over them in bands; lanes stay on one.
+    std::vector<int> devices = options_.devices;
+    std::sort(devices.begin(), devices.end());
+    devices.erase(std::unique(devices.begin(), devices.end()), devices.end());
+    if (lanes < 2 || !more_pairs_ || devices.size() > 1) return false;
     if (box_engines_.size() < lanes) {
       const auto made = std::chrono::steady_clock::now();
       std::uint64_t budget = options_.max_gpu_bytes > 0 ? std::uint64_t(options_.max_gpu_bytes)
@@ -403,6 +407,8 @@ void register_engines(engine_registry& registry) {
       box.notice = {};         // on that GPU alone (boxes at once must not cut themselves into
       box.fill_progress = {};  // bands over the GPUs each)
       box.max_gpu_mem_bytes = gpu_bytes;
+      // Lanes trace back at once: each keeps its share of --cpu-mem (at least 64 MiB).
+      box.cpu_memory_bytes = std::max<std::uint64_t>(o.cpu_memory_bytes / 4, std::uint64_t(64) << 20);  // 4 lanes
       box.gpus = gpu_selection{false, 0, {o.gpu_id}};
       return make_pairs(box);
     };
