@@ -3,6 +3,8 @@
 #include "bench/common/bench_record.hpp"
 
 #include <chrono>
+#include <fstream>
+#include <thread>
 #include <ctime>
 #include <iomanip>
 #include <sstream>
@@ -29,6 +31,17 @@ std::string csv_quote(std::string_view s) {
   std::string out = "\"";
   for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
+}
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string model = "unknown CPU";
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("model name", 0) == 0) {
+      model = line.substr(line.find(':') + 2);
+      break;
+    }
+  return model + " (" + std::to_string(std::thread::hardware_concurrency()) + " threads)";
 }
 
 }  // namespace swat::bench

@@ -17,6 +17,9 @@ std::string utc_now();
 void write_csv_provenance(std::ostream& csv, std::string_view title, std::string_view command,
                           std::string_view git_commit, std::string_view device);
 
+//! The processor's model name and hardware thread count (Linux), e.g. "AMD EPYC … (2 threads)".
+std::string cpu_model();
+
 //! s as one CSV field in double quotes (inner quotes doubled).
 std::string csv_quote(std::string_view s);
 

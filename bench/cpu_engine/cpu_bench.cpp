@@ -50,18 +50,6 @@ alignment rectangle_align(residue_span q, residue_span t, const scoring_scheme& 
                               scheme, pass.best.score, std::size_t(1) << 30);
 }
 
-//! The processor's model name and hardware thread count (Linux), e.g. "AMD EPYC … (2 threads)".
-std::string cpu_model() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string model = "unknown CPU";
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("model name", 0) == 0) {
-      model = line.substr(line.find(':') + 2);
-      break;
-    }
-  return model + " (" + std::to_string(std::thread::hardware_concurrency()) + " threads)";
-}
-
 int cpu_main(const std::vector<std::string>& args) {
   cxxopts::Options opts("swat-gpu bench cpu", "CPU engine throughput on seeded random DNA pairs");
   // clang-format off

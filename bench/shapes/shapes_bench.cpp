@@ -73,18 +73,6 @@ std::string git_commit() {
   return "unknown";
 }
 
-//! The processor's model name and hardware thread count (Linux).
-std::string host_cpu() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string model = "unknown CPU";
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("model name", 0) == 0) {
-      model = line.substr(line.find(':') + 2);
-      break;
-    }
-  return model + " (" + std::to_string(std::thread::hardware_concurrency()) + " threads)";
-}
-
 //! The data folder: --data-dir (created, kept) or a temporary one (removed unless --keep-data).
 class data_folder {
  public:
@@ -343,7 +331,7 @@ int shapes_main(const std::vector<std::string>& args) {
   std::snprintf(settings_text, sizeof settings_text, "median of %d, seed %llu, scale %g", s.repeat,
                 static_cast<unsigned long long>(data.seed), data.scale);
   const std::string title =
-      std::string("swat-gpu bench shapes: whole commands, ").append(settings_text).append(", host ").append(host_cpu());
+      std::string("swat-gpu bench shapes: whole commands, ").append(settings_text).append(", host ").append(cpu_model());
   write_csv_provenance(csv, title, cli::command_line("swat-gpu bench shapes", args), s.commit, s.device);
   results out(csv, s);
 
