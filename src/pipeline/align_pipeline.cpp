@@ -430,7 +430,11 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
   } catch (const std::system_error&) {  // no thread to spare (ulimit -u): start it after the read
     engine_ready = std::async(std::launch::deferred, start_engine);
   }
-  auto [queries, targets] = read_inputs(options, notice_in);
+  // (Named references, not a structured binding: the settle lambda below captures them, which
+  // clang 14, the fuzz build's compiler, refuses for bindings.)
+  std::pair<sequence_set, sequence_set> inputs = read_inputs(options, notice_in);
+  sequence_set& queries = inputs.first;
+  sequence_set& targets = inputs.second;
   const double read_s = since_start();
   const scoring_scheme scheme = build_scheme(queries.alphabet, options.scoring);
   check_score_range(queries, targets, scheme);
