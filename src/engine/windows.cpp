@@ -10,13 +10,18 @@
 
 namespace swat {
 
+std::int64_t window_overlap(std::int64_t short_len, const scoring_scheme& scheme) {
+  const std::int64_t extend = scheme.gap_extend, best = scheme.max_score();
+  if (extend <= 0 || best <= 0 || short_len < 1) return 0;
+  return short_len + (short_len * best + extend - 1) / extend + 1;
+}
+
 std::optional<window_plan> plan_windows(std::int64_t long_len, std::int64_t short_len, bool long_is_query,
                                         const scoring_scheme& scheme, const window_limits& limits) {
   if (!limits.enabled || short_len < 1) return std::nullopt;
   if (long_len < limits.min_long || long_len < limits.min_ratio * short_len) return std::nullopt;
-  const std::int64_t extend = scheme.gap_extend, best = scheme.max_score();
-  if (extend <= 0 || best <= 0) return std::nullopt;
-  const std::int64_t overlap = short_len + (short_len * best + extend - 1) / extend + 1;
+  const std::int64_t overlap = window_overlap(short_len, scheme);
+  if (overlap == 0) return std::nullopt;
   const std::int64_t cap = long_is_query ? limits.max_query_width : limits.max_width;
   std::int64_t width = std::min(cap, std::max(limits.min_width, 4 * overlap));
   if (limits.min_windows > 1)  // narrower, so that min_windows of them cover the long side
@@ -97,16 +102,30 @@ class windowed_engine final : public engine {
       }
     bool windowed = false;
     last_windows_ = {};
+    // Groups with the same short sides (every gene against every genome) are one search: the
+    // windows of all their long sides are the targets of one scan, which fills the GPU better
+    // than a scan per long side. Their windows share the overlap (the same longest short side).
+    std::map<std::pair<std::vector<std::pair<const void*, std::size_t>>, bool>, std::vector<const tall_group*>> together;
+    std::map<const tall_group*, window_plan> plans;
     for (const auto& [key, g] : tall) {
-      // The longest short side's overlap bounds every pair of the group; min_windows counts the
-      // group's tasks (short sides × windows), so many short sides take fewer, wider windows.
-      window_limits group_limits = limits_;
-      group_limits.min_windows =
-          (limits_.min_windows + std::int64_t(g.shorts.size()) - 1) / std::int64_t(g.shorts.size());
-      // With tasks to spare even at the widest windows, the widest: the least overlap scanned twice.
       const bool as_queries = windows_are_queries(g.long_is_query, scheme);
-      const std::int64_t cap = as_queries ? limits_.max_query_width : limits_.max_width;
-      if (std::int64_t(g.shorts.size()) * (std::int64_t(g.long_side.size()) / cap) >= limits_.min_windows)
+      window_limits group_limits = limits_for(g.longest_short, g.long_is_query, scheme, limits_);
+      const std::int64_t cap = as_queries ? group_limits.max_query_width : group_limits.max_width;
+      const bool beyond_scan = limits_.scan_target_limit > 0 && std::int64_t(g.long_side.size()) > limits_.scan_target_limit;
+      if (beyond_scan) {
+        // A long side the inner engine cannot scan as it is: windows of any number beat the
+        // alternative (the pair engine on each whole pair, or a scan of a few very long tasks).
+        group_limits.min_windows = 1;
+      } else {
+        // The longest short side's overlap bounds every pair of the group; min_windows counts the
+        // group's tasks (short sides × windows), so many short sides take fewer, wider windows.
+        group_limits.min_windows =
+            (limits_.min_windows + std::int64_t(g.shorts.size()) - 1) / std::int64_t(g.shorts.size());
+      }
+      // With tasks to spare even at the widest windows, the widest: the least overlap scanned
+      // twice (not beyond the inner engine's own target limit: four overlaps wide then).
+      const bool within_scan = limits_.scan_target_limit <= 0 || as_queries || cap <= limits_.scan_target_limit;
+      if (within_scan && std::int64_t(g.shorts.size()) * (std::int64_t(g.long_side.size()) / cap) >= limits_.min_windows)
         group_limits.min_width = cap;
       const auto plan =
           plan_windows(std::int64_t(g.long_side.size()), g.longest_short, as_queries, scheme, group_limits);
@@ -116,9 +135,21 @@ class windowed_engine final : public engine {
       }
       windowed = true;
       last_windows_ = {std::int64_t(g.long_side.size()), std::int64_t(g.shorts.size()), *plan, last_windows_.groups + 1};
-      const std::vector<best_cell> cells = scan(g.long_side, g.long_is_query, g.shorts, *plan, scheme, progress);
-      for (std::size_t k = 0; k < cells.size(); ++k)
-        results[g.pairs[k].first * targets.size() + g.pairs[k].second] = cells[k];
+      std::vector<std::pair<const void*, std::size_t>> ids;
+      for (const residue_span& r : g.shorts) ids.emplace_back(r.data(), r.size());
+      together[{std::move(ids), g.long_is_query}].push_back(&g);
+      plans.emplace(&g, *plan);
+    }
+    for (const auto& [key, groups] : together) {
+      std::vector<long_windows> longs;
+      for (const tall_group* g : groups) longs.push_back({g->long_side, plans.at(g)});
+      const std::vector<residue_span>& shorts = groups.front()->shorts;
+      const std::vector<best_cell> cells = scan(longs, key.second, shorts, scheme, progress);
+      for (std::size_t l = 0; l < groups.size(); ++l)
+        for (std::size_t k = 0; k < shorts.size(); ++k) {
+          const auto [q, t] = groups[l]->pairs[k];
+          results[q * targets.size() + t] = cells[l * shorts.size() + k];
+        }
     }
     if (!windowed) return inner_->search(queries, targets, scheme, results, progress);
     for (std::vector<std::size_t>& ts : rest) std::sort(ts.begin(), ts.end());
@@ -212,6 +243,24 @@ class windowed_engine final : public engine {
     return long_is_query && !transposes(long_is_query, scheme);
   }
 
+  //! `limits` for short sides of up to short_len residues: windows that are a database engine's
+  //! targets stay within its target limit when that costs at most a quarter of each window in
+  //! overlap, or when the engine cannot scan the other way round (window_limits::scan_target_limit).
+  window_limits limits_for(std::int64_t short_len, bool long_is_query, const scoring_scheme& scheme,
+                           window_limits limits) const {
+    if (limits.scan_target_limit <= 0 || windows_are_queries(long_is_query, scheme)) return limits;
+    if (4 * window_overlap(short_len, scheme) <= limits.scan_target_limit || !scheme.symmetric() ||
+        short_len > limits.scan_target_limit)
+      limits.max_width = std::min(limits.max_width, limits.scan_target_limit);
+    return limits;
+  }
+
+  //! A long side and its windows.
+  struct long_windows {
+    residue_span side;
+    window_plan plan;
+  };
+
   std::optional<pair_plan> plan_for(residue_span query, residue_span target, const scoring_scheme& scheme) const {
     return plan_for(query, target, scheme, limits_);
   }
@@ -222,7 +271,8 @@ class windowed_engine final : public engine {
     const auto shorter = std::int64_t(long_is_query ? target.size() : query.size());
     if (longer > std::int64_t(INT32_MAX)) return std::nullopt;  // the inner engine's own limit and message
     if (longer < limits.min_long || longer < limits.min_ratio * shorter) return std::nullopt;  // cheap first
-    auto windows = plan_windows(longer, shorter, windows_are_queries(long_is_query, scheme), scheme, limits);
+    auto windows = plan_windows(longer, shorter, windows_are_queries(long_is_query, scheme), scheme,
+                                limits_for(shorter, long_is_query, scheme, limits));
     if (!windows) return std::nullopt;
     return pair_plan{std::move(*windows), long_is_query};
   }
@@ -251,25 +301,32 @@ class windowed_engine final : public engine {
   best_cell scan_pair(residue_span query, residue_span target, const scoring_scheme& scheme, const pair_plan& p,
                       const progress_fn& progress) {
     const residue_span shorter = p.long_is_query ? target : query;
-    return scan(p.long_is_query ? query : target, p.long_is_query, std::span<const residue_span>(&shorter, 1),
-                p.windows, scheme, progress)
+    const long_windows one{p.long_is_query ? query : target, p.windows};
+    return scan(std::span(&one, 1), p.long_is_query, std::span<const residue_span>(&shorter, 1), scheme, progress)
         .front();
   }
 
-  //! The best cell of every pair (long_side, shorts[k]) from the windows of long_side: one
-  //! search of a database engine (or one score_many) for all of them.
-  std::vector<best_cell> scan(residue_span long_side, bool long_is_query, std::span<const residue_span> shorts,
-                              const window_plan& plan, const scoring_scheme& scheme, const progress_fn& progress) {
-    const std::size_t n = plan.starts.size(), m = shorts.size();
-    std::vector<residue_span> windows(n);
-    for (std::size_t w = 0; w < n; ++w) {
-      const auto from = std::size_t(plan.starts[w]);
-      windows[w] = long_side.subspan(from, std::min(std::size_t(plan.width), long_side.size() - from));
+  //! The best cell of every pair (longs[l], shorts[k]) into best[l · shorts + k], from the
+  //! windows of the long sides: one search of a database engine (or one score_many) for all.
+  std::vector<best_cell> scan(std::span<const long_windows> longs, bool long_is_query,
+                              std::span<const residue_span> shorts, const scoring_scheme& scheme,
+                              const progress_fn& progress) {
+    std::vector<residue_span> windows;
+    std::vector<std::size_t> first{0};  // windows of longs[l]: [first[l], first[l + 1])
+    std::uint64_t long_residues = 0;
+    for (const long_windows& l : longs) {
+      for (const std::int64_t start : l.plan.starts) {
+        const auto from = std::size_t(start);
+        windows.push_back(l.side.subspan(from, std::min(std::size_t(l.plan.width), l.side.size() - from)));
+      }
+      first.push_back(windows.size());
+      long_residues += l.side.size();
     }
+    const std::size_t n = windows.size(), m = shorts.size();
     // Progress in the pairs' own cells: the overlaps are scanned twice.
     std::uint64_t window_cells = 0;
     for (const residue_span& w : windows) window_cells += std::uint64_t(w.size());
-    const double share = double(long_side.size()) / double(std::max<std::uint64_t>(window_cells, 1));
+    const double share = double(long_residues) / double(std::max<std::uint64_t>(window_cells, 1));
     const progress_fn scaled = !progress ? progress_fn{} : progress_fn([&progress, share](std::uint64_t cells) {
       progress(std::uint64_t(double(cells) * share));
     });
@@ -289,40 +346,43 @@ class windowed_engine final : public engine {
           jobs[k * n + w] = long_is_query ? pair_job{w, k, windows[w], shorts[k]} : pair_job{k, w, shorts[k], windows[w]};
       inner_->score_many(jobs, scheme, cells, scaled);
     }
-    if (transposed) recompute_best_windows(windows, shorts, scheme, cells);
-    std::vector<best_cell> best(m);
-    for (std::size_t k = 0; k < m; ++k)
-      for (std::size_t w = 0; w < n; ++w) {
-        best_cell c = cells[k * n + w];
-        if (c.score <= 0) continue;
-        (long_is_query ? c.query_end : c.target_end) += plan.starts[w];
-        if (cell_beats(c.score, c.query_end, c.target_end, best[k].score, best[k].query_end, best[k].target_end))
-          best[k] = c;
-      }
+    if (transposed) recompute_best_windows(windows, first, shorts, scheme, cells);
+    std::vector<best_cell> best(longs.size() * m);
+    for (std::size_t l = 0; l < longs.size(); ++l)
+      for (std::size_t k = 0; k < m; ++k)
+        for (std::size_t w = first[l]; w < first[l + 1]; ++w) {
+          best_cell c = cells[k * n + w];
+          if (c.score <= 0) continue;
+          (long_is_query ? c.query_end : c.target_end) += longs[l].plan.starts[w - first[l]];
+          best_cell& b = best[l * m + k];
+          if (cell_beats(c.score, c.query_end, c.target_end, b.score, b.query_end, b.target_end)) b = c;
+        }
     return best;
   }
 
   //! After a transposed scan only the scores hold (the tie rule depends on which side is the
-  //! query): the windows that reach a pair's best score are scored again the right way round,
-  //! and the others dropped. Usually one or two windows per pair (an alignment in an overlap is
-  //! in both).
-  void recompute_best_windows(std::span<const residue_span> windows, std::span<const residue_span> shorts,
-                              const scoring_scheme& scheme, std::vector<best_cell>& cells) {
+  //! query): the windows of a long side (first[l] … first[l + 1]) that reach a pair's best score
+  //! there are scored again the right way round, and the others dropped. Usually one or two
+  //! windows per pair (an alignment in an overlap is in both).
+  void recompute_best_windows(std::span<const residue_span> windows, std::span<const std::size_t> first,
+                              std::span<const residue_span> shorts, const scoring_scheme& scheme,
+                              std::vector<best_cell>& cells) {
     const std::size_t n = windows.size();
     std::vector<pair_job> again;
     std::vector<std::size_t> again_at;
-    for (std::size_t k = 0; k < shorts.size(); ++k) {
-      std::int32_t top = 0;
-      for (std::size_t w = 0; w < n; ++w) top = std::max(top, cells[k * n + w].score);
-      for (std::size_t w = 0; w < n; ++w) {
-        best_cell& c = cells[k * n + w];
-        if (top > 0 && c.score == top) {
-          again.push_back({w, k, windows[w], shorts[k]});
-          again_at.push_back(k * n + w);
+    for (std::size_t k = 0; k < shorts.size(); ++k)
+      for (std::size_t l = 0; l + 1 < first.size(); ++l) {
+        std::int32_t top = 0;
+        for (std::size_t w = first[l]; w < first[l + 1]; ++w) top = std::max(top, cells[k * n + w].score);
+        for (std::size_t w = first[l]; w < first[l + 1]; ++w) {
+          best_cell& c = cells[k * n + w];
+          if (top > 0 && c.score == top) {
+            again.push_back({w, k, windows[w], shorts[k]});
+            again_at.push_back(k * n + w);
+          }
+          c = best_cell{};
         }
-        c = best_cell{};
       }
-    }
     std::vector<best_cell> exact(again.size());
     inner_->score_many(again, scheme, exact, {});
     for (std::size_t a = 0; a < again.size(); ++a) cells[again_at[a]] = exact[a];

@@ -42,8 +42,17 @@ struct window_limits {
   //! a database engine's scan
   //! fills the GPU only with many targets, and its pair engine runs a few windows one by one.
   std::int64_t min_windows = 1;
+  //! A database engine's own target limit (0: none). Windows as its targets stay within it when
+  //! that costs at most a quarter of each window in overlap, or when the engine cannot scan the
+  //! other way round (asymmetric scores, short sides longer than the limit); otherwise they are
+  //! four overlaps wide (up to max_width) and the engine scans the short sides as its database.
+  std::int64_t scan_target_limit = 0;
   bool enabled = true;
 };
+
+//! The overlap of consecutive windows for short sides of short_len residues (the reach bound
+//! above); 0 when there is no bound (gap extension or best score 0).
+std::int64_t window_overlap(std::int64_t short_len, const scoring_scheme& scheme);
 
 //! Windows of a long side: starts (ascending), each window `width` long but the last, which
 //! ends at the long side's end; consecutive windows share `overlap` residues.

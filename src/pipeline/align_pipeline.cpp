@@ -234,6 +234,9 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
   std::vector<std::vector<best_cell>> cells(strands);  // per strand, q · nt + t
   std::vector<std::vector<std::size_t>> keep(nq);         // targets per query, in report order
   std::vector<std::vector<std::size_t>> keep_strand(nq);  // and the strand of each
+  // Both strands searched together: the reverse complements of the queries, also for the
+  // alignments (one batch for both strands).
+  std::vector<std::vector<std::uint8_t>> reversed;
   if (!all_kept) {
     const auto t0 = clock::now();
     std::uint64_t query_residues = 0;
@@ -241,7 +244,6 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
     if (strands == 2 && query_residues <= strands_together_max_residues && nq * nt <= strands_together_max_pairs) {
       // Both strands in one search: the reverse complements are more queries of the same scan
       // (one launch, one pass over the database), at the cost of a copy of the queries.
-      std::vector<std::vector<std::uint8_t>> reversed;
       reversed.reserve(nq);
       for (const auto& r : queries.records) reversed.push_back(reverse_complement(r.residues));
       std::vector<residue_span> qs;
@@ -296,24 +298,36 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
   for (std::size_t q = 0; q < nq; ++q) first[q + 1] = first[q] + keep[q].size();
   std::vector<alignment> alns(first[nq]);
   // The strand the queries are on first, and no strand without hits: each switch is a pass
-  // over every query.
-  std::vector<std::size_t> strand_order;
-  for (std::size_t k = 0; k < strands; ++k)
-    if (minus_of[k] == complemented) strand_order.insert(strand_order.begin(), k);
-    else strand_order.push_back(k);
-  for (const std::size_t k : strand_order) {
-    const bool any = std::any_of(keep_strand.begin(), keep_strand.end(), [k](const std::vector<std::size_t>& ks) {
-      return std::find(ks.begin(), ks.end(), k) != ks.end();
+  // over every query. With the reverse complements at hand (both strands searched together),
+  // the hits of both strands are one batch: one reverse pass, the boxes of both strands at once.
+  std::vector<std::vector<std::size_t>> strand_batches;
+  if (!reversed.empty()) {
+    strand_batches.push_back({});
+    for (std::size_t k = 0; k < strands; ++k) strand_batches.back().push_back(k);
+  } else {
+    for (std::size_t k = 0; k < strands; ++k)
+      if (minus_of[k] == complemented) strand_batches.insert(strand_batches.begin(), {k});
+      else strand_batches.push_back({k});
+  }
+  const auto query_on = [&](std::size_t q, std::size_t k) -> residue_span {
+    if (!reversed.empty() && minus_of[k]) return reversed[q];
+    return queries.records[q].residues;
+  };
+  for (const std::vector<std::size_t>& batch : strand_batches) {
+    const auto in_batch = [&batch](std::size_t k) { return std::find(batch.begin(), batch.end(), k) != batch.end(); };
+    const bool any = std::any_of(keep_strand.begin(), keep_strand.end(), [&](const std::vector<std::size_t>& ks) {
+      return std::any_of(ks.begin(), ks.end(), in_batch);
     });
     if (!any) continue;
-    use_strand(minus_of[k]);
+    if (reversed.empty()) use_strand(minus_of[batch.front()]);
     std::vector<pair_job> jobs;
     std::vector<std::size_t> at;
     for (std::size_t q = 0; q < nq; ++q)
       for (std::size_t j = 0; j < keep[q].size(); ++j) {
-        if (keep_strand[q][j] != k) continue;
+        const std::size_t k = keep_strand[q][j];
+        if (!in_batch(k)) continue;
         const std::size_t t = keep[q][j];
-        residue_span qs = queries.records[q].residues, tspan = targets.records[t].residues;
+        residue_span qs = query_on(q, k), tspan = targets.records[t].residues;
         best_cell known{};
         if (!all_kept) {
           known = cells[k][q * nt + t];

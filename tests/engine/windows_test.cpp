@@ -251,7 +251,8 @@ TEST(windows, ties_after_a_transposed_scan_follow_the_tie_rule) {
 
 TEST(windows, a_search_groups_tall_pairs_by_their_long_side) {
   // Reads against two long targets and a short one, and a long query against the reads: every
-  // cell equals the reference, in one search per long side and one for the short pairs.
+  // cell equals the reference, in one search for the long sides (they share their short sides:
+  // the windows of both are the targets of one scan) and one for the short pairs.
   std::mt19937 rng(41);
   const scoring_scheme s = test::dna_scheme();
   std::vector<std::vector<std::uint8_t>> reads;
@@ -273,9 +274,56 @@ TEST(windows, a_search_groups_tall_pairs_by_their_long_side) {
     EXPECT_LE(std::max(seen->longest_query, seen->longest_target), 400u);
   };
   std::vector<residue_span> read_spans(reads.begin(), reads.end()), db_spans(db.begin(), db.end());
-  check(read_spans, db_spans, 3);
+  check(read_spans, db_spans, 2);
   const residue_span genome(db[0]);
   check(std::span<const residue_span>(&genome, 1), read_spans, 1);
+}
+
+TEST(windows, beyond_a_database_engines_target_limit_windows_widen_or_stay_within_it) {
+  // A database engine that scans targets up to 400 residues (scan_target_limit): short sides
+  // whose overlap is at most a quarter of that get windows within it; longer ones get windows
+  // four overlaps wide (the engine scans those the other way round), unless the scores are
+  // asymmetric. A long side beyond the limit is windowed whatever the number of tasks.
+  window_limits limits = small_limits();
+  limits.max_width = 4000;
+  limits.min_width = 64;
+  limits.scan_target_limit = 400;
+  limits.min_long = 401;
+  limits.min_ratio = 2;
+  limits.min_windows = 64;  // far more tasks than these searches have
+  std::mt19937 rng(53);
+  scoring_scheme asymmetric = test::dna_scheme();
+  asymmetric.matrix[1 * matrix_stride + 2] = 1;  // query rank 1 against target rank 2 only
+  for (const bool symmetric : {true, false}) {
+    const scoring_scheme s = symmetric ? test::dna_scheme() : asymmetric;
+    for (const std::size_t short_len : {std::size_t(20), std::size_t(70)}) {
+      const std::int64_t overlap = window_overlap(std::int64_t(short_len), s);
+      auto spy = std::make_unique<search_spy>();
+      search_spy* seen = spy.get();
+      auto windowed = with_windows(std::move(spy), limits);
+      std::vector<std::vector<std::uint8_t>> shorts, longs;
+      for (int k = 0; k < 3; ++k) shorts.push_back(test::random_residues(rng, short_len - std::size_t(k), 4));
+      longs.push_back(long_with_copies(rng, shorts[0], 2300, 4, 2));
+      longs.push_back(long_with_copies(rng, shorts[2], 1500, 4, 3));
+      std::vector<residue_span> qs(shorts.begin(), shorts.end()), ts(longs.begin(), longs.end());
+      std::vector<best_cell> cells(qs.size() * ts.size());
+      windowed->search(qs, ts, s, cells, {});
+      const std::string what = std::string(symmetric ? "symmetric" : "asymmetric") + ", short sides of " +
+                               std::to_string(short_len) + ", overlap " + std::to_string(overlap);
+      for (std::size_t q = 0; q < qs.size(); ++q)
+        for (std::size_t t = 0; t < ts.size(); ++t) {
+          const alignment want = reference::align(qs[q], ts[t], s);
+          EXPECT_EQ(cells[q * ts.size() + t], (best_cell{want.score, want.query_end, want.target_end}))
+              << what << ": " << q << " x " << t;
+        }
+      EXPECT_EQ(seen->searches, 1u) << what;  // both long sides' windows in one search
+      EXPECT_LT(seen->longest_target, 1500u) << what;
+      if (4 * overlap <= 400 || !symmetric)
+        EXPECT_LE(seen->longest_target, 400u) << what;
+      else
+        EXPECT_EQ(std::int64_t(seen->longest_target), 4 * overlap) << what;
+    }
+  }
 }
 
 TEST(windows, search_of_an_engine_that_is_not_a_database_engine_cuts_its_tall_pairs) {

@@ -25,14 +25,24 @@ namespace {
 constexpr int reach_lanes = 32, reach_rows = 16, strip_rows = reach_lanes * reach_rows;
 }  // namespace
 
+std::int64_t reach_span(std::int64_t m, std::int64_t n, std::int32_t score, const scoring_scheme& scheme) {
+  const std::int64_t max_s = scheme.max_score(), e = scheme.gap_extend;
+  if (max_s < 1 || e < 1) return INT64_MAX;  // no bound without a cost per gap residue
+  const std::int64_t a = std::min(m, n);
+  return a + std::max<std::int64_t>(0, (max_s * a - score) / e);
+}
+
+double reach_cells(std::int64_t m, std::int64_t n, std::int32_t score, const scoring_scheme& scheme) {
+  const std::int64_t span = reach_span(m, n, score, scheme);
+  return double(std::min(m, span)) * double(std::min(n, span));
+}
+
 std::vector<residue_span> reach_window(std::span<const residue_span> prefixes, std::span<const residue_span> others,
                                        std::span<const std::int32_t> scores, const scoring_scheme& scheme) {
   std::vector<residue_span> out(prefixes.begin(), prefixes.end());
-  const std::int64_t max_s = scheme.max_score(), e = scheme.gap_extend;
-  if (max_s < 1 || e < 1) return out;  // no bound without a cost per gap residue
   for (std::size_t k = 0; k < out.size(); ++k) {
-    const std::int64_t a = std::int64_t(std::min(prefixes[k].size(), others[k].size()));
-    const std::int64_t bound = a + std::max<std::int64_t>(0, (max_s * a - scores[k]) / e);
+    const std::int64_t bound =
+        reach_span(std::int64_t(prefixes[k].size()), std::int64_t(others[k].size()), scores[k], scheme);
     if (std::int64_t(out[k].size()) > bound) out[k] = out[k].last(std::size_t(bound));
   }
   return out;

@@ -27,6 +27,13 @@ namespace swat::dbsearch {
 //! with a aligned pairs (a ≤ min(m, n)) and g residues opposite gaps, S ≤ max_s · a − e · g, so
 //! g ≤ (max_s · min(m, n) − S) / e and each side spans at most min(m, n) + g residues (no bound
 //! when e = 0). Returns `prefixes` cut to that many last residues; `others` are the other sides.
+//! reach_window's bound for one hit: the most residues of either prefix (lengths m and n) an
+//! alignment of `score` ending at the best cell can span; INT64_MAX when e = 0 (no bound).
+std::int64_t reach_span(std::int64_t m, std::int64_t n, std::int32_t score, const scoring_scheme& scheme);
+
+//! The DP cells of a hit's reverse pass: its prefixes cut to reach_span.
+double reach_cells(std::int64_t m, std::int64_t n, std::int32_t score, const scoring_scheme& scheme);
+
 std::vector<residue_span> reach_window(std::span<const residue_span> prefixes, std::span<const residue_span> others,
                                        std::span<const std::int32_t> scores, const scoring_scheme& scheme);
 
@@ -58,7 +65,8 @@ std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefix
                                       const cuda::device_context& dev, reach_seconds* seconds = nullptr,
                                       std::uint64_t batch_bytes = reach_batch_bytes);
 
-//! Hits with larger prefixes than this go to the pair engine: one warp would take too long.
+//! Hits whose reverse pass (reach_cells) is larger than this go to the pair engine: one warp
+//! would take too long.
 inline constexpr double max_hit_cells = double(std::int64_t(1) << 29);
 
 }  // namespace swat::dbsearch

@@ -68,8 +68,10 @@ class db_engine final : public engine {
       const best_cell& c = j.known;
       const bool at_end = c.score > 0 && std::size_t(c.query_end) == j.query.size() &&
                           std::size_t(c.target_end) == j.target.size();
+      // The reverse pass reads only the ends of the prefixes that an alignment of the hit's
+      // score can reach (a read's hit in a window's overlap: the read × about its own length).
       if (at_end && c.score <= limit && scan_supports(scheme) &&
-          double(j.query.size()) * double(j.target.size()) <= max_hit_cells)
+          reach_cells(std::int64_t(j.query.size()), std::int64_t(j.target.size()), c.score, scheme) <= max_hit_cells)
         boxed.push_back(k);
       else
         whole.push_back(k);
@@ -192,6 +194,10 @@ class db_engine final : public engine {
       query_residues += q.size();
     }
     if (options_.transpose > 0) return true;
+    // Targets longer than the scan takes (a long side's wide windows, a genome) would go whole
+    // to the pair engine: scanned as queries instead, against the queries as the database.
+    for (const residue_span& t : targets)
+      if (t.size() > std::size_t(options_.max_target_length)) return true;
     for (const residue_span& t : targets) target_residues += t.size();
     return queries.size() >= transpose_min_ratio * targets.size() && query_residues >= target_residues;
   }
@@ -378,6 +384,21 @@ std::unique_ptr<swat::engine> make_db_engine(std::unique_ptr<swat::engine> pairs
                                      std::move(more_pairs));
 }
 
+window_limits scan_window_limits(const scan_options& options) {
+  // Tall, thin pairs (a gene against a chromosome, reads against a genome) as windows that
+  // the scan takes as targets: no wider than the longest target it scans itself unless the
+  // overlap would take more than a quarter of each (long short sides: four overlaps wide,
+  // scanned transposed), any number of them for a side longer than the scan takes, and
+  // otherwise enough of them for a scan (fewer go whole to the fast engine, which is faster
+  // than a few windows one by one: SkV1 × S. kunkelii, bench/results/tall_thin_h100.log).
+  window_limits windows;
+  windows.scan_target_limit = options.max_target_length;  // wider windows: scanned the other way round
+  windows.min_long = std::int64_t(options.max_target_length) + 1;  // longer sides are not scanned whole
+  windows.min_ratio = 2;  // the plan's overlap decides beyond that
+  windows.min_windows = std::int64_t(min_scan_targets);
+  return windows;
+}
+
 void register_engines(engine_registry& registry) {
   const engine_entry* fast = registry.find("fast");
   const engine_entry* cpu = registry.cpu_engine();
@@ -395,13 +416,7 @@ void register_engines(engine_registry& registry) {
     scan.devices = resolve_gpu_selection(o.gpus, cuda::device_count());
     engine_options quiet_boxes = o;  // the fallback's CPU engine already says what the CPU engine says
     quiet_boxes.notice = {};
-    // Tall, thin pairs (a gene against a chromosome, reads against a genome) as windows that
-    // the scan takes as targets: no wider than the longest target it scans itself, and enough
-    // of them for a scan (fewer go whole to the fast engine, which is faster than a few windows
-    // one by one: SkV1 × S. kunkelii, bench/results/tall_thin_h100.log).
-    window_limits windows;
-    windows.max_width = std::min<std::int64_t>(windows.max_width, scan.max_target_length);
-    windows.min_windows = std::int64_t(min_scan_targets);
+    const window_limits windows = scan_window_limits(scan);
     const pair_engine_factory more_pairs = [make_pairs, o](std::uint64_t gpu_bytes) {
       engine_options box = o;  // quiet, no progress line of its own, within its share of the GPU,
       box.notice = {};         // on that GPU alone (boxes at once must not cut themselves into

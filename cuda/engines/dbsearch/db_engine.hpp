@@ -11,6 +11,7 @@
 
 #include "cuda/engines/dbsearch/db_scan.hpp"
 #include "engine/engine.hpp"
+#include "engine/windows.hpp"
 
 namespace swat {
 class engine_registry;
@@ -31,6 +32,11 @@ using pair_engine_factory = std::function<std::unique_ptr<swat::engine>(std::uin
 //! once by engines it makes (each box's fill is latency-bound and leaves most of the GPU idle).
 std::unique_ptr<swat::engine> make_db_engine(std::unique_ptr<swat::engine> pairs, std::unique_ptr<swat::engine> boxes,
                                              scan_options options, int gpu_id, pair_engine_factory more_pairs = {});
+
+//! The windows the registered engine cuts tall pairs into (engine/windows.hpp) for a scan with
+//! `options`: within the scan's target limit where the overlap allows, wider (scanned the other
+//! way round) where it does not, any number for a side longer than the scan takes.
+window_limits scan_window_limits(const scan_options& options);
 
 //! Registers --kernel dbsearch (alias db): the highest rank of --kernel auto, built around the
 //! registry's fast engine (registered before it) for single pairs.

@@ -204,5 +204,74 @@ TEST(DbEngine, ManyQueriesAgainstFewTargetsScanTheOtherWayRound) {
   }
 }
 
+TEST(DbEngine, GenesAgainstGenomesLongerThanTheScanTakesRunAsWindowsOfOneScan) {
+  SWAT_REQUIRE_DEVICE();
+  // Genes of 3-40 kb against genomes of 60-700 kb holding mutated copies of them, through the
+  // windows the registered engine uses (scan_window_limits): the genomes beyond the scan's target
+  // limit are cut into windows whatever their number, all genomes' windows in one search; the
+  // genes whose overlap is too long for windows within the limit get windows four overlaps wide,
+  // which the scan takes the other way round (the genes as its database); copies of the long
+  // genes saturate 16 bits and are rescanned. Every best cell equals the CPU engine's, and the
+  // hits' alignments (in the prefixes that end at their best cells) equal the CPU engine's.
+  const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
+  std::mt19937 rng(11262026);
+  std::vector<std::vector<std::uint8_t>> genes, genomes;
+  for (std::size_t len : {3000, 12000, 25000, 40000}) genes.push_back(test::random_residues(rng, len, s));
+  for (std::size_t len : {60000, 150000, 400000, 700000}) genomes.push_back(test::random_residues(rng, len, s));
+  std::uniform_int_distribution<int> roll(0, 99);
+  for (std::size_t g = 0; g < genomes.size(); ++g)
+    for (std::size_t k = 0; k < genes.size(); ++k) {
+      if ((g + k) % 2 == 1 || genes[k].size() * 2 > genomes[g].size()) continue;
+      std::vector<std::uint8_t> copy;  // 3 % substituted, 1 % dropped
+      for (std::uint8_t r : genes[k]) {
+        const int e = roll(rng);
+        if (e == 0) continue;
+        copy.push_back(e < 4 ? std::uint8_t(roll(rng) % 4) : r);
+      }
+      const std::size_t at = std::size_t(roll(rng)) * (genomes[g].size() - copy.size()) / 100;
+      std::copy(copy.begin(), copy.end(), genomes[g].begin() + std::ptrdiff_t(at));
+    }
+  const std::vector<residue_span> qs(genes.begin(), genes.end()), ts(genomes.begin(), genomes.end());
+  const std::vector<best_cell> want = test_support::cpu_cells(qs, ts, s);
+
+  engine_options o;
+  o.gpu_id = swat::test::test_device().id();
+  const scan_options so;
+  auto db = with_windows(make_db_engine(fast::make_fast_engine(o), std::make_unique<cpu_engine>(0), so, o.gpu_id),
+                         scan_window_limits(so));
+  std::vector<best_cell> got(want.size());
+  db->search(qs, ts, s, got, {});
+  int wrong = 0;
+  for (std::size_t k = 0; k < want.size(); ++k)
+    if (got[k] != want[k] && ++wrong <= 10)
+      ADD_FAILURE() << "gene " << k / ts.size() << " genome " << k % ts.size() << " got " << got[k].score << " @"
+                    << got[k].query_end << "," << got[k].target_end << " want " << want[k].score << " @"
+                    << want[k].query_end << "," << want[k].target_end;
+  EXPECT_EQ(wrong, 0);
+  bool windowed = false;
+  for (const std::string& d : db->decisions()) windowed = windowed || d.find(" windows of ") != std::string::npos;
+  EXPECT_TRUE(windowed);
+  int saturated = 0;
+  for (const best_cell& c : want) saturated += c.score > 32767 - s.max_score();
+  EXPECT_GT(saturated, 0);  // the long genes' copies: rescanned at 32 bits
+
+  // The hits aligned as the pipeline asks for them: prefixes ending at the best cells.
+  std::vector<pair_job> jobs;
+  for (std::size_t q = 0; q < qs.size(); ++q)
+    for (std::size_t t = 0; t < ts.size(); ++t) {
+      const best_cell& c = want[q * ts.size() + t];
+      if (c.score < 200) continue;
+      jobs.push_back({q, t, qs[q].first(std::size_t(c.query_end)), ts[t].first(std::size_t(c.target_end)), c});
+    }
+  ASSERT_GT(jobs.size(), 4u);
+  std::vector<alignment> alns(jobs.size()), cpu(jobs.size());
+  db->align_many(jobs, s, alns, {});
+  std::vector<pair_job> plain = jobs;
+  for (pair_job& j : plain) j.known = {};
+  cpu_engine(0).align_many(plain, s, cpu, {});
+  for (std::size_t k = 0; k < jobs.size(); ++k)
+    EXPECT_EQ(alns[k], cpu[k]) << "gene " << jobs[k].query_index << " genome " << jobs[k].target_index;
+}
+
 }  // namespace
 }  // namespace swat::dbsearch
