@@ -160,7 +160,8 @@ report_rule rule_of(const scoring::search_statistics& stats, const stats_request
     }
     return std::int32_t(high);
   };
-  if (const scoring::karlin_params* p = stats.analytic_params()) {
+  const scoring::karlin_params* p = stats.analytic_params();
+  if (p && !p->gumbel) {
     // E does not depend on the target: one floor per query (BLAST's search space).
     for (std::size_t q = 0; q < nq; ++q) {
       const double space = scoring::effective_search_space(*p, queries.records[q].residues.size(), db_residues, db_sequences);
@@ -169,6 +170,8 @@ report_rule rule_of(const scoring::search_statistics& stats, const stats_request
     }
     return rule;
   }
+  // Spouge's correction (BLAST+'s protein E-values) depends on the target's length: a floor
+  // valid for every length between the shortest and the longest target (karlin.hpp).
   // Empirical: the score of a given E-value is piecewise linear in ln length between the fit's
   // breakpoints (empirical.hpp), so the smallest floor of any target lies at the shortest or
   // longest target or at a breakpoint between them. Each target's own floor is found when asked
@@ -179,6 +182,14 @@ report_rule rule_of(const scoring::search_statistics& stats, const stats_request
     longest = std::max<std::uint64_t>(longest, t.residues.size());
   }
   for (std::size_t q = 0; q < nq; ++q) {
+    if (p) {
+      if (longest == 0) continue;  // no target: the floor stays --min-score
+      const std::uint64_t m = queries.records[q].residues.size();
+      const std::int64_t low =
+          scoring::spouge_min_score_for_evalue(*p, request.max_evalue, m, shortest, longest, db_residues);
+      rule.lower[q] = std::int32_t(std::clamp<std::int64_t>(low, request.min_score, INT32_MAX));
+      continue;
+    }
     std::int32_t low = std::min(smallest(q, shortest, request.min_score), smallest(q, longest, request.min_score));
     for (const std::uint64_t n : stats.fit_of(q)->breakpoints())
       if (n >= shortest && n <= longest) low = std::min(low, smallest(q, n, request.min_score));

@@ -13,11 +13,16 @@
 //     of Olsen, Bundschuh & Hwa (1999) / Altschul et al. (2001) on random sequences drawn from
 //     standard background frequencies, with a fixed seed (the same numbers every run).
 //
-// E-values follow BLAST: E = K·m'·n'·e^(−λS) with the effective lengths m' = m − ℓ and
-// n' = N − D·ℓ, where ℓ is BLAST's length adjustment (BLAST_ComputeLengthAdjustment: the
-// fixed point of ℓ = (α/λ)·ln(K·m'·n') + β, rounded down), m the query length, N the database
-// residues and D the number of database sequences. E-values are computed in log space, so values
-// far below the double range stay exact.
+// E-values follow BLAST+ (blastp with -comp_based_stats 0, blastn):
+//  - the classic formula E = K·m'·n'·e^(−λS) with the effective lengths m' = m − ℓ and
+//    n' = N − D·ℓ, where ℓ is BLAST's length adjustment (BLAST_ComputeLengthAdjustment: the
+//    fixed point of ℓ = (α/λ)·ln(K·m'·n') + β, rounded down), m the query length, N the database
+//    residues and D the number of database sequences;
+//  - for the built-in protein matrices at the gap costs BLAST+ tabulates, Spouge's finite-size
+//    correction instead (Park, Sheetlin & Spouge 2012; BLAST_SpougeStoE in blast_stat.c), which
+//    BLAST+ applies to every gapped protein search: E = K·A(S, m, n)·e^(−λS)·N/n for a target
+//    of n residues, where A is the expected area of the alignment's rectangle (spouge.cpp).
+// E-values are computed in log space, so values far below the double range stay exact.
 
 #include <cstdint>
 #include <optional>
@@ -29,6 +34,16 @@ namespace swat::scoring {
 
 //! Where a scheme's parameters come from.
 enum class karlin_source { ncbi_table, estimated };
+
+//! The Gumbel parameters of Spouge's finite-size correction, as BLAST+ derives them from a row
+//! of its gapped tables (Blast_GumbelBlkLoadFromTables): the mean length of an alignment of
+//! score S along one sequence is a·S + b, its variance alpha·S + beta, the covariance of its
+//! lengths along the two sequences sigma·S + tau (residues, residues², per raw score unit).
+struct gumbel_params {
+  double a = 0, b = 0;          //!< mean length: slope (residues per score unit), intercept (residues)
+  double alpha = 0, beta = 0;   //!< variance of the length: slope, intercept (residues²)
+  double sigma = 0, tau = 0;    //!< covariance of the two lengths: slope, intercept (residues²)
+};
 
 //! Karlin–Altschul parameters of a gapped scoring scheme.
 struct karlin_params {
@@ -43,6 +58,9 @@ struct karlin_params {
   karlin_source source = karlin_source::ncbi_table;
   //! One line saying which table row, or how the parameters were estimated.
   std::string origin;
+  //! Spouge's correction, set where BLAST+ applies it: a built-in protein matrix (by name and
+  //! contents, not a --matrix-file copy) at gap costs its tables list.
+  std::optional<gumbel_params> gumbel;
 };
 
 //! The published NCBI parameters of the scheme (see the file comment), else nullopt.
@@ -73,6 +91,19 @@ double effective_search_space(const karlin_params& p, std::uint64_t m, std::uint
 
 //! Natural logarithm of the E-value of raw score s in a search space of m'·n' residue pairs.
 double ln_evalue(const karlin_params& p, std::int64_t s, double search_space);
+
+//! Natural logarithm of the E-value of raw score s by Spouge's correction (p.gumbel must be
+//! set), as BLAST_SpougeStoE computes it: a query of m residues against a target of n residues
+//! in a database of db_residues residues (lengths as they are, not adjusted). Where BLAST's
+//! double underflows, the logarithm is still that of the true value (asymptotic normal tails).
+double spouge_ln_evalue(const karlin_params& p, std::int64_t s, std::uint64_t m, std::uint64_t n,
+                        std::uint64_t db_residues);
+
+//! A raw score ≥ 1 below which no target of n_min…n_max residues has a Spouge E-value
+//! ≤ max_evalue for a query of m residues (a floor, at most one or two units below the exact
+//! smallest passing score of the most favourable length). p.gumbel must be set.
+std::int64_t spouge_min_score_for_evalue(const karlin_params& p, double max_evalue, std::uint64_t m,
+                                         std::uint64_t n_min, std::uint64_t n_max, std::uint64_t db_residues);
 
 //! Bit score (λS − ln K) / ln 2 of raw score s (never rounded to even, as in BLAST).
 double bit_score(const karlin_params& p, std::int64_t s);

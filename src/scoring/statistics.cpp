@@ -66,6 +66,7 @@ double search_statistics::ln_evalue(std::size_t q, std::int64_t s, std::uint64_t
                                     std::uint64_t db_sequences) const {
   switch (method_) {
     case evalue_method::analytic:
+      if (analytic_->gumbel) return spouge_ln_evalue(*analytic_, s, query_length, target_length, db_residues);
       return scoring::ln_evalue(*analytic_, s,
                                 effective_search_space(*analytic_, query_length, db_residues, db_sequences));
     case evalue_method::empirical:

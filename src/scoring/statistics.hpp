@@ -1,7 +1,9 @@
 #pragma once
 // The E-values and bit scores of one search, whichever method gave them (--stats):
 //  - analytic: Karlin–Altschul parameters of the scheme (NCBI's tables, else the island
-//    estimate; karlin.hpp), E = K·m'·n'·e^(−λS) over BLAST's effective search space;
+//    estimate; karlin.hpp), E = K·m'·n'·e^(−λS) over BLAST's effective search space, or for a
+//    built-in protein matrix that BLAST+ tabulates Spouge's finite-size correction (BLAST+'s
+//    blastp E-values; they depend on the target's length);
 //  - empirical: a fit to the search's own scores of unrelated targets, one per query, as SSEARCH
 //    does (empirical.hpp), E = D · P(a score ≥ S against a target of this length);
 //  - none: the scheme has no logarithmic regime and the search cannot fit one (too few

@@ -77,6 +77,14 @@ struct search {
 
 scoring_scheme blosum62(int open, int extend) { return scoring::make_protein_scheme("BLOSUM62", open, extend); }
 
+//! BLOSUM62's scores under another name, as from --matrix-file: NCBI's lambda and K with the
+//! classic formula (the built-in matrix gets Spouge's correction, as blastp).
+scoring_scheme blosum62_file(int open, int extend) {
+  scoring_scheme s = blosum62(open, extend);
+  s.matrix_name = "blosum62.txt";
+  return s;
+}
+
 //! A scheme without a logarithmic regime (gaps cost as little as a mismatch, nothing to open).
 scoring_scheme cheap_dna() { return scoring::make_dna_scheme(1, -1, 0, 1); }
 
@@ -154,10 +162,11 @@ TEST(stats_notice, says_how_evalues_are_computed) {
 
 TEST(rule_of, analytic_floor_is_blasts_per_query) {
   const search s(11);
-  const stats_plan plan = plan_statistics(asking(stats_choice::automatic), blosum62(11, 1), s.targets.records.size());
+  const stats_plan plan = plan_statistics(asking(stats_choice::automatic), blosum62_file(11, 1), s.targets.records.size());
   const scoring::search_statistics stats = settle_statistics(plan, s.queries, s.targets, {}, 1);
   ASSERT_EQ(stats.method(), evalue_method::analytic);
   const scoring::karlin_params& p = *stats.analytic_params();
+  ASSERT_FALSE(p.gumbel);
   const std::uint64_t n = s.residues(), d = s.targets.records.size();
   for (std::int32_t min_score : {1, 40, 500})
     for (double evalue : {10.0, 1e-3}) {
@@ -187,6 +196,45 @@ TEST(rule_of, analytic_floor_is_blasts_per_query) {
   const report_rule rule = rule_of(stats, unlimited, s.queries, s.targets);
   EXPECT_EQ(rule.lower, std::vector<std::int32_t>(3, 7));
   EXPECT_FALSE(rule.exact);
+}
+
+// The built-in BLOSUM62 takes Spouge's correction, whose E-value depends on the target's
+// length: a floor per query below every target's, and each target's own floor exact.
+TEST(rule_of, spouge_floor_covers_every_target_length) {
+  const search s(12);
+  const stats_plan plan = plan_statistics(asking(stats_choice::automatic), blosum62(11, 1), s.targets.records.size());
+  const scoring::search_statistics stats = settle_statistics(plan, s.queries, s.targets, {}, 1);
+  ASSERT_EQ(stats.method(), evalue_method::analytic);
+  ASSERT_TRUE(stats.analytic_params()->gumbel);
+  const std::uint64_t n = s.residues(), d = s.targets.records.size();
+  for (std::int32_t min_score : {1, 60})
+    for (double evalue : {10.0, 1e-3}) {
+      SCOPED_TRACE("min score " + std::to_string(min_score) + ", E " + std::to_string(evalue));
+      stats_request r;
+      r.max_evalue = evalue;
+      r.min_score = min_score;
+      const report_rule rule = rule_of(stats, r, s.queries, s.targets);
+      ASSERT_TRUE(rule.exact);
+      std::size_t wrong = 0;
+      for (std::size_t q = 0; q < 3; ++q) {
+        const std::uint64_t m = s.queries.records[q].residues.size();
+        std::int32_t lowest_floor = INT32_MAX;
+        for (std::size_t t = 0; t < d; ++t) {
+          const std::int32_t floor = rule.floor(q, t);
+          lowest_floor = std::min(lowest_floor, floor);
+          const std::uint64_t len = s.targets.records[t].residues.size();
+          for (std::int32_t score = std::max(0, floor - 5); score <= floor + 5; ++score) {
+            const bool wanted = score >= min_score && stats.ln_evalue(q, score, m, len, n, d) <= std::log(evalue);
+            if (rule.reports(q, t, score) != wanted && ++wrong <= 3)
+              ADD_FAILURE() << "q " << q << " t " << t << " (length " << len << ") score " << score << ": floor " << floor
+                            << ", lower " << rule.lower[q];
+          }
+        }
+        EXPECT_LE(rule.lower[q], lowest_floor);
+        EXPECT_GE(rule.lower[q], std::max(min_score, lowest_floor - 2));
+      }
+      EXPECT_EQ(wrong, 0u);
+    }
 }
 
 //! Settles empirical statistics on null cells of search `seed` and checks rule_of against the

@@ -1,6 +1,7 @@
 // E-values and bit scores against BLAST+ itself: every HSP blastn (-task blastn) and blastp
 // (-comp_based_stats 0) report on the bundled data, recomputed from its raw score with our
-// parameters and BLAST's effective search space. Skips without BLAST+ (Debian: ncbi-blast+).
+// parameters: BLAST's effective search space for blastn, Spouge's finite-size correction for
+// blastp. Skips without BLAST+ (Debian: ncbi-blast+).
 
 #include <gtest/gtest.h>
 
@@ -23,23 +24,23 @@ struct blast_row {
   std::int64_t score;
   std::string evalue;
   double bits;
-  std::uint64_t qlen;
+  std::uint64_t qlen, slen;
 };
 
 bool have(const char* tool) { return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0; }
 
 //! Builds a BLAST database of db_file and runs `program query -db … extra`; rows of
-//! "score evalue bitscore qlen".
+//! "score evalue bitscore qlen slen".
 std::vector<blast_row> run_blast(const std::string& program, const std::string& dbtype, const std::string& query,
                                  const std::string& db_file, const std::string& extra, const temp_dir& dir) {
   const std::string db = (dir / "db").string();
   auto r = run_shell("makeblastdb -in " + db_file + " -dbtype " + dbtype + " -out " + db, dir);
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  r = run_shell(program + " -query " + query + " -db " + db + " " + extra + " -outfmt '6 score evalue bitscore qlen'", dir);
+  r = run_shell(program + " -query " + query + " -db " + db + " " + extra + " -outfmt '6 score evalue bitscore qlen slen'", dir);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   std::vector<blast_row> rows;
   std::istringstream in(r.out);
-  for (blast_row row; in >> row.score >> row.evalue >> row.bits >> row.qlen;) rows.push_back(row);
+  for (blast_row row; in >> row.score >> row.evalue >> row.bits >> row.qlen >> row.slen;) rows.push_back(row);
   return rows;
 }
 
@@ -50,7 +51,8 @@ void expect_same_statistics(const std::vector<blast_row>& rows, const karlin_par
   ASSERT_GE(rows.size(), 2u);
   for (const blast_row& row : rows) {
     SCOPED_TRACE("score " + std::to_string(row.score) + " evalue " + row.evalue);
-    const double ln_e = ln_evalue(p, row.score, effective_search_space(p, row.qlen, db_residues, db_sequences));
+    const double ln_e = p.gumbel ? spouge_ln_evalue(p, row.score, row.qlen, row.slen, db_residues)
+                                 : ln_evalue(p, row.score, effective_search_space(p, row.qlen, db_residues, db_sequences));
     if (row.evalue == "0.0") {
       EXPECT_LT(ln_e, std::log(1e-180));
     } else {
