@@ -29,7 +29,7 @@ inline constexpr std::array<column_def, 25> column_defs{{
     {"qend", "q. end", "query end, 1-based inclusive"},
     {"sstart", "s. start", "target start, 1-based (> send for minus-strand hits)"},
     {"send", "s. end", "target end, 1-based inclusive"},
-    {"evalue", "evalue", "expect value, %.2e (see E-values below)"},
+    {"evalue", "evalue", "expect value as BLAST prints it: 0.0, 4.40e-34, 0.012, 5.6 (see below)"},
     {"bitscore", "bit score", "(lambda*S - ln K)/ln 2, as BLAST prints it"},
     {"score", "score", "raw alignment score"},
     {"cigar", "cigar", "extended CIGAR (= identical, X mismatch, I gap in target, D gap in query)"},

@@ -199,35 +199,39 @@ void write_hits(std::ostream& out, const output_spec& spec, const run_context& c
   if (!out) throw runtime_failure("cannot write output (stream error, disk full?)");
 }
 
+// BLAST+'s tabular output (CBlastTabularInfo::SetScores over CAlignFormatUtil::GetScoreString
+// in objtools/align_format): below 1e-180 "0.0"; below 0.0009 two decimals of the exponent form
+// ("4.40e-34"); then "%4.3f" below 0.1, "%3.2f" below 1, "%2.1f" below 10, "%2.0f" above.
 std::string format_evalue(double ln_evalue) {
   if (std::isnan(ln_evalue)) return "nan";
-  char buf[64];
-  // Above ~1e-300 the double itself is exact enough; below, split log10 E into exponent and
-  // mantissa (the mantissa rounds to 2 decimals, which may carry into the exponent).
-  if (ln_evalue > -690.0) {
-    std::snprintf(buf, sizeof buf, "%.2e", std::exp(ln_evalue));
-    return buf;
-  }
-  const double log10_e = ln_evalue / std::log(10.0);
-  auto exponent = std::int64_t(std::floor(log10_e));
-  double mantissa = std::round(std::pow(10.0, log10_e - double(exponent)) * 100.0) / 100.0;
-  if (mantissa >= 10.0) {
-    mantissa /= 10.0;
-    ++exponent;
-  }
-  std::snprintf(buf, sizeof buf, "%.2fe%lld", mantissa, static_cast<long long>(exponent));
+  const double e = std::exp(ln_evalue);  // 0 far below the double range: "0.0" then
+  char buf[400];
+  if (e < 1.0e-180)
+    return "0.0";
+  else if (e < 0.0009)
+    std::snprintf(buf, sizeof buf, "%.2e", e);
+  else if (e < 0.1)
+    std::snprintf(buf, sizeof buf, "%4.3f", e);
+  else if (e < 1.0)
+    std::snprintf(buf, sizeof buf, "%3.2f", e);
+  else if (e < 10.0)
+    std::snprintf(buf, sizeof buf, "%2.1f", e);
+  else
+    std::snprintf(buf, sizeof buf, "%2.0f", e);
   return buf;
 }
 
+// The same GetScoreString: "%5.3e" above 99999, the integer part above 99.9, else "%4.1f"
+// (" 8.4": BLAST pads a bit score below 10 to four characters).
 std::string format_bit_score(double bits) {
   if (std::isnan(bits)) return "nan";
   char buf[64];
   if (bits > 99999.0)
-    std::snprintf(buf, sizeof buf, "%.3e", bits);
+    std::snprintf(buf, sizeof buf, "%5.3e", bits);
   else if (bits > 99.9)
-    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(bits));  // BLAST truncates
+    std::snprintf(buf, sizeof buf, "%3ld", static_cast<long>(bits));  // BLAST truncates
   else
-    std::snprintf(buf, sizeof buf, "%.1f", bits);
+    std::snprintf(buf, sizeof buf, "%4.1f", bits);
   return buf;
 }
 

@@ -4,8 +4,10 @@
 //     "metadata": {"program": "swat-gpu", "version": ..., "command": ..., "engine": ...,
 //                  "device": ..., "scheme": {...}, "queries": {...}, "database": {...},
 //                  "statistics": {"method": "analytic" | "empirical" | "none", "description": ...},
-//                  "evalue_parameters": {..., "source": "ncbi_table" | "estimated", "origin": ...}
-//                                       (analytic only, else null)},
+//                  "evalue_parameters": {..., "finite_size_correction": {"a": ..., "b": ...,
+//                                        "alpha": ..., "beta": ..., "sigma": ..., "tau": ...} |
+//                                        null, "source": "ncbi_table" | "estimated",
+//                                        "origin": ...} (analytic only, else null)},
 //     "hits": [
 //       {"query": ..., "target": ..., "score": ..., ...},
 //       ...
@@ -14,13 +16,18 @@
 //
 // Coordinates are 1-based inclusive as in BLAST tabular (minus-strand hits: target_start >
 // target_end, "strand": "minus"; DNA hits only carry "strand"); identity is a percentage (3
-// decimals); query_aligned/target_aligned are the aligned rows as BLAST's qseq/sseq; evalue is a
-// JSON number in exponent form computed in log space (1.00e-400 where a double would be 0);
-// evalue and bitscore are null in a search without statistics.
+// decimals); query_aligned/target_aligned are the aligned rows as BLAST's qseq/sseq; evalue and
+// bitscore are the full doubles (the shortest text that reads back as the same double, not
+// BLAST's rounded text); where the E-value is below the smallest normal double (2.2e-308) a
+// "log10_evalue" follows it, computed in log space (-400.3 where evalue is 0); evalue and
+// bitscore are null in a search without statistics.
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <initializer_list>
+#include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -36,6 +43,13 @@ std::string number(double v, const char* fmt) {
   return buf;
 }
 
+//! The shortest text that reads back as v (std::to_chars), or null.
+std::string full_double(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[64];
+  return std::string(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+}
+
 std::string field(const char* key, const std::string& value) { return std::string("\"") + key + "\": " + value; }
 
 //! "{k1: v1, k2: v2, ...}" from key/value pairs (values already JSON).
@@ -48,6 +62,17 @@ std::string object(std::initializer_list<std::pair<const char*, std::string>> fi
   return o.append("}");
 }
 
+//! Spouge's Gumbel parameters (karlin.hpp), or null where the classic formula applies.
+std::string finite_size_correction(const std::optional<scoring::gumbel_params>& g) {
+  if (!g) return "null";
+  return object({{"a", number(g->a, "%.6g")},
+                 {"b", number(g->b, "%.6g")},
+                 {"alpha", number(g->alpha, "%.6g")},
+                 {"beta", number(g->beta, "%.6g")},
+                 {"sigma", number(g->sigma, "%.6g")},
+                 {"tau", number(g->tau, "%.6g")}});
+}
+
 std::string evalue_parameters(const scoring::karlin_params* p) {
   if (!p) return "null";
   return object({{"lambda", number(p->lambda, "%.6g")},
@@ -56,6 +81,7 @@ std::string evalue_parameters(const scoring::karlin_params* p) {
                  {"alpha", number(p->alpha, "%.6g")},
                  {"beta", number(p->beta, "%.6g")},
                  {"even_scores_only", p->even_scores_only ? "true" : "false"},
+                 {"finite_size_correction", finite_size_correction(p->gumbel)},
                  {"source", p->source == scoring::karlin_source::ncbi_table ? "\"ncbi_table\"" : "\"estimated\""},
                  {"origin", json_quote(p->origin)}});
 }
@@ -107,8 +133,11 @@ std::string hit_object(const run_context& ctx, const hit_view& v) {
   s += field("gap_opens", std::to_string(v.stats.gap_opens)) + ", ";
   s += field("gaps", std::to_string(v.stats.gaps)) + ", ";
   s += field("cigar", json_quote(blast_cigar(v, ctx.scheme.alphabet))) + ", ";
-  s += field("evalue", std::isnan(v.ln_evalue) ? "null" : format_evalue(v.ln_evalue)) + ", ";
-  s += field("bitscore", number(v.bit_score, "%.6g")) + ", ";
+  const double evalue = std::exp(v.ln_evalue);
+  s += field("evalue", std::isnan(v.ln_evalue) ? "null" : full_double(evalue)) + ", ";
+  if (evalue < std::numeric_limits<double>::min())  // false for NaN
+    s += field("log10_evalue", full_double(v.ln_evalue / std::log(10.0))) + ", ";
+  s += field("bitscore", full_double(v.bit_score)) + ", ";
   s += field("query_aligned", json_quote(rows.query)) + ", ";
   s += field("target_aligned", json_quote(rows.target));
   return s + "}";

@@ -132,14 +132,19 @@ std::string outfmt_help() {
     s += line + std::string(c.help) + "\n";
   }
   s += "E-values (--stats): analytic where NCBI BLAST tabulates the scheme (matched by the matrix\n"
-       "contents and gap costs: BLOSUM45/50/62/80/90, PAM30/70/250, blastn reward/penalty pairs):\n"
+       "contents and gap costs: BLOSUM45/50/62/80/90, PAM30/70/250, blastn reward/penalty pairs),\n"
+       "as BLAST+ computes them: for a built-in protein matrix Spouge's finite-size correction\n"
+       "(blastp -comp_based_stats 0; it depends on the target's length), else\n"
        "E = K*m'*n'*exp(-lambda*S) with BLAST's effective lengths. Any other scheme searched against\n"
        "500 or more sequences: empirical, fitted to each query's scores against the database (as\n"
        "SSEARCH does), E = D * P(score >= S for a target of that length). Smaller searches: lambda\n"
        "and K estimated by the island method on random sequences, where the scheme has a\n"
        "logarithmic regime; else none: the evalue and bitscore columns print nan (JSON null, no SAM\n"
-       "ZE tag) and --evalue is an error. A notice, SAM @CO and JSON name the method. E-values\n"
-       "below the double range print in exponent form, e.g. 1.00e-400.\n";
+       "ZE tag) and --evalue is an error. A notice, SAM @CO and JSON name the method. The evalue and\n"
+       "bitscore columns, pair text and the SAM ZE tag print as BLAST+ does: 0.0 below 1e-180,\n"
+       "4.40e-34 below 0.0009, then 0.012, 0.20, 5.6, 12; bit scores 43.1, \" 8.4\" below 10, the\n"
+       "integer part above 99.9. JSON has the full doubles, and log10_evalue where E is below the\n"
+       "double range.\n";
   return s;
 }
 

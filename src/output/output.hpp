@@ -102,13 +102,15 @@ void check_inputs(const output_spec& spec, const sequence_set& queries, const se
 void write_hits(std::ostream& out, const output_spec& spec, const run_context& ctx,
                 std::span<const hit> hits);
 
-//! E-value text: "%.2e" (e.g. "3.97e-04"), computed from its natural logarithm so that values
-//! below the double range print exactly (e.g. "1.00e-400"); never "0". "nan" for NaN (a search
-//! without statistics): Python's float() and Biopython's blast-tab parser read it.
+//! E-value text as BLAST+'s tabular output prints it, from the E-value's natural logarithm:
+//! "0.0" below 1e-180, "4.40e-34" below 0.0009, then "0.012", "0.20", "5.6", "12" (three
+//! decimals below 0.1, two below 1, one below 10, none above). "nan" for NaN (a search without
+//! statistics): Python's float() and Biopython's blast-tab parser read it.
 std::string format_evalue(double ln_evalue);
 
-//! Bit score text as BLAST prints it: one decimal up to 99.9, the integer part above, and
-//! "%.3e" above 99999 (BLAST's CAlignFormatUtil::GetScoreString thresholds); "nan" for NaN.
+//! Bit score text as BLAST prints it: "%4.1f" up to 99.9 (" 8.4" below 10, as BLAST pads it),
+//! the integer part above, and "%.3e" above 99999 (BLAST's CAlignFormatUtil::GetScoreString
+//! thresholds); "nan" for NaN.
 std::string format_bit_score(double bits);
 
 }  // namespace swat::output

@@ -130,8 +130,8 @@ TEST(cli_formats, tabular_values_and_biopython) {
   const std::string q = queries_with_a_miss(dir);
   process_result r = align(q + " " + regions + " --outfmt '6 score evalue bitscore sstrand qcovs'", dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  // blastn -task blastn on the same files: score 6289, 5671 bits, E 0.0 (ours in log space).
-  EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "6289\t3.37e-1700\t5671\tplus\t100") << r.out;
+  // blastn -task blastn on the same files: score 6289, 5671 bits, E 0.0 (printed as BLAST does).
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "6289\t0.0\t5671\tplus\t100") << r.out;
   const std::string python = python_with("Bio.SearchIO");
   if (python.empty()) GTEST_SKIP() << "no python3 with Biopython";
   r = python_check(python, q + " " + regions + " --outfmt '7 std score qlen slen nident positive gaps ppos sstrand'",
@@ -153,7 +153,7 @@ TEST(cli_formats, pair_reads_with_biopython_and_json_has_metadata) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* needle : {"\"metadata\": {\"program\": \"swat-gpu\"", "\"engine\": \"cpu\"", "\"device\": \"CPU (",
                              "\"database\": {\"file\": ", "\"sequences\": 3, \"residues\": 13000}", "\"source\": \"ncbi_table\"",
-                             "\"query_aligned\": \"ATGTTTGTTTTTCTTGTTTTATTGCCACTAG", "\"evalue\": 3.37e-1700,"})
+                             "\"query_aligned\": \"ATGTTTGTTTTTCTTGTTTTATTGCCACTAG", "\"evalue\": 0, \"log10_evalue\": -1699.47"})
     EXPECT_NE(r.out.find(needle), std::string::npos) << needle;
   const std::string python = python_with("Bio.AlignIO");
   if (python.empty()) GTEST_SKIP() << "no python3 with Biopython";

@@ -16,9 +16,9 @@ namespace {
 TEST(blast6, golden_standard_columns) {
   dna_fixture f;
   EXPECT_EQ(render(parse_outfmt("6"), f.ctx, f.hits),
-            "q1\tt1\t87.500\t8\t1\t0\t2\t9\t4\t11\t1.11e-01\t11.2\n"
+            "q1\tt1\t87.500\t8\t1\t0\t2\t9\t4\t11\t0.11\t11.2\n"
             "q1\tt2\t100.000\t10\t0\t0\t1\t10\t1\t10\t2.14e-04\t19.3\n"
-            "q2\tt2\t80.000\t10\t0\t1\t4\t13\t1\t8\t2.51e+00\t7.6\n");
+            "q2\tt2\t80.000\t10\t0\t1\t4\t13\t1\t8\t2.5\t 7.6\n");
   EXPECT_EQ(render(parse_outfmt("blast6"), f.ctx, f.hits), render(parse_outfmt("6 std"), f.ctx, f.hits));
 }
 
@@ -28,11 +28,11 @@ TEST(blast6, old_spelling_appends_columns_to_std) {
       render(parse_outfmt("blast6 score cigar qlen slen nident positive gaps qseq sseq"), f.ctx, f.hits);
   EXPECT_EQ(out, render(parse_outfmt("6 std score cigar qlen slen nident positive gaps qseq sseq"), f.ctx, f.hits));
   EXPECT_EQ(out,
-            "q1\tt1\t87.500\t8\t1\t0\t2\t9\t4\t11\t1.11e-01\t11.2"
+            "q1\tt1\t87.500\t8\t1\t0\t2\t9\t4\t11\t0.11\t11.2"
             "\t11\t3=1X4=\t10\t14\t7\t7\t0\tCGTACGTA\tCGTTCGTA\n"
             "q1\tt2\t100.000\t10\t0\t0\t1\t10\t1\t10\t2.14e-04\t19.3"
             "\t20\t10=\t10\t12\t10\t10\t0\tACGTACGTAC\tACGTACGTAC\n"
-            "q2\tt2\t80.000\t10\t0\t1\t4\t13\t1\t8\t2.51e+00\t7.6"
+            "q2\tt2\t80.000\t10\t0\t1\t4\t13\t1\t8\t2.5\t 7.6"
             "\t7\t4=2I4=\t16\t12\t8\t8\t2\tACGTTTACGT\tACGT--ACGT\n");
 }
 
@@ -86,7 +86,7 @@ TEST(blast6, seven_adds_blast_comment_lines_per_query) {
   EXPECT_EQ(render(parse_outfmt("7"), f.ctx, only_q1),
             std::string("# swat-gpu 0.1.0\n# Query: q1\n# Database: test.fa\n") + fields_std +
                 "# 2 hits found\n"
-                "q1\tt1\t87.500\t8\t1\t0\t2\t9\t4\t11\t1.11e-01\t11.2\n"
+                "q1\tt1\t87.500\t8\t1\t0\t2\t9\t4\t11\t0.11\t11.2\n"
                 "q1\tt2\t100.000\t10\t0\t0\t1\t10\t1\t10\t2.14e-04\t19.3\n"
                 "# swat-gpu 0.1.0\n# Query: q2\n# Database: test.fa\n# 0 hits found\n"
                 "# swat-gpu processed 2 queries\n");
@@ -125,7 +125,7 @@ minus = qs[1]['t1'].hsps[0]
 assert minus.hit_strand == -1 and minus.hit_start == 2 and minus.hit_end == 6, (minus.hit_strand, minus.hit_start, minus.hit_end)
 assert minus.query_start == 9 and minus.query_end == 13, (minus.query_start, minus.query_end)
 assert str(minus.query.seq) == 'ACGT' and minus.bitscore_raw == 8
-assert abs(qs[0]['t1'].hsps[0].evalue - 0.111) < 0.001
+assert abs(qs[0]['t1'].hsps[0].evalue - 0.11) < 1e-9
 print('ok')
 )py";
   auto r = run_python(python, script6, render(parse_outfmt("6 " + columns), f.ctx, hits), dir);

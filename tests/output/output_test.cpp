@@ -83,25 +83,40 @@ TEST(outfmt_help, mentions_every_format_and_column) {
   for (const std::string& c : known_blast6_columns()) EXPECT_NE(help.find(c), std::string::npos) << c;
 }
 
-// E-values are formatted from their logarithm: never "0", exponent form far below the double
-// range (the 1e-400), the mantissa rounding into the exponent where it must.
-TEST(format_evalue, exponent_form_from_the_logarithm) {
-  EXPECT_EQ(format_evalue(std::log(3.14159e-50)), "3.14e-50");
-  EXPECT_EQ(format_evalue(std::log(12.5)), "1.25e+01");
-  EXPECT_EQ(format_evalue(std::log(1e-181)), "1.00e-181");
-  EXPECT_EQ(format_evalue(-400 * std::log(10.0)), "1.00e-400");
-  EXPECT_EQ(format_evalue(std::log(2.5) - 1234 * std::log(10.0)), "2.50e-1234");
-  EXPECT_EQ(format_evalue(std::log(9.999) - 700 * std::log(10.0)), "1.00e-699");
-  EXPECT_EQ(format_evalue(-1e6), "3.30e-434295");
+// E-values print as BLAST+'s tabular output prints them (CBlastTabularInfo::SetScores): "0.0"
+// below 1e-180, two decimals of the exponent form below 0.0009, then fixed point with three,
+// two, one and no decimals (the strings blastp 2.12 prints for these values).
+TEST(format_evalue, as_blast_tabular) {
+  EXPECT_EQ(format_evalue(std::log(4.3968e-34)), "4.40e-34");
+  EXPECT_EQ(format_evalue(std::log(7.45e-93)), "7.45e-93");
+  EXPECT_EQ(format_evalue(std::log(1.49e-178)), "1.49e-178");
+  EXPECT_EQ(format_evalue(std::log(1.01e-180)), "1.01e-180");
+  EXPECT_EQ(format_evalue(std::log(0.99e-180)), "0.0");
+  EXPECT_EQ(format_evalue(-400 * std::log(10.0)), "0.0");  // far below the double range
+  EXPECT_EQ(format_evalue(-1e6), "0.0");
+  EXPECT_EQ(format_evalue(std::log(8.99e-4)), "8.99e-04");
+  EXPECT_EQ(format_evalue(std::log(9.2e-4)), "0.001");
+  EXPECT_EQ(format_evalue(std::log(0.0123)), "0.012");
+  EXPECT_EQ(format_evalue(std::log(0.2013)), "0.20");
+  EXPECT_EQ(format_evalue(std::log(0.4)), "0.40");
+  EXPECT_EQ(format_evalue(std::log(5.6)), "5.6");
+  EXPECT_EQ(format_evalue(std::log(9.96)), "10.0");  // "%2.1f" below 10
+  EXPECT_EQ(format_evalue(std::log(12.4)), "12");    // "%2.0f" from 10 up
+  EXPECT_EQ(format_evalue(std::log(12.6)), "13");
+  EXPECT_EQ(format_evalue(std::log(96173.4)), "96173");
+  EXPECT_EQ(format_evalue(std::nan("")), "nan");
 }
 
 TEST(format_bit_score, follows_blast) {
   EXPECT_EQ(format_bit_score(43.14), "43.1");
   EXPECT_EQ(format_bit_score(99.9), "99.9");
+  EXPECT_EQ(format_bit_score(99.95), " 99");  // above 99.9: "%3ld" of the integer part, as BLAST
   EXPECT_EQ(format_bit_score(185.4), "185");
   EXPECT_EQ(format_bit_score(2523.8), "2523");  // blastp prints 2523: the integer part
   EXPECT_EQ(format_bit_score(1363.0), "1363");
   EXPECT_EQ(format_bit_score(123456.0), "1.235e+05");
+  EXPECT_EQ(format_bit_score(8.4), " 8.4");  // blastn prints " 8.4": "%4.1f"
+  EXPECT_EQ(format_bit_score(std::nan("")), "nan");
 }
 
 }  // namespace
