@@ -12,6 +12,7 @@
 
 #include "cuda/common/device_context.hpp"
 #include "cuda/engines/dbsearch/db_align.hpp"
+#include "cuda/engines/dbsearch/db_boxes.hpp"
 #include "engine/gpu_selection.hpp"
 #include "engine/registry.hpp"
 #include "engine/windows.hpp"
@@ -57,8 +58,9 @@ class db_engine final : public engine {
   std::vector<std::string> decisions() const override { return decisions_; }
 
   //! Hits with a known best cell at the end of their prefixes get their box from one batched
-  //! reverse pass (db_align.hpp) and are aligned in it: small boxes by the CPU engine's threads,
-  //! large ones by the pair engine; every other job goes to the pair engine whole.
+  //! reverse pass (db_align.hpp) and are aligned in it: boxes of up to max_gpu_box_cells many at
+  //! once on the GPU (db_boxes.hpp), larger ones by the pair engines; every other job goes to the
+  //! pair engine whole.
   void align_many(std::span<const pair_job> jobs, const scoring_scheme& scheme, std::span<alignment> results,
                   const progress_fn& progress) override {
     const std::int32_t limit = 32767 - scheme.max_score();
@@ -105,8 +107,11 @@ class db_engine final : public engine {
       const std::int64_t qb = std::int64_t(j.query.size()) - boxes[b].rows;
       const std::int64_t tb = std::int64_t(j.target.size()) - boxes[b].columns;
       offset[k] = {qb, tb};
-      pair_job box{j.query_index, j.target_index, j.query.subspan(std::size_t(qb)), j.target.subspan(std::size_t(tb))};
-      const bool is_small = double(box.query.size()) * double(box.target.size()) <= cpu_box_cells;
+      pair_job box{j.query_index, j.target_index, j.query.subspan(std::size_t(qb)), j.target.subspan(std::size_t(tb)), j.known};
+      // Boxes of up to large_box_cells: the GPU's batched boxes (a warp per box, eight pipelined
+      // warps per large box); larger ones: the pair engines.
+      const bool is_small = double(box.query.size()) * double(box.target.size()) <=
+                            std::min(double(options_.large_box_cells), max_gpu_box_cells);
       (is_small ? small : large).push_back(box);
       (is_small ? small_at : large_at).push_back(k);
     }
@@ -114,43 +119,71 @@ class db_engine final : public engine {
     // same query) have one alignment: each is aligned once.
     std::vector<std::size_t> small_first = first_of_equal(small), large_first = first_of_equal(large);
     const std::vector<pair_job> small_unique = pick(small, small_first), large_unique = pick(large, large_first);
-    // Small boxes on the CPU engine's threads while this thread gives the GPU the large boxes
-    // and the whole pairs.
+    // Boxes up to large_box_cells: filled and walked on the GPU many at once (db_boxes.hpp), in a
+    // thread of their own while this one gives the pair engines the larger boxes.
     std::vector<alignment> small_out(small_unique.size()), large_out(large_unique.size());
-    double cpu_s = 0;
-    auto cpu_done = std::async(std::launch::async, [&] {
-      const auto start = clock::now();
-      cpu_->align_many(small_unique, scheme, small_out, {});
-      cpu_s = since(start);
-    });
     std::vector<pair_job> rest;
     for (std::size_t k : whole) rest.push_back(jobs[k]);
     std::vector<alignment> rest_out(rest.size());
+    box_seconds on_gpu;
     double gpu_boxes_s = 0;
+    auto boxes_done = std::async(std::launch::async, [&] {
+      const auto start = clock::now();
+      std::vector<residue_span> bq, bt;
+      std::vector<std::int32_t> bs;
+      for (const pair_job& j : small_unique) {
+        bq.push_back(j.query);
+        bt.push_back(j.target);
+        bs.push_back(j.known.score);
+      }
+      std::uint64_t budget = std::clamp<std::uint64_t>(std::uint64_t(std::max<std::int64_t>(dev_.free_bytes(), 0)) / 4,
+                                                       std::uint64_t(256) << 20, std::uint64_t(8) << 30);
+      if (options_.max_gpu_bytes > 0) budget = std::min(budget, std::uint64_t(options_.max_gpu_bytes) / 4);
+      small_out = align_boxes(bq, bt, bs, scheme, dev_, budget, &on_gpu);
+      gpu_boxes_s = since(start);
+    });
+    double large_s = 0;
     try {
       align_large(large_unique, scheme, large_out);
-      gpu_boxes_s = since(t0);
-      t0 = clock::now();
-      // Whole pairs (boxes too large for the reverse pass, saturated or without a known cell):
-      // several at once on the lanes too.
-      const bool laned = on_lanes(rest, [&](engine& e, std::size_t k) {
-        rest_out[k] = e.align(rest[k].query, rest[k].target, scheme);
-        if (progress) progress(std::uint64_t(rest[k].query.size()) * rest[k].target.size());
-      });
-      if (!laned) pairs_->align_many(rest, scheme, rest_out, progress);
+      large_s = since(t0);
     } catch (...) {
-      cpu_done.wait();
+      boxes_done.wait();
       throw;
     }
+    boxes_done.get();
+    // A box whose fill did not reach its score (cannot happen: the reverse pass found it) goes
+    // to the CPU engine, which aligns it from its own fill.
+    std::vector<pair_job> redo;
+    std::vector<std::size_t> redo_at;
+    for (std::size_t b = 0; b < small_unique.size(); ++b)
+      if (small_out[b].score == 0) {
+        redo.push_back(small_unique[b]);
+        redo_at.push_back(b);
+      }
+    if (!redo.empty()) {
+      std::vector<alignment> again(redo.size());
+      cpu_->align_many(redo, scheme, again, {});
+      for (std::size_t r = 0; r < redo.size(); ++r) small_out[redo_at[r]] = std::move(again[r]);
+    }
+    t0 = clock::now();
+    // Whole pairs (boxes too large for the reverse pass, saturated or without a known cell):
+    // several at once on the lanes too.
+    const bool laned = on_lanes(rest, [&](engine& e, std::size_t k) {
+      rest_out[k] = e.align(rest[k].query, rest[k].target, scheme);
+      if (progress) progress(std::uint64_t(rest[k].query.size()) * rest[k].target.size());
+    });
+    if (!laned) pairs_->align_many(rest, scheme, rest_out, progress);
     const double whole_s = since(t0);
-    cpu_done.get();
     const auto name = [](const char* what, std::size_t all, std::size_t unique) {
       std::string text = std::string(what) + " " + std::to_string(all);
       if (unique != all) text += " (" + std::to_string(unique) + " distinct)";
       return text;
     };
-    stages_.push_back({name("cpu boxes", small.size(), small_unique.size()), cpu_s});
-    stages_.push_back({name("gpu boxes", large.size(), large_unique.size()), gpu_boxes_s});
+    stages_.push_back({name("gpu boxes", small.size(), small_unique.size()), gpu_boxes_s});
+    stages_.push_back({"gpu boxes host", on_gpu.host});
+    stages_.push_back({"gpu boxes gpu", on_gpu.gpu});
+    if (!redo.empty()) stages_.push_back({"boxes the GPU did not reach " + std::to_string(redo.size()), 0.0});
+    if (!large.empty()) stages_.push_back({name("large boxes", large.size(), large_unique.size()), large_s});
     if (!rest.empty()) stages_.push_back({"whole pairs " + std::to_string(rest.size()), whole_s});
     for (std::size_t b = 0; b < small.size(); ++b)
       results[small_at[b]] = shifted(small_out[small_first[b]], offset[small_at[b]]);
@@ -363,11 +396,9 @@ class db_engine final : public engine {
   static constexpr std::size_t large_box_lanes = 4;
   //! transposed_search: at least this many queries per target (and more query residues).
   static constexpr std::size_t transpose_min_ratio = 4;
-  //! Boxes up to this many cells are aligned by the CPU engine (threads across hits).
-  static constexpr double cpu_box_cells = double(1 << 24);
 
   std::unique_ptr<engine> pairs_;
-  std::unique_ptr<engine> cpu_;  // the CPU engine: small boxes, on its threads
+  std::unique_ptr<engine> cpu_;  // the CPU engine: a box the GPU's fill did not reach (never, by the proof)
   scan_options options_;
   cuda::device_context dev_;  //!< the pair engine's GPU: the reverse pass of the hits runs there
   pair_engine_factory more_pairs_;                   //!< engines for large boxes at once (may be empty)

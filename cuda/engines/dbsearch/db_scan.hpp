@@ -46,6 +46,9 @@ struct scan_options {
   //! way round where every query fits as a target, −1 never.
   int transpose = 0;
   std::int64_t max_gpu_bytes = 0;                //!< device memory budget; 0 = 90 % of free memory
+  //! db_engine's hit boxes of more cells go to the pair engines (several at once), the others
+  //! to the GPU's batched boxes (db_boxes.hpp; at most its max_gpu_box_cells); tests lower it.
+  std::int64_t large_box_cells = std::int64_t(1) << 27;
   std::int32_t score_limit = 0;                  //!< 0 = 32767 − max score; tests lower it to force rescans
   //! Longer targets are left to the caller (the windows of long sides are at most this long, so
   //! that short sides of up to ~30 kb DNA are windowed; border rows cost 8 bytes per column of

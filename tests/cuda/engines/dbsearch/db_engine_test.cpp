@@ -1,5 +1,6 @@
 // The database-search engine's alignment of reported hits (db_engine.cpp, align_many): hits
-// whose boxes are large run several at once (up to four) on their own pair engines, and hits whose boxes hold
+// whose boxes are large run several at once (up to four) on their own pair engines, the others
+// many at once on the GPU's batched boxes, and hits whose boxes hold
 // the same residues (a sequence the database holds more than once) are aligned once; every
 // alignment equals the CPU engine's of the whole pair (score, both ends, CIGAR), and the stage
 // names say how many boxes were distinct. Many queries against a few targets are scanned the
@@ -40,8 +41,9 @@ TEST(DbEngine, LargeBoxesAtOnceAndRepeatedBoxesOnceEqualTheCpu) {
   SWAT_REQUIRE_DEVICE();
   const scoring_scheme s = scoring::make_protein_scheme("BLOSUM62", 11, 1);
   std::mt19937 rng(20261125);
-  // Three distinct large hits (boxes of ~4,600² cells, above the CPU box limit of 2^24), each
-  // also held twice more as separate copies; small hits, one of them repeated.
+  // Three distinct large hits (boxes of ~4,600² cells, above the 2^24 cells this test lets the
+  // GPU's batched boxes take), each also held twice more as separate copies: the pair engines
+  // align them, several at once; small hits, one of them repeated: the batched boxes.
   std::vector<std::vector<std::uint8_t>> queries, targets;
   std::vector<std::pair<std::size_t, std::size_t>> pairs;  // (query, target)
   for (int k = 0; k < 3; ++k) {
@@ -80,7 +82,9 @@ TEST(DbEngine, LargeBoxesAtOnceAndRepeatedBoxesOnceEqualTheCpu) {
   engine_options o;
   o.gpu_id = swat::test::test_device().id();
   int made = 0;
-  auto db = make_db_engine(fast::make_fast_engine(o), std::make_unique<cpu_engine>(0), scan_options{}, o.gpu_id,
+  scan_options lower;
+  lower.large_box_cells = std::int64_t(1) << 24;
+  auto db = make_db_engine(fast::make_fast_engine(o), std::make_unique<cpu_engine>(0), lower, o.gpu_id,
                            [&](std::uint64_t gpu_bytes) {
                              ++made;
                              EXPECT_GT(gpu_bytes, 0u);
@@ -97,8 +101,8 @@ TEST(DbEngine, LargeBoxesAtOnceAndRepeatedBoxesOnceEqualTheCpu) {
   EXPECT_EQ(made, 3) << "one pair engine per distinct large box, at most four";
   bool named_large = false, named_small = false;
   for (const auto& [name, seconds] : db->stage_seconds()) {
-    named_large = named_large || name == "gpu boxes 9 (3 distinct)";
-    named_small = named_small || name == "cpu boxes 7 (6 distinct)";
+    named_large = named_large || name == "large boxes 9 (3 distinct)";
+    named_small = named_small || name == "gpu boxes 7 (6 distinct)";
   }
   EXPECT_TRUE(named_large && named_small);
 }

@@ -1,0 +1,497 @@
+// The hits' boxes aligned on the GPU (see db_boxes.hpp): a warp fills a box, a thread walks it.
+
+#include "cuda/engines/dbsearch/db_boxes.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstring>
+#include <numeric>
+#include <stdexcept>
+
+#include <cuda/atomic>
+
+#include "common/traceback.hpp"
+#include "cuda/common/cuda_check.cuh"
+#include "cuda/common/device_buffer.hpp"
+
+namespace swat::dbsearch {
+
+namespace {
+
+constexpr int box_lanes = 32;                      // rows per strip: one per lane
+constexpr int box_warps_per_block = 4;
+constexpr std::int32_t minus_infinity = INT_MIN / 4;  // far below any score, no overflow when lowered
+constexpr unsigned all_lanes = 0xffffffffu;
+constexpr int pipelined_warps = 8;                   // warps of a pipelined box's block
+constexpr std::int64_t pipelined_min_cells = 1 << 20;  // boxes this large, of 16 strips or more
+//! How long a pipelined strip waits for the strip above before giving up (20 s at 2 GHz).
+constexpr long long watchdog_cycles = 40'000'000'000LL;
+
+struct box_task {
+  std::uint64_t codes = 0;    //!< the box's codes: strips × (columns + 31) × 32 bytes
+  std::uint64_t border = 0;   //!< its border row (H, F of each column), in int2
+  std::uint64_t residues = 0; //!< its query residues, then its target residues
+  std::uint64_t ops = 0;      //!< its CIGAR runs (at most rows + columns), in uint32
+  std::int32_t rows = 0, columns = 0, score = 0, pad = 0;
+};
+
+struct box_result {
+  std::int32_t status = 0;  //!< 1: walked; 0: the last cell did not reach the score; 2: the walk failed
+  std::int32_t runs = 0;
+  std::int32_t query_begin = 0, target_begin = 0;
+};
+
+__device__ inline std::uint64_t code_index(const box_task& t, std::int64_t row, std::int64_t column) {
+  const std::int64_t strip = row / box_lanes, lane = row % box_lanes;
+  return t.codes + std::uint64_t(strip * (std::int64_t(t.columns) + box_lanes - 1) * box_lanes +
+                                 (column + lane) * box_lanes + lane);
+}
+
+//! One warp per box: strips of 32 rows, lane l at step s computes column s − l of its row; the
+//! lane above hands down its H and F of that column (computed the step before), lane 0 takes
+//! them from the border row, which lane 31 rewrites for the next strip.
+__global__ void __launch_bounds__(box_lanes * box_warps_per_block)
+    fill_boxes(const box_task* tasks, const std::int32_t* which, int count, const std::uint8_t* residues,
+               const std::int32_t* matrix, std::int32_t gap_open_extend, std::int32_t gap_extend, std::uint8_t* codes,
+               int2* borders, std::int32_t* reached) {
+  __shared__ std::int32_t sub[matrix_stride * matrix_stride];
+  for (int k = int(threadIdx.x); k < matrix_stride * matrix_stride; k += int(blockDim.x)) sub[k] = matrix[k];
+  __syncthreads();
+  const int slot_of_box = int(blockIdx.x) * box_warps_per_block + int(threadIdx.x) / box_lanes;
+  const int lane = int(threadIdx.x) % box_lanes;
+  if (slot_of_box >= count) return;
+  const int box = which[slot_of_box];
+  const box_task t = tasks[box];
+  const std::uint8_t* query = residues + t.residues;
+  const std::uint8_t* target = query + t.rows;
+  int2* border = borders + t.border;
+  for (int c = lane; c < t.columns; c += box_lanes) border[c] = make_int2(0, minus_infinity);
+  __syncwarp();
+  const int strips = (t.rows + box_lanes - 1) / box_lanes;
+  const int steps = t.columns + box_lanes - 1;
+  for (int s = 0; s < strips; ++s) {
+    const int row = s * box_lanes + lane;
+    const bool in_box = row < t.rows;
+    const std::int32_t* sub_row = sub + (in_box ? int(query[row]) : 0) * matrix_stride;
+    std::uint8_t* strip_codes = codes + code_index(t, std::int64_t(s) * box_lanes, 0);
+    std::int32_t h_left = 0, e_left = minus_infinity;  // H(i, j−1), E(i, j−1): column 0 is the border
+    std::int32_t h_up_left = 0;                        // H(i−1, j−1)
+    std::int32_t h_mine = 0, f_mine = minus_infinity;  // handed down next step
+    std::uint8_t residue = 0;                          // the target residue of this lane's column
+    // Lane 0 reads the border row and the target one column per step: the warp loads them 32
+    // columns at a time, a chunk ahead (lane l holds column base + l), off the critical path.
+    int2 ahead_border = make_int2(0, minus_infinity), chunk_border;
+    int ahead_residue = 0, chunk_residue;
+    if (lane < t.columns) {
+      ahead_border = border[lane];
+      ahead_residue = target[lane];
+    }
+    for (int step = 0; step < steps; ++step) {
+      const int slot = step % box_lanes;
+      if (slot == 0) {
+        chunk_border = ahead_border;
+        chunk_residue = ahead_residue;
+        const int next = step + box_lanes + lane;
+        if (next < t.columns) {
+          ahead_border = border[next];
+          ahead_residue = target[next];
+        }
+      }
+      const std::int32_t h_from_lane = __shfl_up_sync(all_lanes, h_mine, 1);
+      const std::int32_t f_from_lane = __shfl_up_sync(all_lanes, f_mine, 1);
+      const std::uint8_t residue_from_lane = std::uint8_t(__shfl_up_sync(all_lanes, int(residue), 1));
+      const std::int32_t h_from_row = __shfl_sync(all_lanes, chunk_border.x, slot);
+      const std::int32_t f_from_row = __shfl_sync(all_lanes, chunk_border.y, slot);
+      const std::uint8_t residue_from_row = std::uint8_t(__shfl_sync(all_lanes, chunk_residue, slot));
+      const int column = step - lane;
+      if (column < 0 || column >= t.columns || !in_box) continue;
+      std::int32_t h_up, f_up;
+      if (lane == 0) {
+        h_up = h_from_row;
+        f_up = f_from_row;
+        residue = residue_from_row;
+      } else {
+        h_up = h_from_lane;
+        f_up = f_from_lane;
+        residue = residue_from_lane;
+      }
+      const std::int32_t diag = h_up_left + sub_row[residue];
+      const std::int32_t e_open = h_left - gap_open_extend, e_ext = e_left - gap_extend;
+      const std::int32_t f_open = h_up - gap_open_extend, f_ext = f_up - gap_extend;
+      const std::int32_t e = max(e_open, e_ext), f = max(f_open, f_ext);
+      const std::int32_t h = max(max(0, diag), max(e, f));
+      strip_codes[std::int64_t(step) * box_lanes + lane] = make_code(h, diag, e, e_open, e_ext, f_open, f_ext);
+      h_up_left = h_up;
+      h_left = h;
+      e_left = e;
+      h_mine = h;
+      f_mine = f;
+      if (lane == box_lanes - 1) border[column] = make_int2(h, f);
+      if (row == t.rows - 1 && column == t.columns - 1) reached[box] = h == t.score ? 1 : 0;
+    }
+    __syncwarp();  // lane 31's border row is what lane 0 reads in the next strip
+  }
+}
+
+//! A large box on one block of `warps` warps: strip s on warp s mod warps, each strip as in
+//! fill_boxes, the border row passed down through global memory as strip s − 1 writes it.
+//! front[w] = s · (columns + 1) + (columns of strip s whose border values warp w has written)
+//! is published by lane 31 with a block-scope release every 32 steps; the warp of strip s + 1
+//! waits (acquire) until the columns of its next prefetch are there, so it trails by at least
+//! 64 columns and never reads a value before it is written nor after the next strip rewrote it
+//! (that strip writes column c only after reading it). A wait that outlasts watchdog_cycles
+//! gives up: the box is not reached (the caller aligns it otherwise) and *stalled is set.
+template <int warps>
+__global__ void __launch_bounds__(box_lanes * warps)
+    fill_boxes_pipelined(const box_task* tasks, const std::int32_t* which, const std::uint8_t* residues,
+                         const std::int32_t* matrix, std::int32_t gap_open_extend, std::int32_t gap_extend,
+                         std::uint8_t* codes, int2* borders, std::int32_t* reached, std::int32_t* stalled,
+                         long long watchdog_cycles) {
+  __shared__ std::int32_t sub[matrix_stride * matrix_stride];
+  __shared__ std::int32_t front[warps];
+  __shared__ std::int32_t gave_up;
+  for (int k = int(threadIdx.x); k < matrix_stride * matrix_stride; k += int(blockDim.x)) sub[k] = matrix[k];
+  if (threadIdx.x < warps) front[threadIdx.x] = -1;
+  if (threadIdx.x == 0) gave_up = 0;
+  const int box = which[blockIdx.x];
+  const box_task t = tasks[box];
+  int2* border = borders + t.border;
+  for (int c = int(threadIdx.x); c < t.columns; c += int(blockDim.x)) border[c] = make_int2(0, minus_infinity);
+  __syncthreads();
+  const int warp = int(threadIdx.x) / box_lanes, lane = int(threadIdx.x) % box_lanes;
+  const std::uint8_t* query = residues + t.residues;
+  const std::uint8_t* target = query + t.rows;
+  const int strips = (t.rows + box_lanes - 1) / box_lanes;
+  const int steps = t.columns + box_lanes - 1;
+  using block_ref = ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_block>;
+  const int producer = (warp + warps - 1) % warps;
+  for (int s = warp; s < strips; s += warps) {
+    const std::int32_t above = (s - 1) * (t.columns + 1);  // front of strip s − 1, plus its columns
+    // Every lane waits for the columns it is about to read (their border values written).
+    const auto wait_for = [&](int columns) {
+      if (s == 0) return true;
+      const long long start = clock64();
+      while (block_ref(front[producer]).load(::cuda::memory_order_acquire) < above + columns) {
+        if (block_ref(gave_up).load(::cuda::memory_order_relaxed) != 0) return false;
+        if (clock64() - start > watchdog_cycles) {
+          block_ref(gave_up).store(1, ::cuda::memory_order_relaxed);
+          *stalled = 1;
+          return false;
+        }
+      }
+      return true;
+    };
+    const int row = s * box_lanes + lane;
+    const bool in_box = row < t.rows;
+    const std::int32_t* sub_row = sub + (in_box ? int(query[row]) : 0) * matrix_stride;
+    std::uint8_t* strip_codes = codes + code_index(t, std::int64_t(s) * box_lanes, 0);
+    std::int32_t h_left = 0, e_left = minus_infinity, h_up_left = 0;
+    std::int32_t h_mine = 0, f_mine = minus_infinity;
+    std::uint8_t residue = 0;
+    int2 ahead_border = make_int2(0, minus_infinity), chunk_border;
+    int ahead_residue = 0, chunk_residue;
+    if (!wait_for(min(box_lanes, t.columns))) return;
+    if (lane < t.columns) {
+      ahead_border = border[lane];
+      ahead_residue = target[lane];
+    }
+    for (int step = 0; step < steps; ++step) {
+      const int slot = step % box_lanes;
+      if (slot == 0) {
+        chunk_border = ahead_border;
+        chunk_residue = ahead_residue;
+        if (!wait_for(min(step + 2 * box_lanes, t.columns))) return;
+        const int next = step + box_lanes + lane;
+        if (next < t.columns) {
+          ahead_border = border[next];
+          ahead_residue = target[next];
+        }
+      }
+      const std::int32_t h_from_lane = __shfl_up_sync(all_lanes, h_mine, 1);
+      const std::int32_t f_from_lane = __shfl_up_sync(all_lanes, f_mine, 1);
+      const std::uint8_t residue_from_lane = std::uint8_t(__shfl_up_sync(all_lanes, int(residue), 1));
+      const std::int32_t h_from_row = __shfl_sync(all_lanes, chunk_border.x, slot);
+      const std::int32_t f_from_row = __shfl_sync(all_lanes, chunk_border.y, slot);
+      const std::uint8_t residue_from_row = std::uint8_t(__shfl_sync(all_lanes, chunk_residue, slot));
+      const int column = step - lane;
+      if (column < 0 || column >= t.columns || !in_box) continue;
+      std::int32_t h_up, f_up;
+      if (lane == 0) {
+        h_up = h_from_row;
+        f_up = f_from_row;
+        residue = residue_from_row;
+      } else {
+        h_up = h_from_lane;
+        f_up = f_from_lane;
+        residue = residue_from_lane;
+      }
+      const std::int32_t diag = h_up_left + sub_row[residue];
+      const std::int32_t e_open = h_left - gap_open_extend, e_ext = e_left - gap_extend;
+      const std::int32_t f_open = h_up - gap_open_extend, f_ext = f_up - gap_extend;
+      const std::int32_t e = max(e_open, e_ext), f = max(f_open, f_ext);
+      const std::int32_t h = max(max(0, diag), max(e, f));
+      strip_codes[std::int64_t(step) * box_lanes + lane] = make_code(h, diag, e, e_open, e_ext, f_open, f_ext);
+      h_up_left = h_up;
+      h_left = h;
+      e_left = e;
+      h_mine = h;
+      f_mine = f;
+      if (lane == box_lanes - 1) {
+        border[column] = make_int2(h, f);
+        if (slot == box_lanes - 1 || column == t.columns - 1)  // columns 0 … column written
+          block_ref(front[warp]).store(s * (t.columns + 1) + column + 1, ::cuda::memory_order_release);
+      }
+      if (row == t.rows - 1 && column == t.columns - 1) reached[box] = h == t.score ? 1 : 0;
+    }
+    __syncwarp();
+  }
+}
+
+//! One thread per box: walk_traceback()'s rules from the last cell, runs written last first.
+__global__ void walk_boxes(const box_task* tasks, int count, const std::uint8_t* codes, const std::int32_t* reached,
+                           std::uint32_t* ops, box_result* results) {
+  const int box = int(blockIdx.x * blockDim.x + threadIdx.x);
+  if (box >= count) return;
+  const box_task t = tasks[box];
+  box_result r{};
+  if (reached[box] != 1) {
+    results[box] = r;
+    return;
+  }
+  std::int64_t i = t.rows, j = t.columns;
+  enum { in_h, in_e, in_f } state = in_h;
+  std::uint32_t op = 3, length = 0;  // op: 0 M, 1 I, 2 D; 3 none yet
+  std::int32_t runs = 0;
+  const auto emit = [&](std::uint32_t next) {
+    if (next == op) {
+      ++length;
+      return;
+    }
+    if (length > 0) ops[t.ops + std::uint64_t(runs++)] = (length << 2) | op;
+    op = next;
+    length = 1;
+  };
+  while (i > 0 && j > 0) {
+    const std::uint8_t code = codes[code_index(t, i - 1, j - 1)];
+    if (state == in_h) {
+      const std::uint8_t source = code & code_h_mask;
+      if (source == code_zero) break;
+      if (source == code_diag) {
+        emit(0);
+        --i;
+        --j;
+      } else {
+        state = source == code_e ? in_e : in_f;
+      }
+    } else if (state == in_e) {
+      emit(2);
+      if (code & code_e_open) state = in_h;
+      --j;
+    } else {
+      emit(1);
+      if (code & code_f_open) state = in_h;
+      --i;
+    }
+  }
+  if (length > 0) ops[t.ops + std::uint64_t(runs++)] = (length << 2) | op;
+  r.status = state == in_h ? 1 : 2;
+  r.runs = runs;
+  r.query_begin = std::int32_t(i);
+  r.target_begin = std::int32_t(j);
+  results[box] = r;
+}
+
+//! Device bytes of one box: codes, border row, residues, runs, task and result.
+std::uint64_t box_bytes(std::int64_t rows, std::int64_t columns) {
+  const std::uint64_t strips = std::uint64_t((rows + box_lanes - 1) / box_lanes);
+  return strips * std::uint64_t(columns + box_lanes - 1) * box_lanes + std::uint64_t(columns) * sizeof(int2) +
+         std::uint64_t(rows + columns) * (1 + sizeof(std::uint32_t)) + sizeof(box_task) + sizeof(box_result) +
+         2 * sizeof(std::int32_t) + 3 * 256;  // reached, which; the alignment of each array's share
+}
+
+}  // namespace
+
+std::vector<alignment> align_boxes(std::span<const residue_span> queries, std::span<const residue_span> targets,
+                                   std::span<const std::int32_t> scores, const scoring_scheme& scheme,
+                                   const cuda::device_context& dev, std::uint64_t budget_bytes, box_seconds* seconds) {
+  using clock = std::chrono::steady_clock;
+  const auto since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
+  const std::size_t n = queries.size();
+  if (targets.size() != n || scores.size() != n) throw std::invalid_argument("align_boxes: sizes");
+  std::vector<alignment> out(n);
+  box_seconds spent;
+  if (n == 0) {
+    if (seconds) *seconds = spent;
+    return out;
+  }
+  for (std::size_t k = 0; k < n; ++k)
+    if (queries[k].empty() || targets[k].empty() || queries[k].size() > INT32_MAX / 2 || targets[k].size() > INT32_MAX / 2 ||
+        double(queries[k].size()) * double(targets[k].size()) > max_gpu_box_cells)
+      throw std::invalid_argument("align_boxes: a box is empty or too large");
+  dev.make_current();
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return double(queries[a].size()) * double(targets[a].size()) > double(queries[b].size()) * double(targets[b].size());
+  });
+  cuda::device_buffer memory;
+  std::vector<std::int32_t> matrix(scheme.matrix.begin(), scheme.matrix.end());
+  // A stream of its own that does not wait for the others: the pair engines may align the
+  // largest boxes at the same time.
+  struct own_streams {
+    cudaStream_t stream = nullptr, beside = nullptr;
+    cudaEvent_t uploaded = nullptr, filled = nullptr;
+    own_streams() {
+      try {
+        for (cudaStream_t* st : {&stream, &beside}) SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(st, cudaStreamNonBlocking));
+        for (cudaEvent_t* e : {&uploaded, &filled}) SWAT_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
+      } catch (...) {
+        release();
+        throw;
+      }
+    }
+    ~own_streams() { release(); }
+    void release() noexcept {
+      for (cudaStream_t st : {stream, beside})
+        if (st) cudaStreamSynchronize(st);
+      for (cudaEvent_t e : {uploaded, filled})
+        if (e) cudaEventDestroy(e);
+      for (cudaStream_t st : {stream, beside})
+        if (st) cudaStreamDestroy(st);
+    }
+  } own;
+  const cudaStream_t stream = own.stream;
+  for (std::size_t first = 0; first < n;) {
+    auto t0 = clock::now();
+    // The batch: boxes in order while their bytes fit the budget (one at least).
+    std::size_t last = first;
+    std::uint64_t bytes = 0;
+    while (last < n) {
+      const std::uint64_t b = box_bytes(std::int64_t(queries[order[last]].size()), std::int64_t(targets[order[last]].size()));
+      if (last > first && bytes + b > budget_bytes) break;
+      bytes += b;
+      ++last;
+    }
+    const std::size_t count = last - first;
+    std::vector<box_task> tasks(count);
+    std::uint64_t codes = 0, border = 0, residues = 0, ops = 0;
+    for (std::size_t b = 0; b < count; ++b) {
+      const std::size_t k = order[first + b];
+      box_task& t = tasks[b];
+      t.rows = std::int32_t(queries[k].size());
+      t.columns = std::int32_t(targets[k].size());
+      t.score = scores[k];
+      t.codes = codes;
+      t.border = border;
+      t.residues = residues;
+      t.ops = ops;
+      codes += std::uint64_t((t.rows + box_lanes - 1) / box_lanes) * std::uint64_t(t.columns + box_lanes - 1) * box_lanes;
+      border += std::uint64_t(t.columns);
+      residues += std::uint64_t(t.rows) + std::uint64_t(t.columns);
+      ops += std::uint64_t(t.rows) + std::uint64_t(t.columns);
+    }
+    // Boxes of many strips and cells on a block of pipelined warps each, the others a warp each.
+    std::vector<std::int32_t> which;
+    std::size_t wide = 0;
+    for (std::size_t b = 0; b < count; ++b)
+      if (tasks[b].rows >= 2 * pipelined_warps * box_lanes &&
+          std::int64_t(tasks[b].rows) * std::int64_t(tasks[b].columns) >= pipelined_min_cells)
+        which.push_back(std::int32_t(b));
+    wide = which.size();
+    for (std::size_t b = 0; b < count; ++b)
+      if (!(tasks[b].rows >= 2 * pipelined_warps * box_lanes &&
+            std::int64_t(tasks[b].rows) * std::int64_t(tasks[b].columns) >= pipelined_min_cells))
+        which.push_back(std::int32_t(b));
+    cuda::buffer_layout layout;
+    const std::size_t at_matrix = layout.add(matrix.size() * sizeof(std::int32_t));
+    const std::size_t at_which = layout.add(count * sizeof(std::int32_t));
+    const std::size_t at_tasks = layout.add(count * sizeof(box_task));
+    const std::size_t at_residues = layout.add(std::size_t(residues));
+    const std::size_t upload_bytes = at_residues + std::size_t(residues);
+    const std::size_t at_reached = layout.add((count + 1) * sizeof(std::int32_t));  // and the watchdog's flag
+    const std::size_t at_results = layout.add(count * sizeof(box_result));
+    const std::size_t at_ops = layout.add(std::size_t(ops) * sizeof(std::uint32_t));
+    const std::size_t at_border = layout.add(std::size_t(border) * sizeof(int2));
+    const std::size_t at_codes = layout.add(std::size_t(codes));
+    std::vector<std::uint8_t> image(upload_bytes, 0);
+    std::memcpy(image.data() + at_matrix, matrix.data(), matrix.size() * sizeof(std::int32_t));
+    std::memcpy(image.data() + at_which, which.data(), count * sizeof(std::int32_t));
+    std::memcpy(image.data() + at_tasks, tasks.data(), count * sizeof(box_task));
+    for (std::size_t b = 0; b < count; ++b) {
+      const std::size_t k = order[first + b];
+      std::uint8_t* to = image.data() + at_residues + tasks[b].residues;
+      std::copy(queries[k].begin(), queries[k].end(), to);
+      std::copy(targets[k].begin(), targets[k].end(), to + queries[k].size());
+    }
+    spent.host += since(t0);
+    t0 = clock::now();
+    memory.reserve(layout.bytes());
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(memory.as<void>(), image.data(), upload_bytes, cudaMemcpyHostToDevice, stream));
+    SWAT_CUDA_CHECK(cudaMemsetAsync(memory.as<void>(at_reached), 0, (count + 1) * sizeof(std::int32_t), stream));
+    const auto* d_tasks = memory.as<box_task>(at_tasks);
+    std::int32_t* d_reached = memory.as<std::int32_t>(at_reached);
+    // The pipelined blocks on this stream, the one-warp boxes beside them on the other.
+    SWAT_CUDA_CHECK(cudaEventRecord(own.uploaded, stream));
+    SWAT_CUDA_CHECK(cudaStreamWaitEvent(own.beside, own.uploaded, 0));
+    if (wide > 0) {
+      fill_boxes_pipelined<pipelined_warps><<<unsigned(wide), box_lanes * pipelined_warps, 0, stream>>>(
+          d_tasks, memory.as<std::int32_t>(at_which), memory.as<std::uint8_t>(at_residues),
+          memory.as<std::int32_t>(at_matrix), scheme.gap_open + scheme.gap_extend, scheme.gap_extend,
+          memory.as<std::uint8_t>(at_codes), memory.as<int2>(at_border), d_reached, d_reached + count,
+          watchdog_cycles);
+      SWAT_CUDA_CHECK_LAUNCH();
+    }
+    if (count > wide) {
+      const unsigned fill_blocks = unsigned((count - wide + box_warps_per_block - 1) / box_warps_per_block);
+      fill_boxes<<<fill_blocks, box_lanes * box_warps_per_block, 0, own.beside>>>(
+          d_tasks, memory.as<std::int32_t>(at_which) + wide, int(count - wide), memory.as<std::uint8_t>(at_residues),
+          memory.as<std::int32_t>(at_matrix), scheme.gap_open + scheme.gap_extend, scheme.gap_extend,
+          memory.as<std::uint8_t>(at_codes), memory.as<int2>(at_border), d_reached);
+      SWAT_CUDA_CHECK_LAUNCH();
+    }
+    SWAT_CUDA_CHECK(cudaEventRecord(own.filled, own.beside));
+    SWAT_CUDA_CHECK(cudaStreamWaitEvent(stream, own.filled, 0));
+    constexpr unsigned walk_threads = 128;
+    walk_boxes<<<unsigned((count + walk_threads - 1) / walk_threads), walk_threads, 0, stream>>>(
+        d_tasks, int(count), memory.as<std::uint8_t>(at_codes), d_reached,
+        memory.as<std::uint32_t>(at_ops), memory.as<box_result>(at_results));
+    SWAT_CUDA_CHECK_LAUNCH();
+    std::int32_t stalled = 0;
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(&stalled, d_reached + count, sizeof stalled, cudaMemcpyDeviceToHost, stream));
+    std::vector<box_result> results(count);
+    std::vector<std::uint32_t> runs(static_cast<std::size_t>(ops));
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(results.data(), memory.as<void>(at_results), count * sizeof(box_result),
+                                    cudaMemcpyDeviceToHost, stream));
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(runs.data(), memory.as<void>(at_ops), runs.size() * sizeof(std::uint32_t),
+                                    cudaMemcpyDeviceToHost, stream));
+    SWAT_CUDA_CHECK(cudaStreamSynchronize(stream));
+    spent.gpu += since(t0);
+    spent.watchdog = spent.watchdog || stalled != 0;
+    t0 = clock::now();
+    for (std::size_t b = 0; b < count; ++b) {
+      const std::size_t k = order[first + b];
+      const box_result& r = results[b];
+      if (r.status != 1) continue;  // score 0: the caller aligns it
+      alignment& a = out[k];
+      a.score = scores[k];
+      a.query_begin = r.query_begin;
+      a.target_begin = r.target_begin;
+      a.query_end = tasks[b].rows;
+      a.target_end = tasks[b].columns;
+      a.ops.reserve(std::size_t(r.runs));
+      static constexpr char names[3] = {'M', 'I', 'D'};
+      for (std::int32_t u = r.runs - 1; u >= 0; --u) {
+        const std::uint32_t run = runs[std::size_t(tasks[b].ops) + std::size_t(u)];
+        push_op(a.ops, names[run & 3], run >> 2);
+      }
+    }
+    spent.host += since(t0);
+    ++spent.batches;
+    first = last;
+  }
+  if (seconds) *seconds = spent;
+  return out;
+}
+
+}  // namespace swat::dbsearch
