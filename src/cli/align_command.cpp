@@ -76,7 +76,11 @@ std::string kernel_help(const engine_registry& engines) {
   return help;
 }
 
+bool engine_left = false;  // set once run_align left its GPU engine for the exit
+
 }  // namespace
+
+bool gpu_engine_left() { return engine_left; }
 
 int align_command(const engine_registry& engines, const std::vector<std::string>& args) {
   cxxopts::Options opts("swat-gpu align", "Align every query against every database sequence");
@@ -187,6 +191,10 @@ int align_command(const engine_registry& engines, const std::vector<std::string>
   o.command_line = command_line("swat-gpu align", args);
   if (r.count("timing")) o.timing = [](const std::string& line) { std::cerr << "swat-gpu: " << line << "\n"; };
 
+  o.leave_gpu_engine = [](std::unique_ptr<swat::engine> eng) {
+    (void)eng.release();  // reclaimed with the process (main ends it right after)
+    engine_left = true;
+  };
   const bool quiet = o.quiet;
   pipeline::run_align(o, std::cout, [quiet](const std::string& line) {
     if (!quiet) std::cerr << "swat-gpu: " << line << "\n";

@@ -549,6 +549,8 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
             since_start() - aligned_s, since_start());
     options.timing(line + " | plan: " + plan);
   }
+  if (options.leave_gpu_engine && options.engine.cpu && eng->name() != options.engine.cpu->name)
+    options.leave_gpu_engine(std::move(eng));
 }
 
 }  // namespace swat::pipeline

@@ -58,6 +58,10 @@ struct align_options {
   //! When set, receives one line with the wall time of each stage (--timing).
   std::function<void(const std::string&)> timing;
   std::string command_line;                      //!< for SAM @PG
+  //! When set, a GPU engine is handed to it after the output is complete instead of being torn
+  //! down here (the command line ends the process right after: the driver reclaims the device's
+  //! memory at once, which saves the engine's frees and the CUDA runtime's teardown).
+  std::function<void(std::unique_ptr<swat::engine>)> leave_gpu_engine;
 };
 
 //! One line for the user on stderr (notices and warnings); suppressed by --quiet.
