@@ -157,6 +157,11 @@ void fasta_scan::feed(std::string_view bytes) {
           throw_first_bad(record, {region, gt ? len + 1 : len});
         const std::uint64_t newlines = count_of("\n") - newlines_before;
         record.residues += len - newlines - (count_of(blank_bytes) - blanks_before);
+        if (record.residues > max_residues_)
+          throw input_error(path_,
+                            "sequence longer than " + std::to_string(max_residues_) +
+                                " residues, the most one record may hold (split it into pieces)",
+                            record_label(records_.size() - 1, split_header(record.header).name), max_residues_ + 1);
         line_ += newlines;
         i += len;
         state_ = region[len - 1] == '\n' ? state::line_start : state::sequence;

@@ -31,7 +31,11 @@ struct scanned_record {
 //! Pass 1: feed() the decompressed bytes in order, then finish().
 class fasta_scan {
  public:
-  explicit fasta_scan(std::string path) : path_(std::move(path)) {}
+  //! Records of more than max_residues residues are refused as soon as the scan passes that
+  //! many (before any of them is stored): INT32_MAX, the most one sequence may hold.
+  explicit fasta_scan(std::string path, std::uint64_t max_residues = max_record_residues)
+      : path_(std::move(path)), max_residues_(max_residues) {}
+  static constexpr std::uint64_t max_record_residues = 2147483647;
   //! Scans the next bytes. Throws swat::input_error naming path, record and position.
   void feed(std::string_view bytes);
   //! Ends the input: throws for an empty or blank file; completes the last header.
@@ -56,6 +60,7 @@ class fasta_scan {
   [[noreturn]] void throw_first_bad(const scanned_record& record, std::string_view region);
 
   std::string path_;
+  std::uint64_t max_residues_;
   state state_ = state::blank_prefix;
   std::uint64_t line_ = 1;
   std::uint64_t bytes_ = 0;

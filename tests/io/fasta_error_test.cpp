@@ -6,11 +6,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <climits>
 #include <filesystem>
 #include <random>
 #include <string>
 
 #include "io/fasta.hpp"
+#include "io/fasta_scan.hpp"
 #include "io_test_util.hpp"
 
 namespace swat::io::test {
@@ -255,6 +257,41 @@ TEST_F(fasta_error, errors_are_input_errors_not_usage_errors) {
   const std::string path = write("bad.fa", "nope");
   EXPECT_THROW(read_fasta(path, alphabet_request::dna, nullptr), input_error);
   EXPECT_THROW(parse_alphabet_request("rna"), usage_error);
+}
+
+}  // namespace
+}  // namespace swat::io::test
+
+namespace swat::io::test {
+namespace {
+
+TEST(fasta_scan_limit, a_record_longer_than_one_sequence_may_be_is_refused_while_scanning) {
+  // The scan counts residues as it reads: a record beyond the limit (INT32_MAX in use; 1,000 here)
+  // is refused at once, naming the file, the record and the first residue beyond the limit,
+  // before the bytes after it are read (a genome of billions of residues is never stored).
+  const std::string lines = std::string(600, 'A') + "\n";
+  for (const std::size_t piece : {std::size_t(7), std::size_t(4096)}) {
+    detail::fasta_scan scan("big.fa", 1000);
+    const std::string text = ">ok\nACGT\n>huge chromosome\n" + lines + lines + lines;
+    std::string message;
+    std::size_t fed = 0;
+    try {
+      for (; fed < text.size(); fed += piece) scan.feed(std::string_view(text).substr(fed, piece));
+      scan.finish();
+    } catch (const input_error& e) {
+      message = e.what();
+    }
+    EXPECT_NE(message.find("big.fa"), std::string::npos) << message;
+    EXPECT_NE(message.find("huge"), std::string::npos) << message;
+    EXPECT_NE(message.find("1001"), std::string::npos) << message;
+    EXPECT_NE(message.find("longer than 1000 residues"), std::string::npos) << message;
+    EXPECT_LT(fed, text.size() - 600 + piece) << "the scan went on past the limit";
+  }
+  detail::fasta_scan fits("fits.fa", 1000);
+  fits.feed(">a\n" + lines + ">b\n" + lines);
+  fits.finish();
+  EXPECT_EQ(fits.records().size(), 2u);
+  EXPECT_EQ(detail::fasta_scan::max_record_residues, std::uint64_t(INT32_MAX));
 }
 
 }  // namespace
