@@ -51,8 +51,16 @@ class db_engine final : public engine {
   best_cell score_only(residue_span query, residue_span target, const scoring_scheme& scheme) override {
     return pairs_->score_only(query, target, scheme);
   }
+  //! The stages of every search and alignment batch so far, those of the same name summed
+  //! (a command's windows and its other pairs are several searches).
   std::vector<std::pair<std::string, double>> stage_seconds() const override {
-    return stages_;
+    std::vector<std::pair<std::string, double>> merged;
+    for (const auto& [name, seconds] : stages_) {
+      const auto same = std::find_if(merged.begin(), merged.end(), [&](const auto& m) { return m.first == name; });
+      if (same == merged.end()) merged.emplace_back(name, seconds);
+      else same->second += seconds;
+    }
+    return merged;
   }
   bool scans_first() const override { return true; }
   std::vector<std::string> decisions() const override { return decisions_; }
@@ -252,15 +260,15 @@ class db_engine final : public engine {
       const auto report = progress ? std::function<void(std::uint64_t)>(progress) : nullptr;
       scanner.search(flip ? targets : queries, results, rescan, report);
       const scan_timing& t = scanner.timing();
-      decisions_ = {std::string(flip ? "scan transposed (the queries as the database)" : "scan") + ": " +
+      decisions_.push_back({std::string(flip ? "scan transposed (the queries as the database)" : "scan") + ": " +
                     std::to_string(queries.size()) + " queries x " + std::to_string(targets.size()) + " targets, " +
                     std::to_string(t.chunks) + " chunk" + (t.chunks == 1 ? "" : "s") + ", " +
-                    std::to_string(t.pipelined_batches) + " pipelined launches"};
-      stages_ = {{"prepare", t.prepare_s},
-                 {"prepare: devices", t.devices_s},
-                 {"prepare: targets packed", t.pack_s},
-                 {"setup", built_s - t.prepare_s},
-                 {flip ? "gpu scan (transposed: the queries as the database)" : "gpu scan", t.scan_s}};
+                    std::to_string(t.pipelined_batches) + " pipelined launches"});
+      stages_.insert(stages_.end(), {{"prepare", t.prepare_s},
+                                     {"prepare: devices", t.devices_s},
+                                     {"prepare: targets packed", t.pack_s},
+                                     {"setup", built_s - t.prepare_s},
+                                     {flip ? "gpu scan (transposed: the queries as the database)" : "gpu scan", t.scan_s}});
       t0 = clock::now();
     }
     stages_.push_back({"teardown", since(t0)});
@@ -403,8 +411,8 @@ class db_engine final : public engine {
   cuda::device_context dev_;  //!< the pair engine's GPU: the reverse pass of the hits runs there
   pair_engine_factory more_pairs_;                   //!< engines for large boxes at once (may be empty)
   std::vector<std::unique_ptr<engine>> box_engines_;  //!< made by more_pairs_ on first need
-  std::vector<std::pair<std::string, double>> stages_;  // of the last search
-  std::vector<std::string> decisions_;                  // of the last search
+  std::vector<std::pair<std::string, double>> stages_;  // of every search and batch so far
+  std::vector<std::string> decisions_;                  // of every search so far
 };
 
 }  // namespace
