@@ -114,8 +114,10 @@ std::vector<box_extent> reach_batch(std::span<const residue_span> query_prefixes
       for (std::size_t c = 0; c < t.size(); ++c) cols[c] = std::uint16_t(t[t.size() - 1 - c] | (std::uint16_t(pad) << 8));
     }
   };
-  const std::size_t workers =
-      std::min<std::size_t>({std::max(1u, std::thread::hardware_concurrency()), 16, std::size_t(columns_total >> 20) + 1, hits});
+  // A thread per MiB of image (profiles and columns), up to 16: thousands of protein hits are
+  // mostly profiles (3,982 hits of protein_db: 0.060 s on the two threads their columns gave).
+  const std::size_t workers = std::min<std::size_t>({std::max(1u, std::thread::hardware_concurrency()), 16,
+                                                     std::size_t((profile_total + 2 * columns_total) >> 20) + 1, hits});
   {
     std::vector<std::thread> threads;
     std::size_t started = 1;
