@@ -26,7 +26,14 @@ std::optional<window_plan> plan_windows(std::int64_t long_len, std::int64_t shor
   std::int64_t width = std::min(cap, std::max(limits.min_width, 4 * overlap));
   if (limits.min_windows > 1)  // narrower, so that min_windows of them cover the long side
     width = std::min(width, std::max(4 * overlap, long_len / limits.min_windows + overlap));
-  if (width < 2 * overlap || long_len <= width) return std::nullopt;
+  if (width < 2 * overlap) return std::nullopt;
+  if (long_len <= width) {
+    // A side the scan cannot take as it is but one wide window can: that window, which joins
+    // the search of the group's other long sides (the scan takes it the other way round).
+    if (limits.scan_target_limit > 0 && long_len > limits.scan_target_limit && limits.min_windows <= 1)
+      return window_plan{overlap, long_len, {0}};
+    return std::nullopt;
+  }
   window_plan plan{overlap, width, {}};
   for (std::int64_t start = 0;; start += width - overlap) {
     plan.starts.push_back(start);

@@ -283,7 +283,8 @@ TEST(windows, beyond_a_database_engines_target_limit_windows_widen_or_stay_withi
   // A database engine that scans targets up to 400 residues (scan_target_limit): short sides
   // whose overlap is at most a quarter of that get windows within it; longer ones get windows
   // four overlaps wide (the engine scans those the other way round), unless the scores are
-  // asymmetric. A long side beyond the limit is windowed whatever the number of tasks.
+  // asymmetric. A long side beyond the limit is windowed whatever the number of tasks (one
+  // window when a single window four overlaps wide holds it), all in one search.
   window_limits limits = small_limits();
   limits.max_width = 4000;
   limits.min_width = 64;
@@ -305,6 +306,7 @@ TEST(windows, beyond_a_database_engines_target_limit_windows_widen_or_stay_withi
       for (int k = 0; k < 3; ++k) shorts.push_back(test::random_residues(rng, short_len - std::size_t(k), 4));
       longs.push_back(long_with_copies(rng, shorts[0], 2300, 4, 2));
       longs.push_back(long_with_copies(rng, shorts[2], 1500, 4, 3));
+      longs.push_back(long_with_copies(rng, shorts[1], 500, 4, 1));  // beyond the limit, within 4 overlaps
       std::vector<residue_span> qs(shorts.begin(), shorts.end()), ts(longs.begin(), longs.end());
       std::vector<best_cell> cells(qs.size() * ts.size());
       windowed->search(qs, ts, s, cells, {});
