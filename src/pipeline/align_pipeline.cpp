@@ -59,15 +59,26 @@ std::unique_ptr<engine> make_engine(const align_options& options, const notice_f
   return build_engine(options.engine, [&notice](const std::string& line) { notice("notice: " + line); });
 }
 
-std::vector<std::size_t> rank_targets(const std::vector<best_cell>& cells, const report_rule& rule, std::size_t q,
+std::vector<std::size_t> rank_targets(std::span<const best_cell> cells, const report_rule& rule, std::size_t q,
                                       std::size_t max_hits) {
+  // Candidates by the query's floor, best first; the target-dependent test (an E-value each)
+  // only until max_hits have passed: the same targets as testing every one, then ranking.
   std::vector<std::size_t> order;
+  const std::int32_t lower = std::max(rule.lower[q], 1);
   for (std::size_t t = 0; t < cells.size(); ++t)
-    if (rule.reports(q, t, cells[t].score)) order.push_back(t);
+    if (cells[t].score >= lower) order.push_back(t);
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return cells[a].score > cells[b].score; });
-  if (order.size() > max_hits) order.resize(max_hits);
-  return order;
+  if (!rule.passes) {
+    if (order.size() > max_hits) order.resize(max_hits);
+    return order;
+  }
+  std::vector<std::size_t> kept;
+  for (const std::size_t t : order) {
+    if (kept.size() == max_hits) break;
+    if (rule.passes(q, t, cells[t].score)) kept.push_back(t);
+  }
+  return kept;
 }
 
 namespace {
@@ -269,6 +280,11 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
   const report_rule rule = settle(all_kept ? std::span<const std::vector<best_cell>>() : cells);
   if (!all_kept) {
     for (std::size_t q = 0; q < nq; ++q) {
+      if (strands == 1) {  // no copy: the scan's row of the query
+        keep[q] = rank_targets(std::span(cells[0]).subspan(q * nt, nt), rule, q, options.max_hits);
+        keep_strand[q].assign(keep[q].size(), 0);
+        continue;
+      }
       std::vector<best_cell> merged(nt);
       std::vector<std::size_t> strand_of(nt, 0);
       for (std::size_t t = 0; t < nt; ++t) {

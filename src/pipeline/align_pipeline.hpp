@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -75,8 +76,9 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
 std::unique_ptr<engine> make_engine(const align_options& options, const notice_fn& notice);
 
 //! Best hits of query q: sorted by score (descending) then target order, those the rule
-//! reports, at most max_hits.
-std::vector<std::size_t> rank_targets(const std::vector<best_cell>& cells, const report_rule& rule, std::size_t q,
+//! reports, at most max_hits. A target-dependent rule (rule.passes) is asked only of the
+//! best-scoring candidates until max_hits pass.
+std::vector<std::size_t> rank_targets(std::span<const best_cell> cells, const report_rule& rule, std::size_t q,
                                       std::size_t max_hits);
 
 }  // namespace swat::pipeline

@@ -9,8 +9,6 @@
 #include <numeric>
 #include <stdexcept>
 
-#include <cuda/atomic>
-
 #include "common/traceback.hpp"
 #include "cuda/common/cuda_check.cuh"
 #include "cuda/common/device_buffer.hpp"
@@ -137,8 +135,9 @@ __global__ void __launch_bounds__(box_lanes * box_warps_per_block)
 //! A large box on one block of `warps` warps: strip s on warp s mod warps, each strip as in
 //! fill_boxes, the border row passed down through global memory as strip s − 1 writes it.
 //! front[w] = s · (columns + 1) + (columns of strip s whose border values warp w has written)
-//! is published by lane 31 with a block-scope release every 32 steps; the warp of strip s + 1
-//! waits (acquire) until the columns of its next prefetch are there, so it trails by at least
+//! is published by lane 31 (block-scope fence, then atomicMax: a release) every 32 steps; the
+//! warp of strip s + 1 waits (atomic reads, then a fence: an acquire) until the columns of its
+//! next prefetch are there, so it trails by at least
 //! 64 columns and never reads a value before it is written nor after the next strip rewrote it
 //! (that strip writes column c only after reading it). A wait that outlasts watchdog_cycles
 //! gives up: the box is not reached (the caller aligns it otherwise) and *stalled is set.
@@ -164,7 +163,11 @@ __global__ void __launch_bounds__(box_lanes * warps)
   const std::uint8_t* target = query + t.rows;
   const int strips = (t.rows + box_lanes - 1) / box_lanes;
   const int steps = t.columns + box_lanes - 1;
-  using block_ref = ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_block>;
+  // The front words are read by atomic adds of 0 and written by atomicMax, with block-scope
+  // fences making them acquire and release (as the scan's pipelined strips, db_tile.cuh:
+  // compute-sanitizer's racecheck follows atomics on shared memory and reports ld.acquire /
+  // st.release there as races).
+  const auto read_front = [&](int w) { return atomicAdd(&front[w], 0); };
   const int producer = (warp + warps - 1) % warps;
   for (int s = warp; s < strips; s += warps) {
     const std::int32_t above = (s - 1) * (t.columns + 1);  // front of strip s − 1, plus its columns
@@ -172,14 +175,15 @@ __global__ void __launch_bounds__(box_lanes * warps)
     const auto wait_for = [&](int columns) {
       if (s == 0) return true;
       const long long start = clock64();
-      while (block_ref(front[producer]).load(::cuda::memory_order_acquire) < above + columns) {
-        if (block_ref(gave_up).load(::cuda::memory_order_relaxed) != 0) return false;
+      while (read_front(producer) < above + columns) {
+        if (atomicAdd(&gave_up, 0) != 0) return false;
         if (clock64() - start > watchdog_cycles) {
-          block_ref(gave_up).store(1, ::cuda::memory_order_relaxed);
+          atomicExch(&gave_up, 1);
           *stalled = 1;
           return false;
         }
       }
+      __threadfence_block();  // acquire: the border values below the count are visible
       return true;
     };
     const int row = s * box_lanes + lane;
@@ -239,8 +243,10 @@ __global__ void __launch_bounds__(box_lanes * warps)
       f_mine = f;
       if (lane == box_lanes - 1) {
         border[column] = make_int2(h, f);
-        if (slot == box_lanes - 1 || column == t.columns - 1)  // columns 0 … column written
-          block_ref(front[warp]).store(s * (t.columns + 1) + column + 1, ::cuda::memory_order_release);
+        if (slot == box_lanes - 1 || column == t.columns - 1) {  // columns 0 … column written
+          __threadfence_block();  // release: this lane's border stores before the count
+          atomicMax(&front[warp], s * (t.columns + 1) + column + 1);
+        }
       }
       if (row == t.rows - 1 && column == t.columns - 1) reached[box] = h == t.score ? 1 : 0;
     }
