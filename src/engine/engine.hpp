@@ -80,6 +80,11 @@ class engine {
   //! True when search() costs much less than aligning every pair (a database engine): the
   //! pipeline then scans first and aligns only the reported hits even when every target is kept.
   virtual bool scans_first() const { return false; }
+  //! The caller promises that these targets (their residues, at these addresses) stay as they
+  //! are until the engine goes or pin_targets() is called again (a server's resident database):
+  //! a database engine then keeps them prepared (packed, on the GPU) between searches of exactly
+  //! these targets. The default ignores it.
+  virtual void pin_targets(std::span<const residue_span> /*targets*/) {}
   //! Named stages of the last search (e.g. {"prepare", 0.05}) for --timing; empty by default.
   virtual std::vector<std::pair<std::string, double>> stage_seconds() const { return {}; }
   //! What the engine decided for its last search, one phrase each (e.g. "1 target of 1463926 in

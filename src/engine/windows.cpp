@@ -55,6 +55,8 @@ class windowed_engine final : public engine {
     return inner_->unfit_reason(query, target, scheme);
   }
   bool scans_first() const override { return inner_->scans_first(); }
+  //! Pinned targets reach the inner engine; its searches of windows are of other targets.
+  void pin_targets(std::span<const residue_span> targets) override { inner_->pin_targets(targets); }
   std::vector<std::pair<std::string, double>> stage_seconds() const override { return inner_->stage_seconds(); }
   std::vector<std::string> decisions() const override {
     std::vector<std::string> d;

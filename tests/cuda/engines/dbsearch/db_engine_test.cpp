@@ -208,6 +208,49 @@ TEST(DbEngine, ManyQueriesAgainstFewTargetsScanTheOtherWayRound) {
   }
 }
 
+TEST(DbEngine, PinnedTargetsStayPreparedBetweenSearches) {
+  SWAT_REQUIRE_DEVICE();
+  // A server's resident database: after pin_targets, searches of exactly those targets reuse
+  // the packed database (the stages say so from the second search on); other targets, and the
+  // same targets after a new pin, are prepared again. Every best cell equals the CPU engine's.
+  const scoring_scheme s = scoring::make_protein_scheme("BLOSUM62", 11, 1);
+  std::mt19937 rng(112626);
+  std::vector<std::vector<std::uint8_t>> db, q1, q2;
+  for (int k = 0; k < 300; ++k) db.push_back(test::random_residues(rng, 50 + std::size_t(k % 400), s));
+  for (int k = 0; k < 3; ++k) q1.push_back(mutated(rng, db[std::size_t(k * 17)], s));
+  for (int k = 0; k < 5; ++k) q2.push_back(test::random_residues(rng, 100 + std::size_t(k) * 60, s));
+  const std::vector<residue_span> ts(db.begin(), db.end()), qs1(q1.begin(), q1.end()), qs2(q2.begin(), q2.end());
+  engine_options o;
+  o.gpu_id = swat::test::test_device().id();
+  auto eng = make_db_engine(fast::make_fast_engine(o), std::make_unique<cpu_engine>(0), scan_options{}, o.gpu_id);
+  eng->pin_targets(ts);
+  const auto resident = [&] {
+    for (const auto& [name, seconds] : eng->stage_seconds())
+      if (name.find("resident") != std::string::npos) return true;
+    return false;
+  };
+  const auto search = [&](const std::vector<residue_span>& qs, const std::vector<residue_span>& targets) {
+    std::vector<best_cell> got(qs.size() * targets.size());
+    eng->search(qs, targets, s, got, {});
+    EXPECT_EQ(got, test_support::cpu_cells(qs, targets, s));
+  };
+  search(qs1, ts);
+  EXPECT_FALSE(resident()) << "the first search prepares the pinned targets";
+  search(qs2, ts);
+  EXPECT_TRUE(resident());
+  const std::vector<residue_span> fewer(ts.begin(), ts.begin() + 200);
+  auto fresh = make_db_engine(fast::make_fast_engine(o), std::make_unique<cpu_engine>(0), scan_options{}, o.gpu_id);
+  eng.swap(fresh);  // stages of a new engine: other targets are not the pinned ones
+  eng->pin_targets(ts);
+  search(qs2, fewer);
+  EXPECT_FALSE(resident()) << "other targets";
+  eng->pin_targets(fewer);
+  search(qs1, fewer);
+  EXPECT_FALSE(resident()) << "the first search after a new pin";
+  search(qs2, fewer);
+  EXPECT_TRUE(resident());
+}
+
 TEST(DbEngine, GenesAgainstGenomesLongerThanTheScanTakesRunAsWindowsOfOneScan) {
   SWAT_REQUIRE_DEVICE();
   // Genes of 3-40 kb against genomes of 60-700 kb holding mutated copies of them, through the
