@@ -4,12 +4,14 @@
 
 #include <cxxopts.hpp>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <iostream>
 
 #include "cli/commands.hpp"
 #include "cli/option_values.hpp"
+#include "cli/search_options.hpp"
 #include "common/error.hpp"
 #include "engine/registry.hpp"
 #include "engine/sync_mode.hpp"
@@ -17,6 +19,7 @@
 #include "output/output.hpp"
 #include "engine/gpu_selection.hpp"
 #include "pipeline/align_pipeline.hpp"
+#include "server/client.hpp"
 
 namespace swat::cli {
 namespace {
@@ -76,21 +79,58 @@ std::string kernel_help(const engine_registry& engines) {
   return help;
 }
 
+const std::vector<std::string> names_of_search_options = {
+    "alphabet", "match", "mismatch", "matrix", "matrix-file", "gap-open", "gap-extend", "device", "threads",
+    "cpu-mem", "kernel", "sync", "tile", "max-gpu-mem", "gpus"};
+
+//! The command line an answer of a server records (docs/serve.md): the client's words with
+//! `--server PATH` replaced by the server's database as given to serve, then the server's options
+//! (--alphabet, scoring, engine) that the client did not give itself: the one-shot command that
+//! writes the same bytes. Throws usage_error where the client's --alphabet or --device contradicts
+//! the server.
+std::string server_command_line(const std::vector<std::string>& args, const cxxopts::ParseResult& r,
+                                const server::welcome_info& w, const std::string& device, const std::string& cpu_name) {
+  if (r.count("alphabet")) {
+    const std::string asked = r["alphabet"].as<std::string>();
+    if (io::parse_alphabet_request(asked) != io::alphabet_request::auto_detect &&
+        std::string(io::to_string(io::parse_alphabet_request(asked))) != w.database_alphabet)
+      throw usage_error("--alphabet " + asked + ": the server's database " + w.database + " is " + w.database_alphabet);
+  }
+  if (device != "auto" && (device == "cpu") != (w.engine == cpu_name))
+    throw usage_error("--device " + device + ": the server runs the " + w.engine + " engine on " + w.device +
+                      " (engine options belong to the server)");
+  std::vector<std::string> words;
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    if (args[k] == "--server") {
+      words.push_back(w.database);
+      ++k;
+    } else if (args[k].rfind("--server=", 0) == 0) {
+      words.push_back(w.database);
+    } else {
+      words.push_back(args[k]);
+    }
+  }
+  std::vector<std::string> given;
+  for (const cxxopts::KeyValue& kv : r.arguments()) given.push_back(kv.key());
+  for (const auto& [name, value] : w.options)
+    if (std::find(given.begin(), given.end(), name) == given.end()) {
+      words.push_back("--" + name);
+      words.push_back(value);
+    }
+  return command_line("swat-gpu align", words);
+}
+
 bool engine_left = false;  // set once run_align left its GPU engine for the exit
 
 }  // namespace
 
 bool gpu_engine_left() { return engine_left; }
 
-int align_command(const engine_registry& engines, const std::vector<std::string>& args) {
-  cxxopts::Options opts("swat-gpu align", "Align every query against every database sequence");
-  opts.positional_help("QUERY.fa DB.fa").show_positional_help();
+void add_search_options(cxxopts::Options& opts, const engine_registry& engines) {
   // clang-format off
   opts.add_options("Input")
-    ("query", "query FASTA (.gz ok; - for standard input)", cxxopts::value<std::string>())
-    ("db", "database FASTA (.gz ok; - for standard input)", cxxopts::value<std::string>())
     ("alphabet", "auto|dna|protein", cxxopts::value<std::string>()->default_value("auto"))
-    ("strand", "DNA strands of the queries searched: both|plus|minus [both]", cxxopts::value<std::string>());
+    ;
   opts.add_options("Scoring")
     ("match", "DNA match score (> 0) [2]", cxxopts::value<std::string>())
     ("mismatch", "DNA mismatch score (<= 0) [-3]", cxxopts::value<std::string>())
@@ -112,6 +152,61 @@ int align_command(const engine_registry& engines, const std::vector<std::string>
     ("max-gpu-mem", "GPU memory budget in MiB (0 = free device memory)", cxxopts::value<std::string>()->default_value("0"))
     ("gpus", "GPUs of database searches: all | N (the first N) | LIST of ids (0,1; 2, alone); single "
              "pairs run on --device's GPU; CUDA_VISIBLE_DEVICES applies", cxxopts::value<std::string>()->default_value("all"));
+  // clang-format on
+}
+
+pipeline::scoring_options scoring_of(const cxxopts::ParseResult& r) {
+  pipeline::scoring_options s;
+  s.match = optional_int(r, "match");
+  s.mismatch = optional_int(r, "mismatch");
+  s.gap_open = optional_int(r, "gap-open");
+  s.gap_extend = optional_int(r, "gap-extend");
+  if (r.count("matrix")) s.matrix = r["matrix"].as<std::string>();
+  if (r.count("matrix-file")) s.matrix_file = r["matrix-file"].as<std::string>();
+  return s;
+}
+
+engine_plan engine_of(const cxxopts::ParseResult& r, const engine_registry& engines) {
+  engine_options engine;
+  const std::string sync = r["sync"].as<std::string>();
+  if (sync != "auto") engine.sync = parse_sync_mode(sync);
+  const long long tile = integer_value("--tile", r["tile"].as<std::string>(), INT_MIN, INT_MAX);
+  if (tile < 0) throw usage_error("--tile must be 0 (default) or a positive cell count");
+  engine.tile = int(tile);
+  engine.max_gpu_mem_bytes = count_value(r, "max-gpu-mem", 1ull << 40) << 20;
+  engine.gpus = parse_gpu_selection(r["gpus"].as<std::string>());  // malformed values fail whatever the device
+  engine.cpu_threads = unsigned(count_value(r, "threads", UINT_MAX));
+  const auto cpu_mem_mib = count_value(r, "cpu-mem", ~0ull >> 1);
+  if (cpu_mem_mib < 16 || cpu_mem_mib > (1ull << 24)) throw usage_error("--cpu-mem must be 16 … 16777216 MiB");
+  engine.cpu_memory_bytes = cpu_mem_mib << 20;
+  engine_plan plan = plan_engine(engines, parse_device_choice(r["device"].as<std::string>()),
+                                 r["kernel"].as<std::string>(), std::move(engine));
+  // GPU options given: the planner leaves the GPU to them (engine/plan.hpp).
+  if (r.count("gpus") || r.count("max-gpu-mem")) plan.gpu_asked = true;
+  return plan;
+}
+
+const std::vector<std::string>& search_option_names() { return names_of_search_options; }
+
+std::vector<std::pair<std::string, std::string>> given_search_options(const cxxopts::ParseResult& r) {
+  std::vector<std::pair<std::string, std::string>> given;
+  for (const cxxopts::KeyValue& kv : r.arguments())
+    if (std::find(names_of_search_options.begin(), names_of_search_options.end(), kv.key()) != names_of_search_options.end())
+      given.emplace_back(kv.key(), kv.value());
+  return given;
+}
+
+int align_command(const engine_registry& engines, const std::vector<std::string>& args) {
+  cxxopts::Options opts("swat-gpu align", "Align every query against every database sequence");
+  opts.positional_help("QUERY.fa DB.fa").show_positional_help();
+  // clang-format off
+  opts.add_options("Input")
+    ("query", "query FASTA (.gz ok; - for standard input)", cxxopts::value<std::string>())
+    ("db", "database FASTA (.gz ok; - for standard input)", cxxopts::value<std::string>())
+    ("server", "answer from a warm `swat-gpu serve` listening on this socket instead of reading DB "
+               "(docs/serve.md; the scheme and the engine are the server's)", cxxopts::value<std::string>())
+    ("strand", "DNA strands of the queries searched: both|plus|minus [both]", cxxopts::value<std::string>());
+  add_search_options(opts, engines);
   opts.add_options("Output")
     ("outfmt", "6 [columns…] | 7 [columns…] | blast6 [extra columns…] | sam | bam | pair | json (see below)",
      cxxopts::value<std::string>()->default_value("blast6"))
@@ -138,39 +233,28 @@ int align_command(const engine_registry& engines, const std::vector<std::string>
     return 0;
   }
   reject_unmatched(r.unmatched());
-  if (!r.count("query") || !r.count("db"))
+  const bool to_server = r.count("server") > 0;
+  if (to_server) {
+    if (!r.count("query")) throw usage_error("align --server needs QUERY (try: swat-gpu align --help)");
+    if (r.count("db")) throw usage_error("with --server the database is the server's: give QUERY only");
+    for (const char* name : {"threads", "cpu-mem", "kernel", "sync", "tile", "max-gpu-mem", "gpus"})
+      if (r.count(name))
+        throw usage_error(std::string("--") + name + " belongs to the server: give it to swat-gpu serve");
+  } else if (!r.count("query") || !r.count("db")) {
     throw usage_error("align needs QUERY and DB FASTA files (try: swat-gpu align --help)");
+  }
 
   pipeline::align_options o;
   o.query_path = r["query"].as<std::string>();
-  o.db_path = r["db"].as<std::string>();
+  if (!to_server) o.db_path = r["db"].as<std::string>();
   if (o.query_path == "-" && o.db_path == "-")
     throw usage_error("QUERY and DB cannot both be '-' (standard input is one stream)");
   o.alphabet = io::parse_alphabet_request(r["alphabet"].as<std::string>());
-  o.scoring.match = optional_int(r, "match");
-  o.scoring.mismatch = optional_int(r, "mismatch");
-  o.scoring.gap_open = optional_int(r, "gap-open");
-  o.scoring.gap_extend = optional_int(r, "gap-extend");
-  if (r.count("matrix")) o.scoring.matrix = r["matrix"].as<std::string>();
-  if (r.count("matrix-file")) o.scoring.matrix_file = r["matrix-file"].as<std::string>();
+  o.scoring = scoring_of(r);
   if (r.count("strand")) o.strand_option = pipeline::parse_strand_choice(r["strand"].as<std::string>());
-  engine_options engine;
-  const std::string sync = r["sync"].as<std::string>();
-  if (sync != "auto") engine.sync = parse_sync_mode(sync);
-  const long long tile = integer_value("--tile", r["tile"].as<std::string>(), INT_MIN, INT_MAX);
-  if (tile < 0) throw usage_error("--tile must be 0 (default) or a positive cell count");
-  engine.tile = int(tile);
-  engine.max_gpu_mem_bytes = count_value(r, "max-gpu-mem", 1ull << 40) << 20;
-  engine.gpus = parse_gpu_selection(r["gpus"].as<std::string>());  // malformed values fail whatever the device
-  engine.cpu_threads = unsigned(count_value(r, "threads", UINT_MAX));
-  const auto cpu_mem_mib = count_value(r, "cpu-mem", ~0ull >> 1);
-  if (cpu_mem_mib < 16 || cpu_mem_mib > (1ull << 24)) throw usage_error("--cpu-mem must be 16 … 16777216 MiB");
-  engine.cpu_memory_bytes = cpu_mem_mib << 20;
-  o.engine = plan_engine(engines, parse_device_choice(r["device"].as<std::string>()), r["kernel"].as<std::string>(),
-                         std::move(engine));
-  // GPU options given: the planner leaves the GPU to them (engine/plan.hpp).
-  if (r.count("gpus") || r.count("max-gpu-mem")) o.engine.gpu_asked = true;
-  o.outfmt = output::parse_outfmt(r["outfmt"].as<std::string>());
+  o.engine = engine_of(r, engines);
+  o.outfmt_text = r["outfmt"].as<std::string>();
+  o.outfmt = output::parse_outfmt(o.outfmt_text);
   if (r.count("out")) {
     o.out_path = r["out"].as<std::string>();
     if (o.out_path.empty()) throw usage_error("-o/--out: the output path is empty (use -o - for stdout)");
@@ -180,6 +264,7 @@ int align_command(const engine_registry& engines, const std::vector<std::string>
   o.max_hsps = std::size_t(count_value(r, "max-hsps", ~0ull >> 1));
   o.stats.min_score = int(integer_value("--min-score", r["min-score"].as<std::string>(), INT_MIN, INT_MAX));
   const std::string evalue = r["evalue"].as<std::string>();
+  o.evalue_text = evalue;
   char* end = nullptr;
   o.stats.max_evalue = std::strtod(evalue.c_str(), &end);
   if (evalue.empty() || *end != '\0' || !(o.stats.max_evalue > 0))  // !(x > 0) also catches NaN
@@ -188,17 +273,29 @@ int align_command(const engine_registry& engines, const std::vector<std::string>
   o.stats.choice = scoring::parse_stats_choice(r["stats"].as<std::string>());
   o.outfmt.sam_hit_only = r.count("sam-hit-only") > 0;
   o.quiet = r.count("quiet") > 0;
-  o.command_line = command_line("swat-gpu align", args);
   if (r.count("timing")) o.timing = [](const std::string& line) { std::cerr << "swat-gpu: " << line << "\n"; };
+  const bool quiet = o.quiet;
+  const pipeline::notice_fn notice = [quiet](const std::string& line) {
+    if (!quiet) std::cerr << "swat-gpu: " << line << "\n";
+  };
+  if (to_server) {
+    server::client_options c;
+    c.socket_path = r["server"].as<std::string>();
+    if (r.count("alphabet")) c.alphabet = o.alphabet;
+    c.request = std::move(o);
+    const std::string device = r.count("device") ? r["device"].as<std::string>() : "auto";
+    const std::string cpu_name = c.request.engine.cpu ? c.request.engine.cpu->name : "cpu";
+    c.prepare = [&](const server::welcome_info& w) { return server_command_line(args, r, w, device, cpu_name); };
+    server::run_client(c, std::cout, notice);
+    return 0;
+  }
+  o.command_line = command_line("swat-gpu align", args);
 
   o.leave_gpu_engine = [](std::unique_ptr<swat::engine> eng) {
     (void)eng.release();  // reclaimed with the process (main ends it right after)
     engine_left = true;
   };
-  const bool quiet = o.quiet;
-  pipeline::run_align(o, std::cout, [quiet](const std::string& line) {
-    if (!quiet) std::cerr << "swat-gpu: " << line << "\n";
-  });
+  pipeline::run_align(o, std::cout, notice);
   return 0;
 }
 

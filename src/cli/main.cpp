@@ -26,6 +26,11 @@ constexpr const char* top_help =
     "\n"
     "Usage:\n"
     "  swat-gpu align QUERY.fa DB.fa [options]   align every query against every target\n"
+    "  swat-gpu serve DB.fa --socket PATH [options]\n"
+    "                                            keep DB and the engine ready; answer requests\n"
+    "  swat-gpu align QUERY.fa --server PATH [output options]\n"
+    "                                            ask a warm server: the same output as align\n"
+    "                                            (docs/serve.md)\n"
     "  swat-gpu bench WHAT [options]              benchmarks (swat-gpu bench --help)\n"
     "  swat-gpu --version | --help\n"
     "\n"
@@ -88,6 +93,7 @@ int main(int argc, char** argv) {
       }
       return code;
     }
+    if (command == "serve") return swat::cli::serve_command(swat::built_engines(), args);
     if (command == "bench") return swat::cli::bench_command(swat::cli::built_benches(), args);
     return fail(2, "unknown command '" + command + "' (try: swat-gpu --help)");
   } catch (const swat::usage_error& e) {

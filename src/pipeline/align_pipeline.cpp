@@ -401,6 +401,62 @@ void check_score_range(const sequence_set& queries, const sequence_set& targets,
 
 }  // namespace
 
+checked_search check_search(const align_options& options, const sequence_set& queries, const sequence_set& targets,
+                            const scoring_scheme& scheme) {
+  check_score_range(queries, targets, scheme);
+  checked_search checked{options, {}};
+  if (queries.alphabet == alphabet_kind::protein) {
+    if (options.strand_option)
+      throw usage_error("--strand applies to DNA; protein sequences have one strand");
+    checked.searching.strand = strand_choice::plus;
+  } else {
+    checked.searching.strand = options.strand_option.value_or(strand_choice::both);
+  }
+  output::check_inputs(options.outfmt, queries, targets);
+  // The statistics' method: NCBI's table for the scheme, else an estimate (while the engine
+  // starts), else fitted to the scan, else none.
+  checked.plan = plan_statistics(options.stats, scheme, targets.records.size());
+  return checked;
+}
+
+search_times search_and_write(engine& eng, const scoring_scheme& scheme, const checked_search& checked,
+                              sequence_set& queries, const sequence_set& targets, std::ostream& out,
+                              bool show_progress, std::atomic<progress_line*>* fill_line) {
+  using clock = std::chrono::steady_clock;
+  const align_options& options = checked.searching;
+  search_times times;
+  for (const auto& t : targets.records) times.db_residues += t.residues.size();
+  for (const auto& q : queries.records) times.total_cells += std::uint64_t(q.residues.size()) * times.db_residues;
+  if (options.strand == strand_choice::both) times.total_cells *= 2;
+
+  std::vector<output::hit> hits;
+  std::optional<scoring::search_statistics> stats;  // settled after the scan
+  const settle_fn settle = [&](std::span<const std::vector<best_cell>> cells) {
+    const auto t0 = clock::now();
+    stats.emplace(settle_statistics(checked.plan, queries, targets, cells, options.engine.options.cpu_threads));
+    times.fit_s = std::chrono::duration<double>(clock::now() - t0).count();
+    return rule_of(*stats, options.stats, queries, targets);
+  };
+  {
+    progress_line progress("aligning", times.total_cells, show_progress);
+    struct detach {  // the engine stops reaching the line before it goes, exceptions included
+      std::atomic<progress_line*>* line;
+      ~detach() {
+        if (line) line->store(nullptr);
+      }
+    } detach_fill{fill_line};
+    if (fill_line && queries.records.size() * targets.records.size() == 1) fill_line->store(&progress);
+    hits = search_all(eng, scheme, options, queries, targets, settle, progress, times.scan_s);
+  }
+  times.aligned = clock::now();
+  times.stats_method = std::string(scoring::to_string(stats->method()));
+
+  const output::run_context ctx{queries, targets, scheme, SWAT_VERSION_STRING, options.command_line,
+                                times.db_residues, eng.name(), eng.device(), &*stats};
+  output::write_hits(out, options.outfmt, ctx, hits);
+  return times;
+}
+
 void run_align(const align_options& options, std::ostream& stdout_stream, const notice_fn& notice_in) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
@@ -467,19 +523,7 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
   sequence_set& targets = inputs.second;
   const double read_s = since_start();
   const scoring_scheme scheme = build_scheme(queries.alphabet, options.scoring);
-  check_score_range(queries, targets, scheme);
-  align_options searching = options;  // with the strands this search uses
-  if (queries.alphabet == alphabet_kind::protein) {
-    if (options.strand_option)
-      throw usage_error("--strand applies to DNA; protein sequences have one strand");
-    searching.strand = strand_choice::plus;
-  } else {
-    searching.strand = options.strand_option.value_or(strand_choice::both);
-  }
-  output::check_inputs(options.outfmt, queries, targets);
-  // The statistics' method: NCBI's table for the scheme, else an estimate (while the engine
-  // starts), else fitted to the scan, else none.
-  const stats_plan plan = plan_statistics(options.stats, scheme, targets.records.size());
+  const checked_search checked = check_search(options, queries, targets, scheme);
   std::unique_ptr<engine> eng = engine_ready.get();
   const double ready_s = since_start();
   {
@@ -488,42 +532,19 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
   }
   if (chose_cpu) notice_in("notice: plan: " + planned->describe());
   for (const std::string& line : held_notices) notice_in(line);
-  if (const std::string line = stats_notice(plan); !line.empty()) notice_in("notice: " + line);
+  if (const std::string line = stats_notice(checked.plan); !line.empty()) notice_in("notice: " + line);
 
-  std::uint64_t total_cells = 0, db_residues = 0;
-  for (const auto& t : targets.records) db_residues += t.residues.size();
-  for (const auto& q : queries.records) total_cells += std::uint64_t(q.residues.size()) * db_residues;
-  if (searching.strand == strand_choice::both) total_cells *= 2;
+  std::ostream& out = out_file ? out_file->stream() : stdout_stream;
+  const search_times times = search_and_write(*eng, scheme, checked, queries, targets, out, !options.quiet, &fill_line);
+  const std::uint64_t total_cells = times.total_cells, db_residues = times.db_residues;
+  const double scan_s = times.scan_s, fit_s = times.fit_s;
+  const double aligned_s = std::chrono::duration<double>(times.aligned - start).count();
+  const align_options& searching = checked.searching;
 
-  std::vector<output::hit> hits;
-  double scan_s = 0, fit_s = 0;
-  std::optional<scoring::search_statistics> stats;  // settled after the scan
-  const settle_fn settle = [&](std::span<const std::vector<best_cell>> cells) {
-    const auto t0 = clock::now();
-    stats.emplace(settle_statistics(plan, queries, targets, cells, options.engine.options.cpu_threads));
-    fit_s = std::chrono::duration<double>(clock::now() - t0).count();
-    return rule_of(*stats, options.stats, queries, targets);
-  };
-  {
-    progress_line progress("aligning", total_cells, !options.quiet);
-    struct detach {  // the engine stops reaching the line before it goes, exceptions included
-      std::atomic<progress_line*>& line;
-      ~detach() { line.store(nullptr); }
-    } detach_fill{fill_line};
-    if (queries.records.size() * targets.records.size() == 1) fill_line.store(&progress);
-    hits = search_all(*eng, scheme, searching, queries, targets, settle, progress, scan_s);
-  }
-
-  const double aligned_s = since_start();
-
-  const output::run_context ctx{queries, targets, scheme, SWAT_VERSION_STRING, options.command_line,
-                                db_residues, eng->name(), eng->device(), &*stats};
   if (!out_file) {
-    output::write_hits(stdout_stream, options.outfmt, ctx, hits);
     stdout_stream.flush();
     if (!stdout_stream) throw runtime_failure("error writing to standard output");
   } else {
-    output::write_hits(out_file->stream(), options.outfmt, ctx, hits);
     out_file->commit();
   }
   if (options.timing) {
@@ -560,7 +581,7 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
         num("timing: read %.3f s | ", read_s) + eng->name() + " engine on " + eng->device() +
         num(" ready %.3f s (started with the read) | align %.3f s (%.3g cells, %.1f GCUPS; ", engine_s, align_s,
             double(total_cells), double(total_cells) / std::max(align_s, 1e-9) / 1e9) +
-        stages + num("scan %.3f s, E-values ", scan_s) + std::string(scoring::to_string(stats->method())) +
+        stages + num("scan %.3f s, E-values ", scan_s) + times.stats_method +
         num(" %.3f s, traceback %.3f s) | output %.3f s | total %.3f s", fit_s, align_s - scan_s - fit_s,
             since_start() - aligned_s, since_start());
     options.timing(line + " | plan: " + plan);

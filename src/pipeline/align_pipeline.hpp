@@ -2,6 +2,8 @@
 // `swat-gpu align`: read inputs, build the scoring scheme, choose an engine, align every
 // query against every target, keep the best hits per query and write them atomically.
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -51,10 +53,12 @@ struct align_options {
   strand_choice strand = strand_choice::plus;
   engine_plan engine;                            //!< --device, --kernel, --sync, budgets (registry.hpp)
   output::output_spec outfmt;
+  std::string outfmt_text = "blast6";           //!< --outfmt as given (a server request carries it)
   std::string out_path;                          //!< "" or "-" = stdout
   std::size_t max_hits = 10;                     //!< hits (targets) kept per query
   std::size_t max_hsps = 1;                      //!< alignments per query-target pair (0 = all; Waterman–Eggert)
   stats_request stats;                           //!< --stats, --evalue, --min-score (search_stats.hpp)
+  std::string evalue_text = "10";                //!< --evalue as given (a server request carries it)
   bool quiet = false;                            //!< no notices, no progress line
   //! When set, receives one line with the wall time of each stage (--timing).
   std::function<void(const std::string&)> timing;
@@ -70,6 +74,36 @@ using notice_fn = swat::notice_fn;
 
 //! Runs the whole alignment; output goes to out_path or, when empty/"-", to stdout.
 void run_align(const align_options& options, std::ostream& stdout_stream, const notice_fn& notice);
+
+class progress_line;
+
+//! A search checked against its inputs before any engine is needed (scores within range, the
+//! strands, the format's constraints, the statistics' method): run_align and a search session
+//! (search_session.hpp) both answer through it. Throws usage_error / input_error.
+struct checked_search {
+  align_options searching;  //!< the options with the strands this search uses
+  stats_plan plan;          //!< how its E-values are computed
+};
+checked_search check_search(const align_options& options, const sequence_set& queries, const sequence_set& targets,
+                            const scoring_scheme& scheme);
+
+//! What search_and_write measured, for --timing.
+struct search_times {
+  double scan_s = 0;                //!< the engine's search of every pair (0 when aligned directly)
+  double fit_s = 0;                 //!< settling the statistics
+  std::uint64_t total_cells = 0;    //!< DP cells of every query × target (× strands)
+  std::uint64_t db_residues = 0;    //!< residues of the targets
+  std::string stats_method;         //!< how the E-values were computed
+  std::chrono::steady_clock::time_point aligned;  //!< when the alignments were done
+};
+
+//! Searches queries against targets on eng and writes the hits to out in the format asked for
+//! (the caller flushes or commits out). The queries are complemented for the minus strand and
+//! restored. show_progress: the progress line on stderr; fill_line, when given, lets the
+//! engine's fill progress of a single pair reach it.
+search_times search_and_write(engine& eng, const scoring_scheme& scheme, const checked_search& checked,
+                              sequence_set& queries, const sequence_set& targets, std::ostream& out,
+                              bool show_progress, std::atomic<progress_line*>* fill_line = nullptr);
 
 //! The engine of options.engine (build_engine: auto = GPU when one is usable, else CPU with a
 //! notice); its notices reach notice as "notice: …".
