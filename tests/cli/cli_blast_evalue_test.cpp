@@ -13,7 +13,7 @@
 //  - DNA: eight pieces (80 … 1,500 bases) of the human mitochondrial genome against the
 //    orangutan's in 2,000-base records, phage lambda in 4,000-base records, and five mutated
 //    copies of each piece (10 … 50 %), every other one reverse-complemented.
-// Skips without BLAST+ (Debian: ncbi-blast+).
+// Skips without BLAST+ (Debian: ncbi-blast+) or without the shared data.
 
 #include <gtest/gtest.h>
 
@@ -23,7 +23,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <map>
 #include <sstream>
 #include <string>
@@ -43,6 +45,13 @@ const std::string shared = std::string(SWAT_SHARED_DATA) + "/";
 const char* columns = "qseqid sseqid score qstart qend sstart send evalue bitscore";
 
 bool have(const char* tool) { return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0; }
+
+//! Whether every file (relative to the shared data folder) is there: the tests skip without it.
+bool have_data(std::initializer_list<const char*> files) {
+  for (const char* f : files)
+    if (!std::filesystem::exists(shared + f)) return false;
+  return true;
+}
 
 using fasta = std::vector<std::pair<std::string, std::string>>;
 
@@ -207,6 +216,7 @@ agreement blastp_against_swat(const temp_dir& dir, const std::string& matrix, in
 // and BLOSUM45, BLOSUM80 and PAM30 at blastp's default gap costs.
 TEST(cli_blast_evalue, blastp_prints_the_same_evalues) {
   if (!have("blastp") || !have("makeblastdb")) GTEST_SKIP() << "no BLAST+ (ncbi-blast+)";
+  if (!have_data({"protein/db_queries.fa", "protein/swissprot_subset_mmseqs2.fa"})) GTEST_SKIP() << "no " << shared;
   temp_dir dir;
   write_protein_data(dir);
   const agreement b62 = blastp_against_swat(dir, "BLOSUM62", 11, 1);
@@ -221,6 +231,7 @@ TEST(cli_blast_evalue, blastp_prints_the_same_evalues) {
 // The other built-in matrices at their blastp defaults.
 TEST(cli_blast_evalue, blastp_prints_the_same_evalues_with_every_builtin_matrix) {
   if (!have("blastp") || !have("makeblastdb")) GTEST_SKIP() << "no BLAST+ (ncbi-blast+)";
+  if (!have_data({"protein/db_queries.fa", "protein/swissprot_subset_mmseqs2.fa"})) GTEST_SKIP() << "no " << shared;
   temp_dir dir;
   write_protein_data(dir);
   for (const auto& [matrix, open, extend] :
@@ -230,6 +241,7 @@ TEST(cli_blast_evalue, blastp_prints_the_same_evalues_with_every_builtin_matrix)
 
 TEST(cli_blast_evalue, blastn_prints_the_same_evalues) {
   if (!have("blastn") || !have("makeblastdb")) GTEST_SKIP() << "no BLAST+ (ncbi-blast+)";
+  if (!have_data({"dna/mt_human.fa", "dna/mt_orang.fa", "dna/lambda_NC_001416.1.fa"})) GTEST_SKIP() << "no " << shared;
   temp_dir dir;
   const auto genome = [](const std::string& file) {  // upper case (the rCRS has one lower-case base)
     std::string s = read_fasta(shared + "dna/" + file).at(0).second;
