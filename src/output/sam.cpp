@@ -11,9 +11,10 @@
 // complemented (output.hpp). Every mapped record carries the full SEQ (secondary ones too),
 // CIGAR with =/X and soft clips (S) for the query ends outside the local alignment, MAPQ 255,
 // and the tags AS:i (score), NM:i (mismatches + gap residues), MD:Z (as samtools calmd writes
-// it: N never matches) and ZE:Z (E-value text as in the tabular output; a string because a
-// float cannot hold 1e-400; left out in a search without statistics). A query without hits gets an unmapped record (FLAG 4, RNAME '*',
-// no tags) unless output_spec::sam_hit_only; so does a hit without an alignment (score 0).
+// it: N never matches) and ZE:Z (the E-value as BLAST's tabular output prints it, "0.0" below
+// 1e-180: format_evalue; left out in a search without statistics). A query without hits gets an
+// unmapped record (FLAG 4, RNAME '*', no tags) unless output_spec::sam_hit_only; so does a hit
+// without an alignment (score 0).
 // Sequences are written as the encoded residues read back: IUPAC codes other than ACGT as N.
 //
 // Protein SAM holds amino-acid letters in SEQ, as DIAMOND writes it: the SAM grammar allows any
