@@ -245,6 +245,15 @@ std::vector<std::string> names_of(std::string_view option, const std::string& te
   return ordered;
 }
 
+//! One line on stderr: the files of d and their sizes.
+void describe(const shape_data& d) {
+  std::fprintf(stderr, "bench shapes: %s: %llu queries (%llu residues) x %llu targets (%llu residues)%s, %.4g cells\n",
+               d.name.c_str(), static_cast<unsigned long long>(d.queries),
+               static_cast<unsigned long long>(d.query_residues), static_cast<unsigned long long>(d.targets),
+               static_cast<unsigned long long>(d.db_residues), d.both_strands ? ", both strands" : "",
+               double(d.cells()));
+}
+
 void require_file(std::string_view option, const std::string& path) {
   if (!fs::is_regular_file(path)) throw usage_error(std::string(option) + ": " + path + " not found");
 }
@@ -265,6 +274,7 @@ int shapes_main(const std::vector<std::string>& args) {
      cxxopts::value<std::string>()->default_value("1"))
     ("data-dir", "write the data here and keep it (default: a temporary folder)", cxxopts::value<std::string>())
     ("keep-data", "keep the temporary data folder (its path is printed)")
+    ("data-only", "write the data of --shapes into --data-dir and run nothing")
     ("out", "CSV file (default: standard output)", cxxopts::value<std::string>())
     ("commit", "git commit recorded (default: from git)", cxxopts::value<std::string>())
     ("device-name", "device recorded (default: nvidia-smi's first GPU, else cpu)", cxxopts::value<std::string>())
@@ -294,6 +304,13 @@ int shapes_main(const std::vector<std::string>& args) {
   shapes::data_options data;
   data.seed = std::uint64_t(cli::integer_value("--seed", r["seed"].as<std::string>(), 0, INT64_MAX));
   data.scale = cli::real_value("--scale", r["scale"].as<std::string>(), 1e-6, 1000);
+  if (r.count("data-only")) {
+    if (r.count("data-dir") == 0) throw usage_error("--data-only needs --data-dir DIR");
+    data.dir = r["data-dir"].as<std::string>();
+    fs::create_directories(data.dir);
+    for (const std::string& name : shape_list) describe(shapes::make_shape(name, data));
+    return 0;
+  }
   const bool tools_given = r.count("tools") > 0;
   for (const auto& [tool, option] : {std::pair{"parasail", "parasail"}, std::pair{"cudasw4", "cudasw4"}}) {
     if (!contains(s.tools, tool)) continue;
@@ -337,12 +354,7 @@ int shapes_main(const std::vector<std::string>& args) {
 
   for (const std::string& name : shape_list) {
     const shape_data d = shapes::make_shape(name, data);
-    std::fprintf(stderr,
-                 "bench shapes: %s: %llu queries (%llu residues) x %llu targets (%llu residues)%s, %.4g cells\n",
-                 name.c_str(), static_cast<unsigned long long>(d.queries),
-                 static_cast<unsigned long long>(d.query_residues), static_cast<unsigned long long>(d.targets),
-                 static_cast<unsigned long long>(d.db_residues), d.both_strands ? ", both strands" : "",
-                 double(d.cells()));
+    describe(d);
     for (const std::string& tool : s.tools) {
       if (tool == "swat-gpu") run_swat(s, d, tool, out);
       if (tool == "swat-cpu" && contains(s.cpu_shapes, name)) run_swat(s, d, tool, out);

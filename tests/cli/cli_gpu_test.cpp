@@ -11,13 +11,18 @@
 #include <string>
 #include <vector>
 
+#include "support/gpu_cli.hpp"
 #include "support/run_process.hpp"
 #include "support/sequence_text.hpp"
 #include "support/signal_job.hpp"
 
 namespace fs = std::filesystem;
+using swat::test::copy_records;
+using swat::test::first_difference;
+using swat::test::gpu_usable;
 using swat::test::run_shell;
 using swat::test::temp_dir;
+using swat::test::without_pg;
 
 namespace {
 
@@ -30,13 +35,6 @@ const std::string dna = (source_dir / "data/sarscov2_spike_gene.fa").string() + 
                         (source_dir / "data/coronavirus_regions.fa").string();
 const std::string protein = (source_dir / "data/spike_sarscov2_QHU36824.fa").string() + " " +
                             (source_dir / "data/spike_proteins.fa").string();
-
-// Skips the calling test unless `--device gpu` works here.
-bool gpu_usable(const temp_dir& dir) {
-  const std::string q = (source_dir / "data/spike_sarscov2_QHU36824.fa").string();
-  const auto r = run_shell(binary + " align " + q + " " + q + " --device gpu --quiet", dir);
-  return r.exit_code == 0;
-}
 
 void expect_same_as_cpu(const std::string& inputs, const std::string& gpu_args, const temp_dir& dir,
                         const std::vector<std::string>& formats = {"blast6 score cigar", "sam", "json"}) {
@@ -160,41 +158,6 @@ TEST(cli_gpu, fast_kernel_refuses_a_sync_mode) {
 }
 
 namespace {
-
-// The text without the lines that carry the command line or the engine (SAM @PG, pair's
-// "# Commandline:", JSON's metadata line).
-std::string without_pg(const std::string& s) {
-  std::istringstream in(s);
-  std::string out, line;
-  while (std::getline(in, line))
-    if (line.rfind("@PG", 0) != 0 && line.rfind("# Commandline:", 0) != 0 && line.rfind("  \"metadata\":", 0) != 0)
-      out += line + "\n";
-  return out;
-}
-
-// "" when equal, else the first line that differs in each (a whole-output diff of megabytes
-// would drown the log).
-std::string first_difference(const std::string& a, const std::string& b) {
-  std::istringstream ia(a), ib(b);
-  std::string la, lb;
-  for (int n = 1;; ++n) {
-    const bool ga = bool(std::getline(ia, la)), gb = bool(std::getline(ib, lb));
-    if (!ga && !gb) return "";
-    if (!ga || !gb || la != lb) return "line " + std::to_string(n) + ":\n  cpu: " + (ga ? la : "<end>") + "\n  gpu: " + (gb ? lb : "<end>");
-  }
-}
-
-// Writes the records of `from` whose index is in [first, last) to `to`.
-void copy_records(const fs::path& from, const fs::path& to, int first, int last) {
-  std::ifstream in(from);
-  std::ofstream out(to);
-  std::string line;
-  int record = -1;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line[0] == '>') ++record;
-    if (record >= first && record < last) out << line << '\n';
-  }
-}
 
 // Cuts every sequence of `from` into fragments of 1,000 … 9,000 residues (a DNA "database").
 void write_fragments(const std::vector<fs::path>& from, const fs::path& to) {

@@ -1,6 +1,6 @@
 #pragma once
 // Test support for the command-line tests: DNA text (random, reverse complement, FASTA files of
-// reverse complements) and tab-separated output split into rows.
+// reverse complements, records copied out of FASTA files) and tab-separated output split into rows.
 
 #include <cctype>
 #include <filesystem>
@@ -47,6 +47,18 @@ inline void write_reverse_complements(const std::filesystem::path& from, const s
     }
   }
   flush();
+  write_file(to, out);
+}
+
+//! The records of FASTA file `from` whose index (from 0) is in [first, last), written to `to`.
+inline void copy_records(const std::filesystem::path& from, const std::filesystem::path& to, int first, int last) {
+  std::istringstream in(read_file(from));
+  std::string out;
+  int record = -1;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line[0] == '>') ++record;
+    if (record >= first && record < last) out += line + "\n";
+  }
   write_file(to, out);
 }
 
