@@ -46,6 +46,10 @@ Conventions:
   E-values    --stats auto: NCBI's Karlin-Altschul parameters where BLAST tabulates the scheme;
               else fitted to the search's own scores (500 or more database sequences); else
               island-method estimates; else none (evalue/bitscore nan, --evalue an error).
+  Server      `swat-gpu serve DB.fa --socket PATH` keeps DB and the engine ready; `align QUERY.fa
+              --server PATH [output options]` is answered from it with exactly what `align
+              QUERY.fa DB.fa` writes (its command line recorded with DB and the server's options;
+              scoring and engine options are the server's). See docs/serve.md.
   Exit codes  0 success, 1 runtime failure, 2 bad usage or input (one line on stderr naming
               the file, record and position). Output files are written atomically
               (temporary file + rename, mode kept, links followed); FIFOs and devices are

@@ -59,6 +59,11 @@ search_session::search_session(session_options options, const notice_fn& notice)
   }
   scheme_ = build_scheme(targets_.alphabet, options_.scoring);
   engine_ = engine_ready.get();
+  // The targets stay where they are for the session's life: a database engine keeps them
+  // prepared (packed, on the GPU) between searches.
+  std::vector<residue_span> pinned;
+  for (const auto& t : targets_.records) pinned.push_back(t.residues);
+  engine_->pin_targets(pinned);
   if (options_.warm_up && !targets_.records.empty()) {
     // A short piece of the first target (and, for DNA, its reverse complement: the minus strand
     // is searched as more queries of the same scan) against every target.
@@ -66,10 +71,9 @@ search_session::search_session(session_options options, const notice_fn& notice)
     std::vector<std::uint8_t> piece(first.begin(), first.begin() + std::ptrdiff_t(std::min<std::size_t>(first.size(), 32)));
     std::vector<std::vector<std::uint8_t>> pieces{piece};
     if (targets_.alphabet == alphabet_kind::dna) pieces.push_back(reverse_complement(piece));
-    std::vector<residue_span> qs(pieces.begin(), pieces.end()), ts;
-    for (const auto& t : targets_.records) ts.push_back(t.residues);
-    std::vector<best_cell> cells(qs.size() * ts.size());
-    engine_->search(qs, ts, scheme_, cells, {});
+    const std::vector<residue_span> qs(pieces.begin(), pieces.end());
+    std::vector<best_cell> cells(qs.size() * pinned.size());
+    engine_->search(qs, pinned, scheme_, cells, {});
   }
   ready_s_ = seconds_since(start);
 }
