@@ -91,7 +91,9 @@ checked_search search_session::check(const align_options& request, const sequenc
       throw usage_error("scoring options belong to the server: it scores with " + describe_scheme(scheme_) +
                         ", this request asks for " + describe_scheme(asked));
   }
-  return check_search(request, queries, targets_, scheme_);
+  checked_search checked = check_search(request, queries, targets_, scheme_);
+  checked.searching.engine = options_.engine;  // --threads of the statistics' fits: the server's
+  return checked;
 }
 
 session_answer search_session::answer(const checked_search& checked, sequence_set& queries, std::ostream& out) {
