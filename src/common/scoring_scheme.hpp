@@ -23,6 +23,9 @@ struct scoring_scheme {
   std::int32_t gap_extend = 2;
   //! Human-readable name of the substitution scores, e.g. "match 2 mismatch -3" or "BLOSUM62".
   std::string matrix_name;
+  //! Read from a --matrix-file (never equal to a built-in matrix of the same name and scores:
+  //! such a scheme keeps the classic E-value formula, as documented).
+  bool from_file = false;
 
   //! Substitution score of query rank a against target rank b.
   std::int32_t score(std::uint8_t a, std::uint8_t b) const { return matrix[a * matrix_stride + b]; }
@@ -43,7 +46,7 @@ struct scoring_scheme {
         if (score(std::uint8_t(a), std::uint8_t(b)) != score(std::uint8_t(b), std::uint8_t(a))) return false;
     return true;
   }
-  //! Same alphabet, scores, gap costs and name.
+  //! Same alphabet, scores, gap costs, name and origin.
   friend bool operator==(const scoring_scheme&, const scoring_scheme&) = default;
   //! Smallest substitution score.
   std::int32_t min_score() const {

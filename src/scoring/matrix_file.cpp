@@ -198,7 +198,9 @@ scoring_scheme load_matrix_file(const std::string& path, int gap_open, int gap_e
   if (in.bad()) throw input_error(path, "cannot read substitution matrix file");
   const std::size_t slash = path.find_last_of('/');
   const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  return parse_matrix_text(buffer.str(), path, name, gap_open, gap_extend);
+  scoring_scheme scheme = parse_matrix_text(buffer.str(), path, name, gap_open, gap_extend);
+  scheme.from_file = true;  // never the built-in matrix of that name (E-values: the classic formula)
+  return scheme;
 }
 
 }  // namespace swat::scoring

@@ -55,6 +55,13 @@ TEST(spouge, every_builtin_row_has_it_and_matrix_files_do_not) {
   ASSERT_TRUE(p);
   EXPECT_DOUBLE_EQ(p->lambda, 0.267);
   EXPECT_FALSE(p->gumbel);
+  // … also a file named like the built-in matrix (NCBI's own BLOSUM62 file, say).
+  scoring_scheme named = make_protein_scheme("BLOSUM62", 11, 1);
+  named.from_file = true;
+  const std::optional<karlin_params> same_name = published_karlin_params(named);
+  ASSERT_TRUE(same_name);
+  EXPECT_DOUBLE_EQ(same_name->lambda, 0.267);
+  EXPECT_FALSE(same_name->gumbel);
   EXPECT_FALSE(published_karlin_params(make_dna_scheme(2, -3, 5, 2))->gumbel);
 }
 
