@@ -167,10 +167,15 @@ runs run_repeated(const settings& s, const std::string& shape, std::string_view 
   return r;
 }
 
+//! Where `tool` (swat-gpu, swat-cpu) writes the hits of shape d.
+std::string hits_path(const settings& s, const shape_data& d, std::string_view tool) {
+  return s.run_dir + "/" + d.name + "_" + std::string(tool) + ".tsv";
+}
+
 //! swat-gpu or swat-cpu: the whole `align` command, and its --timing scan.
 void run_swat(const settings& s, const shape_data& d, std::string_view tool, results& out) {
   command cmd{{s.self, "align", d.query_path, d.db_path, "--quiet", "--timing", "--outfmt", "6 std", "-o",
-               s.run_dir + "/hits.tsv"},
+               hits_path(s, d, tool)},
               {}};
   const auto& engine_args = tool == "swat-gpu" ? s.gpu_args : s.cpu_args;
   cmd.argv.insert(cmd.argv.end(), engine_args.begin(), engine_args.end());
@@ -355,11 +360,20 @@ int shapes_main(const std::vector<std::string>& args) {
   for (const std::string& name : shape_list) {
     const shape_data d = shapes::make_shape(name, data);
     describe(d);
+    for (const char* tool : {"swat-gpu", "swat-cpu"}) fs::remove(hits_path(s, d, tool));  // none of an earlier run
     for (const std::string& tool : s.tools) {
       if (tool == "swat-gpu") run_swat(s, d, tool, out);
       if (tool == "swat-cpu" && contains(s.cpu_shapes, name)) run_swat(s, d, tool, out);
       if (tool == "parasail") run_parasail(s, d, out);
       if (tool == "cudasw4" && d.name == "protein_db") run_cudasw4(s, d, out);
+    }
+    // Both swat-gpu and the CPU engine ran: their outputs must be the same bytes.
+    const std::string gpu_hits = hits_path(s, d, "swat-gpu"), cpu_hits = hits_path(s, d, "swat-cpu");
+    if (fs::exists(gpu_hits) && fs::exists(cpu_hits)) {
+      const bool same = shapes::file_text(gpu_hits) == shapes::file_text(cpu_hits);
+      std::fprintf(stderr, "bench shapes: %s: swat-gpu's output %s swat-cpu's (%s)\n", name.c_str(),
+                   same ? "equals" : "DIFFERS FROM", "6 std");
+      if (!same) throw runtime_failure("bench shapes: " + name + ": swat-gpu and swat-cpu wrote different hits");
     }
   }
   if (file && !(file->flush())) throw runtime_failure("bench shapes: cannot write " + r["out"].as<std::string>());
