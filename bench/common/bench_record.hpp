@@ -23,4 +23,14 @@ std::string cpu_model();
 //! s as one CSV field in double quotes (inner quotes doubled).
 std::string csv_quote(std::string_view s);
 
+//! The first line a shell command prints, trimmed ("" when it fails or prints nothing).
+std::string first_output_line(const std::string& shell_command);
+
+//! The git commit of the source tree at source_dir (else of the current folder), "-dirty"
+//! appended when tracked files differ from it; "unknown" outside git.
+std::string git_commit(const std::string& source_dir);
+
+//! The first GPU's name (nvidia-smi), else "cpu".
+std::string gpu_name_or_cpu();
+
 }  // namespace swat::bench

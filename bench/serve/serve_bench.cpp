@@ -40,27 +40,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string first_line(const std::string& shell_command) {
-  FILE* pipe = popen(shell_command.c_str(), "r");
-  if (pipe == nullptr) return "";
-  char buffer[512];
-  std::string line;
-  if (std::fgets(buffer, sizeof buffer, pipe) != nullptr) line = buffer;
-  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) {
-  }
-  if (pclose(pipe) != 0) return "";
-  while (!line.empty() && (line.back() == '\n' || line.back() == '\r' || line.back() == ' ')) line.pop_back();
-  return line;
-}
-
-std::string git_commit() {
-  const std::string git = std::string("git -C '") + SWAT_SERVE_SOURCE_DIR + "'";
-  const std::string commit = first_line(git + " rev-parse --short HEAD 2>/dev/null");
-  if (commit.empty()) return "unknown";
-  const bool dirty = !first_line(git + " status --porcelain --untracked-files=no 2>/dev/null").empty();
-  return commit + (dirty ? "-dirty" : "");
-}
-
 //! Starts argv with stdout to /dev/null and stderr to err_path (or /dev/null); its pid.
 pid_t spawn(const std::vector<std::string>& argv, const std::string& err_path = "/dev/null") {
   posix_spawn_file_actions_t actions;
@@ -145,6 +124,7 @@ int serve_main(const std::vector<std::string>& args) {
     ("csv", "CSV written", cxxopts::value<std::string>()->default_value("serve.csv"))
     ("dir", "folder for the ×50 database and the socket (default: a new temporary folder)", cxxopts::value<std::string>())
     ("device-name", "device recorded (default: nvidia-smi's first GPU, else cpu)", cxxopts::value<std::string>())
+    ("commit", "git commit recorded (default: from git)", cxxopts::value<std::string>())
     ("h,help", "this help");
   // clang-format on
   const auto argv = cli::argv_of("swat-gpu bench serve", args);
@@ -196,9 +176,8 @@ int serve_main(const std::vector<std::string>& args) {
       throw usage_error("--cases: unknown case '" + name + "' (valid: protein_x1, protein_x50, dna_30kb)");
     }
   }
-  const std::string commit = git_commit();
-  std::string device = r.count("device-name") ? r["device-name"].as<std::string>()
-                                              : first_line("nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null");
+  const std::string commit = r.count("commit") ? r["commit"].as<std::string>() : git_commit(SWAT_SERVE_SOURCE_DIR);
+  std::string device = r.count("device-name") ? r["device-name"].as<std::string>() : gpu_name_or_cpu();
   if (device.empty()) device = "cpu";
   const std::string date = utc_now();
   const std::string csv_path = r["csv"].as<std::string>();

@@ -54,25 +54,6 @@ bool contains(const std::vector<std::string>& list, std::string_view item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
 
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-//! The git commit of the source tree this binary was built from (else of the current folder),
-//! "-dirty" appended when tracked files differ from it; "unknown" outside git.
-std::string git_commit() {
-  for (const std::string& dir : {std::string(SWAT_SHAPES_SOURCE_DIR), std::string(".")}) {
-    const std::string git = "git -C " + shell_quote(dir);
-    const std::string commit = shapes::first_output_line(git + " rev-parse --short HEAD 2>/dev/null");
-    if (commit.empty()) continue;
-    const bool dirty = !shapes::first_output_line(git + " status --porcelain --untracked-files=no 2>/dev/null").empty();
-    return commit + (dirty ? "-dirty" : "");
-  }
-  return "unknown";
-}
-
 //! The data folder: --data-dir (created, kept) or a temporary one (removed unless --keep-data).
 class data_folder {
  public:
@@ -334,9 +315,8 @@ int shapes_main(const std::vector<std::string>& args) {
     require_file("--cudasw4", s.cudasw4_dir + "/align");
   }
   s.self = fs::read_symlink("/proc/self/exe").string();
-  s.commit = r.count("commit") ? r["commit"].as<std::string>() : git_commit();
-  const std::string gpu_name = "nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null";
-  s.device = r.count("device-name") ? r["device-name"].as<std::string>() : shapes::first_output_line(gpu_name);
+  s.commit = r.count("commit") ? r["commit"].as<std::string>() : git_commit(SWAT_SHAPES_SOURCE_DIR);
+  s.device = r.count("device-name") ? r["device-name"].as<std::string>() : gpu_name_or_cpu();
   if (s.device.empty()) s.device = "cpu";
   s.date = utc_now();
 

@@ -198,17 +198,4 @@ std::string display(const command& cmd) {
   return cmd.close_stdin ? s + " 0<&-" : s;
 }
 
-std::string first_output_line(const std::string& shell_command) {
-  FILE* pipe = popen(shell_command.c_str(), "r");
-  if (pipe == nullptr) return "";
-  char buffer[512];
-  std::string line;
-  if (std::fgets(buffer, sizeof buffer, pipe) != nullptr) line = buffer;
-  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) {
-  }
-  const int status = pclose(pipe);
-  if (status != 0) return "";
-  return trimmed(line);
-}
-
 }  // namespace swat::bench::shapes

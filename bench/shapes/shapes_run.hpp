@@ -52,8 +52,4 @@ std::vector<std::string> split_words(std::string_view option, const std::string&
 //! cmd as one line for notices (words with blanks quoted).
 std::string display(const command& cmd);
 
-//! The first line of what a shell command prints on standard output (trimmed), "" when it fails
-//! or prints nothing (git, nvidia-smi).
-std::string first_output_line(const std::string& shell_command);
-
 }  // namespace swat::bench::shapes
