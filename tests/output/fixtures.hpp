@@ -75,7 +75,7 @@ inline scoring_scheme protein_scheme() {
 //! their E-values do not depend on an estimate.
 inline const scoring::karlin_params& blosum62_params() {
   static const scoring::karlin_params p{0.267, 0.041, 0.14, 1.9, -30, false, scoring::karlin_source::ncbi_table,
-                                        "NCBI BLAST table: BLOSUM62, gap 11/1"};
+                                        "NCBI BLAST table: BLOSUM62, gap 11/1", std::nullopt};
   return p;
 }
 

@@ -43,7 +43,9 @@ TEST(spouge, gumbel_parameters_as_blast_derives_them) {
 TEST(spouge, every_builtin_row_has_it_and_matrix_files_do_not) {
   for (const std::string& m : builtin_matrix_names()) {
     const std::optional<karlin_params> p = published_karlin_params(make_protein_scheme(m, 11, 1));
-    if (p) EXPECT_TRUE(p->gumbel) << m;
+    if (p) {
+      EXPECT_TRUE(p->gumbel) << m;
+    }
   }
   // Rows BLAST+ 2.12 accepts that the classic tables here lacked before.
   EXPECT_TRUE(builtin("PAM30", 14, 2).gumbel);

@@ -137,7 +137,9 @@ TEST(DbScan, KernelsFitTheirWarpsWithoutSpilling) {
     EXPECT_EQ(s.groups_per_block, warps * s.groups_per_warp);
     EXPECT_GE(s.blocks, s.sms) << s.group_lanes << " x " << s.rows_per_lane << ": one block per SM at least";
     // (__launch_bounds__ caps the registers; only a spill shows that the cap was reached.)
-    if (warps == 12) EXPECT_EQ(s.spill_bytes, 0) << s.group_lanes << " x 32: a 12-warp kernel must not spill";
+    if (warps == 12) {
+      EXPECT_EQ(s.spill_bytes, 0) << s.group_lanes << " x 32: a 12-warp kernel must not spill";
+    }
   }
   const shape_info reach = shape_on<32, 16, true>(dev, 0);
   EXPECT_GE(reach.blocks, reach.sms);
