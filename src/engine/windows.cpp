@@ -195,10 +195,65 @@ class windowed_engine final : public engine {
 
   void score_many(std::span<const pair_job> jobs, const scoring_scheme& scheme, std::span<best_cell> results,
                   const progress_fn& progress) override {
+    if (!inner_->scans_first()) return score_many_in_one_batch(jobs, scheme, results, progress);
     split(jobs, results, [&](const pair_job& job, const pair_plan& p) {
       return scan_pair(job.query, job.target, scheme, p, progress);
     }, [&](std::span<const pair_job> whole, std::span<best_cell> out) { inner_->score_many(whole, scheme, out, progress); },
           [&](const pair_job& job) { return plan_for(job.query, job.target, scheme); });
+  }
+
+  //! An engine that is not a database engine (the CPU engine's threads across jobs) gets the
+  //! windows of every tall pair and the whole pairs as one batch: a few long pairs then use
+  //! every thread at once instead of one pair's windows after another's.
+  void score_many_in_one_batch(std::span<const pair_job> jobs, const scoring_scheme& scheme,
+                               std::span<best_cell> results, const progress_fn& progress) {
+    struct cut {
+      std::size_t job = 0, first = 0;  // batch[first …] are its windows (or the whole pair)
+      std::optional<pair_plan> plan;
+    };
+    std::vector<cut> cuts;
+    std::vector<pair_job> batch;
+    std::uint64_t pair_cells = 0, batch_cells = 0;
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+      const pair_job& job = jobs[k];
+      cut c{k, batch.size(), plan_for(job.query, job.target, scheme)};
+      pair_cells += std::uint64_t(job.query.size()) * job.target.size();
+      if (!c.plan) {
+        batch.push_back(job);
+      } else {
+        const residue_span long_side = c.plan->long_is_query ? job.query : job.target;
+        for (const std::int64_t start : c.plan->windows.starts) {
+          const auto from = std::size_t(start);
+          const residue_span w = long_side.subspan(from, std::min(std::size_t(c.plan->windows.width), long_side.size() - from));
+          batch.push_back(c.plan->long_is_query ? pair_job{job.query_index, job.target_index, w, job.target}
+                                                : pair_job{job.query_index, job.target_index, job.query, w});
+        }
+      }
+      cuts.push_back(std::move(c));
+    }
+    for (const pair_job& j : batch) batch_cells += std::uint64_t(j.query.size()) * j.target.size();
+    // Progress in the pairs' own cells: the overlaps are scanned twice.
+    const double share = double(pair_cells) / double(std::max<std::uint64_t>(batch_cells, 1));
+    const progress_fn scaled = !progress ? progress_fn{} : progress_fn([&progress, share](std::uint64_t cells) {
+      progress(std::uint64_t(double(cells) * share));
+    });
+    std::vector<best_cell> out(batch.size());
+    inner_->score_many(batch, scheme, out, scaled);
+    for (const cut& c : cuts) {
+      if (!c.plan) {
+        results[c.job] = out[c.first];
+        continue;
+      }
+      best_cell best;
+      for (std::size_t w = 0; w < c.plan->windows.starts.size(); ++w) {
+        best_cell cell = out[c.first + w];
+        if (cell.score <= 0) continue;
+        (c.plan->long_is_query ? cell.query_end : cell.target_end) += c.plan->windows.starts[w];
+        if (cell_beats(cell.score, cell.query_end, cell.target_end, best.score, best.query_end, best.target_end))
+          best = cell;
+      }
+      results[c.job] = best;
+    }
   }
 
   //! A tall pair whose best cell is known (a search found it) is aligned in the overlap before

@@ -46,9 +46,10 @@ class spy_engine final : public engine {
                   const progress_fn& progress) override {
     for (const auto& j : jobs) note(j.query, j.target);
     scanned_windows += jobs.size();
+    ++batches;
     cpu_.score_many(jobs, s, out, progress);
   }
-  std::size_t longest = 0, scanned_windows = 0;
+  std::size_t longest = 0, scanned_windows = 0, batches = 0;
 
  private:
   void note(residue_span q, residue_span t) { longest = std::max({longest, q.size(), t.size()}); }
@@ -398,6 +399,17 @@ TEST(windows, score_many_and_align_many_mix_whole_and_windowed_pairs) {
   std::vector<alignment> again(jobs.size());
   windowed->align_many(known, s, again, {});
   EXPECT_EQ(again, alns);
+  // An engine that is not a database engine gets every tall pair's windows and the whole pairs
+  // in one batch (its threads across all of them), with the same cells.
+  auto spy = std::make_unique<spy_engine>();
+  spy_engine* seen = spy.get();
+  auto batched = with_windows(std::move(spy), small_limits());
+  std::vector<best_cell> once(jobs.size());
+  batched->score_many(jobs, s, once, {});
+  EXPECT_EQ(once, cells);
+  EXPECT_EQ(seen->batches, 1u);
+  EXPECT_GT(seen->scanned_windows, jobs.size());
+  EXPECT_LT(seen->longest, 1500u);
 }
 
 }  // namespace
