@@ -221,39 +221,21 @@ class windowed_engine final : public engine {
       if (!c.plan) {
         batch.push_back(job);
       } else {
-        const residue_span long_side = c.plan->long_is_query ? job.query : job.target;
-        for (const std::int64_t start : c.plan->windows.starts) {
-          const auto from = std::size_t(start);
-          const residue_span w = long_side.subspan(from, std::min(std::size_t(c.plan->windows.width), long_side.size() - from));
+        std::vector<residue_span> windows;
+        append_windows(c.plan->long_is_query ? job.query : job.target, c.plan->windows, windows);
+        for (const residue_span w : windows)
           batch.push_back(c.plan->long_is_query ? pair_job{job.query_index, job.target_index, w, job.target}
                                                 : pair_job{job.query_index, job.target_index, job.query, w});
-        }
       }
       cuts.push_back(std::move(c));
     }
     for (const pair_job& j : batch) batch_cells += std::uint64_t(j.query.size()) * j.target.size();
-    // Progress in the pairs' own cells: the overlaps are scanned twice.
-    const double share = double(pair_cells) / double(std::max<std::uint64_t>(batch_cells, 1));
-    const progress_fn scaled = !progress ? progress_fn{} : progress_fn([&progress, share](std::uint64_t cells) {
-      progress(std::uint64_t(double(cells) * share));
-    });
     std::vector<best_cell> out(batch.size());
-    inner_->score_many(batch, scheme, out, scaled);
-    for (const cut& c : cuts) {
-      if (!c.plan) {
-        results[c.job] = out[c.first];
-        continue;
-      }
-      best_cell best;
-      for (std::size_t w = 0; w < c.plan->windows.starts.size(); ++w) {
-        best_cell cell = out[c.first + w];
-        if (cell.score <= 0) continue;
-        (c.plan->long_is_query ? cell.query_end : cell.target_end) += c.plan->windows.starts[w];
-        if (cell_beats(cell.score, cell.query_end, cell.target_end, best.score, best.query_end, best.target_end))
-          best = cell;
-      }
-      results[c.job] = best;
-    }
+    inner_->score_many(batch, scheme, out, scaled_progress(progress, pair_cells, batch_cells));
+    for (const cut& c : cuts)
+      results[c.job] = !c.plan ? out[c.first] : best_of_windows(c.plan->windows, c.plan->long_is_query, [&](std::size_t w) {
+        return out[c.first + w];
+      });
   }
 
   //! A tall pair whose best cell is known (a search found it) is aligned in the overlap before
@@ -325,6 +307,36 @@ class windowed_engine final : public engine {
     window_plan plan;
   };
 
+  //! The windows of long_side under plan, appended to out.
+  static void append_windows(residue_span long_side, const window_plan& plan, std::vector<residue_span>& out) {
+    for (const std::int64_t start : plan.starts) {
+      const auto from = std::size_t(start);
+      out.push_back(long_side.subspan(from, std::min(std::size_t(plan.width), long_side.size() - from)));
+    }
+  }
+
+  //! progress in the pairs' own cells when the inner engine computes `computed` cells for
+  //! `own` cells of the pairs (the overlaps are scanned twice).
+  static progress_fn scaled_progress(const progress_fn& progress, std::uint64_t own, std::uint64_t computed) {
+    if (!progress) return {};
+    const double share = double(own) / double(std::max<std::uint64_t>(computed, 1));
+    return [&progress, share](std::uint64_t cells) { progress(std::uint64_t(double(cells) * share)); };
+  }
+
+  //! A pair's best cell from its windows' cells (cell_at(w), window w of plan), moved back onto
+  //! the long side; the tie rule picks among equal scores.
+  template <typename CellAt>
+  static best_cell best_of_windows(const window_plan& plan, bool long_is_query, CellAt&& cell_at) {
+    best_cell best;
+    for (std::size_t w = 0; w < plan.starts.size(); ++w) {
+      best_cell c = cell_at(w);
+      if (c.score <= 0) continue;
+      (long_is_query ? c.query_end : c.target_end) += plan.starts[w];
+      if (cell_beats(c.score, c.query_end, c.target_end, best.score, best.query_end, best.target_end)) best = c;
+    }
+    return best;
+  }
+
   std::optional<pair_plan> plan_for(residue_span query, residue_span target, const scoring_scheme& scheme) const {
     return plan_for(query, target, scheme, limits_);
   }
@@ -379,21 +391,14 @@ class windowed_engine final : public engine {
     std::vector<std::size_t> first{0};  // windows of longs[l]: [first[l], first[l + 1])
     std::uint64_t long_residues = 0;
     for (const long_windows& l : longs) {
-      for (const std::int64_t start : l.plan.starts) {
-        const auto from = std::size_t(start);
-        windows.push_back(l.side.subspan(from, std::min(std::size_t(l.plan.width), l.side.size() - from)));
-      }
+      append_windows(l.side, l.plan, windows);
       first.push_back(windows.size());
       long_residues += l.side.size();
     }
     const std::size_t n = windows.size(), m = shorts.size();
-    // Progress in the pairs' own cells: the overlaps are scanned twice.
     std::uint64_t window_cells = 0;
     for (const residue_span& w : windows) window_cells += std::uint64_t(w.size());
-    const double share = double(long_residues) / double(std::max<std::uint64_t>(window_cells, 1));
-    const progress_fn scaled = !progress ? progress_fn{} : progress_fn([&progress, share](std::uint64_t cells) {
-      progress(std::uint64_t(double(cells) * share));
-    });
+    const progress_fn scaled = scaled_progress(progress, long_residues, window_cells);
     std::vector<best_cell> cells(m * n);  // cells[k * n + w]: shorts[k] against windows[w]
     const bool transposed = transposes(long_is_query, scheme);
     if (inner_->scans_first() && (!long_is_query || transposed)) {
@@ -414,13 +419,9 @@ class windowed_engine final : public engine {
     std::vector<best_cell> best(longs.size() * m);
     for (std::size_t l = 0; l < longs.size(); ++l)
       for (std::size_t k = 0; k < m; ++k)
-        for (std::size_t w = first[l]; w < first[l + 1]; ++w) {
-          best_cell c = cells[k * n + w];
-          if (c.score <= 0) continue;
-          (long_is_query ? c.query_end : c.target_end) += longs[l].plan.starts[w - first[l]];
-          best_cell& b = best[l * m + k];
-          if (cell_beats(c.score, c.query_end, c.target_end, b.score, b.query_end, b.target_end)) b = c;
-        }
+        best[l * m + k] = best_of_windows(longs[l].plan, long_is_query, [&](std::size_t w) {
+          return cells[k * n + first[l] + w];
+        });
     return best;
   }
 
