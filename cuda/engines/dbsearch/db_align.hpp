@@ -69,4 +69,9 @@ std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefix
 //! would take too long.
 inline constexpr double max_hit_cells = double(std::int64_t(1) << 29);
 
+//! Hits whose reach window has at least this many cells skip the reverse pass (one warp's walk
+//! over the window) and are aligned in the whole window, which the box fill spreads over many
+//! warps (db_boxes.hpp); the window holds the hit's box, so the alignment is the same.
+inline constexpr double direct_box_min_cells = double(std::int64_t(1) << 22);
+
 }  // namespace swat::dbsearch

@@ -1,4 +1,4 @@
-// The hits' boxes aligned on the GPU (see db_boxes.hpp): a warp fills a box, a thread walks it.
+// The hits' boxes aligned on the GPU (see db_boxes.hpp): warps fill the boxes strip by strip, a thread walks each.
 
 #include "cuda/engines/dbsearch/db_boxes.hpp"
 
@@ -9,21 +9,22 @@
 #include <numeric>
 #include <stdexcept>
 
+#include <cuda/atomic>
+
 #include "common/traceback.hpp"
 #include "cuda/common/cuda_check.cuh"
 #include "cuda/common/device_buffer.hpp"
+#include "cuda/common/launch.cuh"
 
 namespace swat::dbsearch {
 
 namespace {
 
 constexpr int box_lanes = 32;                      // rows per strip: one per lane
-constexpr int box_warps_per_block = 4;
+constexpr int fill_warps = 8;                      // warps of a fill block
 constexpr std::int32_t minus_infinity = INT_MIN / 4;  // far below any score, no overflow when lowered
 constexpr unsigned all_lanes = 0xffffffffu;
-constexpr int pipelined_warps = 8;                   // warps of a pipelined box's block
-constexpr std::int64_t pipelined_min_cells = 1 << 20;  // boxes this large, of 16 strips or more
-//! How long a pipelined strip waits for the strip above before giving up (20 s at 2 GHz).
+//! How long a strip waits for the strip above before giving up (20 s at 2 GHz).
 constexpr long long watchdog_cycles = 40'000'000'000LL;
 
 struct box_task {
@@ -31,6 +32,7 @@ struct box_task {
   std::uint64_t border = 0;   //!< its border row (H, F of each column), in int2
   std::uint64_t residues = 0; //!< its query residues, then its target residues
   std::uint64_t ops = 0;      //!< its CIGAR runs (at most rows + columns), in uint32
+  std::int64_t first_strip = 0;  //!< the ticket of its strip 0 (the batch's strips are numbered box by box)
   std::int32_t rows = 0, columns = 0, score = 0, pad = 0;
 };
 
@@ -46,29 +48,73 @@ __device__ inline std::uint64_t code_index(const box_task& t, std::int64_t row, 
                                  (column + lane) * box_lanes + lane);
 }
 
-//! One warp per box: strips of 32 rows, lane l at step s computes column s − l of its row; the
-//! lane above hands down its H and F of that column (computed the step before), lane 0 takes
-//! them from the border row, which lane 31 rewrites for the next strip.
-__global__ void __launch_bounds__(box_lanes * box_warps_per_block)
-    fill_boxes(const box_task* tasks, const std::int32_t* which, int count, const std::uint8_t* residues,
-               const std::int32_t* matrix, std::int32_t gap_open_extend, std::int32_t gap_extend, std::uint8_t* codes,
-               int2* borders, std::int32_t* reached) {
+//! The box of a strip's ticket: the last box whose first strip is at most the ticket.
+__device__ inline int box_of_ticket(const box_task* tasks, int count, std::int64_t ticket) {
+  int lo = 0, hi = count - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (tasks[mid].first_strip <= ticket) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+//! Every strip of 32 rows of every box of the batch, one warp per strip, handed out in order by
+//! a ticket (boxes most cells first, a box's strips one after the other), so that a box's
+//! strips run on many warps of many blocks at once, each a few columns behind the one above.
+//! Within a strip, lane l at step s computes column s − l of its row; the lane above hands down
+//! its H and F of that column (computed the step before), lane 0 takes them from the box's
+//! border row (strip 0: the zero row), which lane 31 rewrites for the next strip.
+//!
+//! The border row is handed down through global memory: fronts[ticket] counts the columns whose
+//! border values the strip has written, published by lane 31 every 32 columns with a
+//! device-scope release store after its border stores; the next strip's lanes wait for it with
+//! acquire loads until the columns of their next prefetch are there, so a strip trails the one
+//! above by at least 64 columns, never reads a value before it is written nor after the next
+//! strip rewrote it (that strip writes column c only after reading it). No deadlock without
+//! co-residency: a warp waits only for a smaller ticket, taken by a warp that already runs, and
+//! the smallest unfinished ticket never waits. A wait that outlasts watchdog_cycles gives up,
+//! sets *stalled, and every other wait then gives up too: those boxes are not reached (the
+//! caller aligns them otherwise).
+__global__ void __launch_bounds__(box_lanes * fill_warps)
+    fill_strips(const box_task* tasks, int count, std::int64_t strips_total, const std::uint8_t* residues,
+                const std::int32_t* matrix, std::int32_t gap_open_extend, std::int32_t gap_extend, std::uint8_t* codes,
+                int2* borders, std::int32_t* fronts, std::int32_t* reached, unsigned long long* next_ticket,
+                std::int32_t* stalled, long long watchdog_cycles) {
   __shared__ std::int32_t sub[matrix_stride * matrix_stride];
   for (int k = int(threadIdx.x); k < matrix_stride * matrix_stride; k += int(blockDim.x)) sub[k] = matrix[k];
   __syncthreads();
-  const int slot_of_box = int(blockIdx.x) * box_warps_per_block + int(threadIdx.x) / box_lanes;
   const int lane = int(threadIdx.x) % box_lanes;
-  if (slot_of_box >= count) return;
-  const int box = which[slot_of_box];
-  const box_task t = tasks[box];
-  const std::uint8_t* query = residues + t.residues;
-  const std::uint8_t* target = query + t.rows;
-  int2* border = borders + t.border;
-  for (int c = lane; c < t.columns; c += box_lanes) border[c] = make_int2(0, minus_infinity);
-  __syncwarp();
-  const int strips = (t.rows + box_lanes - 1) / box_lanes;
-  const int steps = t.columns + box_lanes - 1;
-  for (int s = 0; s < strips; ++s) {
+  ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device> gave_up(*stalled);
+  for (;;) {
+    unsigned long long taken = 0;
+    if (lane == 0) taken = atomicAdd(next_ticket, 1ULL);
+    const std::int64_t ticket = std::int64_t(__shfl_sync(all_lanes, taken, 0));
+    if (ticket >= strips_total) return;
+    const int box = box_of_ticket(tasks, count, ticket);
+    const box_task t = tasks[box];
+    const int s = int(ticket - t.first_strip);
+    const std::uint8_t* query = residues + t.residues;
+    const std::uint8_t* target = query + t.rows;
+    int2* border = borders + t.border;
+    // Waits until strip s − 1 has written the border values of columns [0, columns); the
+    // answer is the warp's (every lane's acquire, then a vote).
+    std::int32_t seen = s == 0 ? INT_MAX : 0;
+    const auto wait_for = [&](std::int32_t columns) {
+      bool ok = true;
+      if (seen < columns) {
+        ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device> above(fronts[ticket - 1]);
+        const long long start = clock64();
+        while ((seen = above.load(::cuda::std::memory_order_acquire)) < columns) {
+          if (gave_up.load(::cuda::std::memory_order_relaxed) != 0 || clock64() - start > watchdog_cycles) {
+            gave_up.store(1, ::cuda::std::memory_order_relaxed);
+            ok = false;
+            break;
+          }
+        }
+      }
+      return __all_sync(all_lanes, ok);
+    };
     const int row = s * box_lanes + lane;
     const bool in_box = row < t.rows;
     const std::int32_t* sub_row = sub + (in_box ? int(query[row]) : 0) * matrix_stride;
@@ -79,127 +125,16 @@ __global__ void __launch_bounds__(box_lanes * box_warps_per_block)
     std::uint8_t residue = 0;                          // the target residue of this lane's column
     // Lane 0 reads the border row and the target one column per step: the warp loads them 32
     // columns at a time, a chunk ahead (lane l holds column base + l), off the critical path.
-    int2 ahead_border = make_int2(0, minus_infinity), chunk_border;
-    int ahead_residue = 0, chunk_residue;
-    if (lane < t.columns) {
-      ahead_border = border[lane];
-      ahead_residue = target[lane];
-    }
-    for (int step = 0; step < steps; ++step) {
-      const int slot = step % box_lanes;
-      if (slot == 0) {
-        chunk_border = ahead_border;
-        chunk_residue = ahead_residue;
-        const int next = step + box_lanes + lane;
-        if (next < t.columns) {
-          ahead_border = border[next];
-          ahead_residue = target[next];
-        }
-      }
-      const std::int32_t h_from_lane = __shfl_up_sync(all_lanes, h_mine, 1);
-      const std::int32_t f_from_lane = __shfl_up_sync(all_lanes, f_mine, 1);
-      const std::uint8_t residue_from_lane = std::uint8_t(__shfl_up_sync(all_lanes, int(residue), 1));
-      const std::int32_t h_from_row = __shfl_sync(all_lanes, chunk_border.x, slot);
-      const std::int32_t f_from_row = __shfl_sync(all_lanes, chunk_border.y, slot);
-      const std::uint8_t residue_from_row = std::uint8_t(__shfl_sync(all_lanes, chunk_residue, slot));
-      const int column = step - lane;
-      if (column < 0 || column >= t.columns || !in_box) continue;
-      std::int32_t h_up, f_up;
-      if (lane == 0) {
-        h_up = h_from_row;
-        f_up = f_from_row;
-        residue = residue_from_row;
-      } else {
-        h_up = h_from_lane;
-        f_up = f_from_lane;
-        residue = residue_from_lane;
-      }
-      const std::int32_t diag = h_up_left + sub_row[residue];
-      const std::int32_t e_open = h_left - gap_open_extend, e_ext = e_left - gap_extend;
-      const std::int32_t f_open = h_up - gap_open_extend, f_ext = f_up - gap_extend;
-      const std::int32_t e = max(e_open, e_ext), f = max(f_open, f_ext);
-      const std::int32_t h = max(max(0, diag), max(e, f));
-      strip_codes[std::int64_t(step) * box_lanes + lane] = make_code(h, diag, e, e_open, e_ext, f_open, f_ext);
-      h_up_left = h_up;
-      h_left = h;
-      e_left = e;
-      h_mine = h;
-      f_mine = f;
-      if (lane == box_lanes - 1) border[column] = make_int2(h, f);
-      if (row == t.rows - 1 && column == t.columns - 1) reached[box] = h == t.score ? 1 : 0;
-    }
-    __syncwarp();  // lane 31's border row is what lane 0 reads in the next strip
-  }
-}
-
-//! A large box on one block of `warps` warps: strip s on warp s mod warps, each strip as in
-//! fill_boxes, the border row passed down through global memory as strip s − 1 writes it.
-//! front[w] = s · (columns + 1) + (columns of strip s whose border values warp w has written)
-//! is published by lane 31 (block-scope fence, then atomicMax: a release) every 32 steps; the
-//! warp of strip s + 1 waits (atomic reads, then a fence: an acquire) until the columns of its
-//! next prefetch are there, so it trails by at least
-//! 64 columns and never reads a value before it is written nor after the next strip rewrote it
-//! (that strip writes column c only after reading it). A wait that outlasts watchdog_cycles
-//! gives up: the box is not reached (the caller aligns it otherwise) and *stalled is set.
-template <int warps>
-__global__ void __launch_bounds__(box_lanes * warps)
-    fill_boxes_pipelined(const box_task* tasks, const std::int32_t* which, const std::uint8_t* residues,
-                         const std::int32_t* matrix, std::int32_t gap_open_extend, std::int32_t gap_extend,
-                         std::uint8_t* codes, int2* borders, std::int32_t* reached, std::int32_t* stalled,
-                         long long watchdog_cycles) {
-  __shared__ std::int32_t sub[matrix_stride * matrix_stride];
-  __shared__ std::int32_t front[warps];
-  __shared__ std::int32_t gave_up;
-  for (int k = int(threadIdx.x); k < matrix_stride * matrix_stride; k += int(blockDim.x)) sub[k] = matrix[k];
-  if (threadIdx.x < warps) front[threadIdx.x] = -1;
-  if (threadIdx.x == 0) gave_up = 0;
-  const int box = which[blockIdx.x];
-  const box_task t = tasks[box];
-  int2* border = borders + t.border;
-  for (int c = int(threadIdx.x); c < t.columns; c += int(blockDim.x)) border[c] = make_int2(0, minus_infinity);
-  __syncthreads();
-  const int warp = int(threadIdx.x) / box_lanes, lane = int(threadIdx.x) % box_lanes;
-  const std::uint8_t* query = residues + t.residues;
-  const std::uint8_t* target = query + t.rows;
-  const int strips = (t.rows + box_lanes - 1) / box_lanes;
-  const int steps = t.columns + box_lanes - 1;
-  // The front words are read by atomic adds of 0 and written by atomicMax, with block-scope
-  // fences making them acquire and release (as the scan's pipelined strips, db_tile.cuh:
-  // compute-sanitizer's racecheck follows atomics on shared memory and reports ld.acquire /
-  // st.release there as races).
-  const auto read_front = [&](int w) { return atomicAdd(&front[w], 0); };
-  const int producer = (warp + warps - 1) % warps;
-  for (int s = warp; s < strips; s += warps) {
-    const std::int32_t above = (s - 1) * (t.columns + 1);  // front of strip s − 1, plus its columns
-    // Every lane waits for the columns it is about to read (their border values written).
-    const auto wait_for = [&](int columns) {
-      if (s == 0) return true;
-      const long long start = clock64();
-      while (read_front(producer) < above + columns) {
-        if (atomicAdd(&gave_up, 0) != 0) return false;
-        if (clock64() - start > watchdog_cycles) {
-          atomicExch(&gave_up, 1);
-          *stalled = 1;
-          return false;
-        }
-      }
-      __threadfence_block();  // acquire: the border values below the count are visible
-      return true;
-    };
-    const int row = s * box_lanes + lane;
-    const bool in_box = row < t.rows;
-    const std::int32_t* sub_row = sub + (in_box ? int(query[row]) : 0) * matrix_stride;
-    std::uint8_t* strip_codes = codes + code_index(t, std::int64_t(s) * box_lanes, 0);
-    std::int32_t h_left = 0, e_left = minus_infinity, h_up_left = 0;
-    std::int32_t h_mine = 0, f_mine = minus_infinity;
-    std::uint8_t residue = 0;
+    const auto border_at = [&](int c) { return s == 0 ? make_int2(0, minus_infinity) : border[c]; };
     int2 ahead_border = make_int2(0, minus_infinity), chunk_border;
     int ahead_residue = 0, chunk_residue;
     if (!wait_for(min(box_lanes, t.columns))) return;
     if (lane < t.columns) {
-      ahead_border = border[lane];
+      ahead_border = border_at(lane);
       ahead_residue = target[lane];
     }
+    const int steps = t.columns + box_lanes - 1;
+    ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device> mine(fronts[ticket]);
     for (int step = 0; step < steps; ++step) {
       const int slot = step % box_lanes;
       if (slot == 0) {
@@ -208,7 +143,7 @@ __global__ void __launch_bounds__(box_lanes * warps)
         if (!wait_for(min(step + 2 * box_lanes, t.columns))) return;
         const int next = step + box_lanes + lane;
         if (next < t.columns) {
-          ahead_border = border[next];
+          ahead_border = border_at(next);
           ahead_residue = target[next];
         }
       }
@@ -243,14 +178,11 @@ __global__ void __launch_bounds__(box_lanes * warps)
       f_mine = f;
       if (lane == box_lanes - 1) {
         border[column] = make_int2(h, f);
-        if (slot == box_lanes - 1 || column == t.columns - 1) {  // columns 0 … column written
-          __threadfence_block();  // release: this lane's border stores before the count
-          atomicMax(&front[warp], s * (t.columns + 1) + column + 1);
-        }
+        if (slot == box_lanes - 1 || column == t.columns - 1)  // columns 0 … column written
+          mine.store(column + 1, ::cuda::std::memory_order_release);
       }
       if (row == t.rows - 1 && column == t.columns - 1) reached[box] = h == t.score ? 1 : 0;
     }
-    __syncwarp();
   }
 }
 
@@ -345,26 +277,14 @@ std::vector<alignment> align_boxes(std::span<const residue_span> queries, std::s
   std::vector<std::int32_t> matrix(scheme.matrix.begin(), scheme.matrix.end());
   // A stream of its own that does not wait for the others: the pair engines may align the
   // largest boxes at the same time.
-  struct own_streams {
-    cudaStream_t stream = nullptr, beside = nullptr;
-    cudaEvent_t uploaded = nullptr, filled = nullptr;
-    own_streams() {
-      try {
-        for (cudaStream_t* st : {&stream, &beside}) SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(st, cudaStreamNonBlocking));
-        for (cudaEvent_t* e : {&uploaded, &filled}) SWAT_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
-      } catch (...) {
-        release();
-        throw;
-      }
-    }
-    ~own_streams() { release(); }
-    void release() noexcept {
-      for (cudaStream_t st : {stream, beside})
-        if (st) cudaStreamSynchronize(st);
-      for (cudaEvent_t e : {uploaded, filled})
-        if (e) cudaEventDestroy(e);
-      for (cudaStream_t st : {stream, beside})
-        if (st) cudaStreamDestroy(st);
+  struct own_stream {
+    cudaStream_t stream = nullptr;
+    own_stream() { SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)); }
+    own_stream(const own_stream&) = delete;
+    own_stream& operator=(const own_stream&) = delete;
+    ~own_stream() {
+      cudaStreamSynchronize(stream);
+      cudaStreamDestroy(stream);
     }
   } own;
   const cudaStream_t stream = own.stream;
@@ -382,6 +302,7 @@ std::vector<alignment> align_boxes(std::span<const residue_span> queries, std::s
     const std::size_t count = last - first;
     std::vector<box_task> tasks(count);
     std::uint64_t codes = 0, border = 0, residues = 0, ops = 0;
+    std::int64_t strips = 0;
     for (std::size_t b = 0; b < count; ++b) {
       const std::size_t k = order[first + b];
       box_task& t = tasks[b];
@@ -392,37 +313,29 @@ std::vector<alignment> align_boxes(std::span<const residue_span> queries, std::s
       t.border = border;
       t.residues = residues;
       t.ops = ops;
+      t.first_strip = strips;
+      strips += (t.rows + box_lanes - 1) / box_lanes;
       codes += std::uint64_t((t.rows + box_lanes - 1) / box_lanes) * std::uint64_t(t.columns + box_lanes - 1) * box_lanes;
       border += std::uint64_t(t.columns);
       residues += std::uint64_t(t.rows) + std::uint64_t(t.columns);
       ops += std::uint64_t(t.rows) + std::uint64_t(t.columns);
     }
-    // Boxes of many strips and cells on a block of pipelined warps each, the others a warp each.
-    std::vector<std::int32_t> which;
-    std::size_t wide = 0;
-    for (std::size_t b = 0; b < count; ++b)
-      if (tasks[b].rows >= 2 * pipelined_warps * box_lanes &&
-          std::int64_t(tasks[b].rows) * std::int64_t(tasks[b].columns) >= pipelined_min_cells)
-        which.push_back(std::int32_t(b));
-    wide = which.size();
-    for (std::size_t b = 0; b < count; ++b)
-      if (!(tasks[b].rows >= 2 * pipelined_warps * box_lanes &&
-            std::int64_t(tasks[b].rows) * std::int64_t(tasks[b].columns) >= pipelined_min_cells))
-        which.push_back(std::int32_t(b));
     cuda::buffer_layout layout;
     const std::size_t at_matrix = layout.add(matrix.size() * sizeof(std::int32_t));
-    const std::size_t at_which = layout.add(count * sizeof(std::int32_t));
     const std::size_t at_tasks = layout.add(count * sizeof(box_task));
     const std::size_t at_residues = layout.add(std::size_t(residues));
     const std::size_t upload_bytes = at_residues + std::size_t(residues);
-    const std::size_t at_reached = layout.add((count + 1) * sizeof(std::int32_t));  // and the watchdog's flag
+    // Zeroed: the next ticket, the watchdog's flag, reached, the strips' fronts.
+    const std::size_t at_ticket = layout.add(2 * sizeof(unsigned long long));
+    const std::size_t at_reached = layout.add(count * sizeof(std::int32_t));
+    const std::size_t at_fronts = layout.add(std::size_t(strips) * sizeof(std::int32_t));
+    const std::size_t zeroed_bytes = at_fronts + std::size_t(strips) * sizeof(std::int32_t) - at_ticket;
     const std::size_t at_results = layout.add(count * sizeof(box_result));
     const std::size_t at_ops = layout.add(std::size_t(ops) * sizeof(std::uint32_t));
     const std::size_t at_border = layout.add(std::size_t(border) * sizeof(int2));
     const std::size_t at_codes = layout.add(std::size_t(codes));
     std::vector<std::uint8_t> image(upload_bytes, 0);
     std::memcpy(image.data() + at_matrix, matrix.data(), matrix.size() * sizeof(std::int32_t));
-    std::memcpy(image.data() + at_which, which.data(), count * sizeof(std::int32_t));
     std::memcpy(image.data() + at_tasks, tasks.data(), count * sizeof(box_task));
     for (std::size_t b = 0; b < count; ++b) {
       const std::size_t k = order[first + b];
@@ -434,37 +347,28 @@ std::vector<alignment> align_boxes(std::span<const residue_span> queries, std::s
     t0 = clock::now();
     memory.reserve(layout.bytes());
     SWAT_CUDA_CHECK(cudaMemcpyAsync(memory.as<void>(), image.data(), upload_bytes, cudaMemcpyHostToDevice, stream));
-    SWAT_CUDA_CHECK(cudaMemsetAsync(memory.as<void>(at_reached), 0, (count + 1) * sizeof(std::int32_t), stream));
+    SWAT_CUDA_CHECK(cudaMemsetAsync(memory.as<void>(at_ticket), 0, zeroed_bytes, stream));
     const auto* d_tasks = memory.as<box_task>(at_tasks);
+    auto* d_ticket = memory.as<unsigned long long>(at_ticket);
+    auto* d_stalled = reinterpret_cast<std::int32_t*>(d_ticket + 1);
     std::int32_t* d_reached = memory.as<std::int32_t>(at_reached);
-    // The pipelined blocks on this stream, the one-warp boxes beside them on the other.
-    SWAT_CUDA_CHECK(cudaEventRecord(own.uploaded, stream));
-    SWAT_CUDA_CHECK(cudaStreamWaitEvent(own.beside, own.uploaded, 0));
-    if (wide > 0) {
-      fill_boxes_pipelined<pipelined_warps><<<unsigned(wide), box_lanes * pipelined_warps, 0, stream>>>(
-          d_tasks, memory.as<std::int32_t>(at_which), memory.as<std::uint8_t>(at_residues),
-          memory.as<std::int32_t>(at_matrix), scheme.gap_open + scheme.gap_extend, scheme.gap_extend,
-          memory.as<std::uint8_t>(at_codes), memory.as<int2>(at_border), d_reached, d_reached + count,
-          watchdog_cycles);
-      SWAT_CUDA_CHECK_LAUNCH();
-    }
-    if (count > wide) {
-      const unsigned fill_blocks = unsigned((count - wide + box_warps_per_block - 1) / box_warps_per_block);
-      fill_boxes<<<fill_blocks, box_lanes * box_warps_per_block, 0, own.beside>>>(
-          d_tasks, memory.as<std::int32_t>(at_which) + wide, int(count - wide), memory.as<std::uint8_t>(at_residues),
-          memory.as<std::int32_t>(at_matrix), scheme.gap_open + scheme.gap_extend, scheme.gap_extend,
-          memory.as<std::uint8_t>(at_codes), memory.as<int2>(at_border), d_reached);
-      SWAT_CUDA_CHECK_LAUNCH();
-    }
-    SWAT_CUDA_CHECK(cudaEventRecord(own.filled, own.beside));
-    SWAT_CUDA_CHECK(cudaStreamWaitEvent(stream, own.filled, 0));
+    // Persistent warps (at most what the device holds at once, at most a warp per strip) take
+    // the strips by ticket.
+    const int resident = cuda::max_coresident_blocks(dev, fill_strips, box_lanes * fill_warps, 0);
+    const std::int64_t wanted = (strips + fill_warps - 1) / fill_warps;
+    const unsigned fill_blocks = unsigned(std::max<std::int64_t>(1, std::min<std::int64_t>(resident, wanted)));
+    fill_strips<<<fill_blocks, box_lanes * fill_warps, 0, stream>>>(
+        d_tasks, int(count), strips, memory.as<std::uint8_t>(at_residues), memory.as<std::int32_t>(at_matrix),
+        scheme.gap_open + scheme.gap_extend, scheme.gap_extend, memory.as<std::uint8_t>(at_codes),
+        memory.as<int2>(at_border), memory.as<std::int32_t>(at_fronts), d_reached, d_ticket, d_stalled, watchdog_cycles);
+    SWAT_CUDA_CHECK_LAUNCH();
     constexpr unsigned walk_threads = 128;
     walk_boxes<<<unsigned((count + walk_threads - 1) / walk_threads), walk_threads, 0, stream>>>(
         d_tasks, int(count), memory.as<std::uint8_t>(at_codes), d_reached,
         memory.as<std::uint32_t>(at_ops), memory.as<box_result>(at_results));
     SWAT_CUDA_CHECK_LAUNCH();
     std::int32_t stalled = 0;
-    SWAT_CUDA_CHECK(cudaMemcpyAsync(&stalled, d_reached + count, sizeof stalled, cudaMemcpyDeviceToHost, stream));
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(&stalled, d_stalled, sizeof stalled, cudaMemcpyDeviceToHost, stream));
     std::vector<box_result> results(count);
     std::vector<std::uint32_t> runs(static_cast<std::size_t>(ops));
     SWAT_CUDA_CHECK(cudaMemcpyAsync(results.data(), memory.as<void>(at_results), count * sizeof(box_result),

@@ -3,13 +3,15 @@
 //
 // A box ends at its hit's best cell: the alignment is the one that ends at the box's last cell
 // (bottom right) with the hit's score, and no other cell of the box reaches that score
-// (db_align.hpp's proof). One warp fills one box in strips of 32 rows (a row per lane, the
-// rows above passed down the lanes, the strip's last row kept for the next strip; a large box
-// has a block of eight warps, strips round robin, each warp trailing the one above), writing the
-// 4-bit cell codes of common/traceback.hpp in strip-major, step-major order (each step's 32
-// codes are one coalesced write); then one thread per box walks the codes back from the last
-// cell with the rules of walk_traceback() and writes the CIGAR's runs. The alignments are
-// those of the CPU engine (same codes, same walk). Boxes go in batches within a byte budget,
+// (db_align.hpp's proof). The boxes are filled in strips of 32 rows, one warp per strip (a row
+// per lane, the rows above passed down the lanes, the strip's last row handed to the next
+// strip through global memory): the strips are handed out by ticket, a box's one after the
+// other, so a large box runs on many warps of many blocks at once, each strip a few columns
+// behind the one above. The fill writes the 4-bit cell codes of common/traceback.hpp in
+// strip-major, step-major order (each step's 32 codes are one coalesced write); then one thread
+// per box walks the codes back from the last cell with the rules of walk_traceback() and
+// writes the CIGAR's runs. The alignments are those of the CPU engine (same codes, same walk).
+// Boxes go in batches within a byte budget,
 // the most cells first.
 
 #include <cstdint>
@@ -31,7 +33,7 @@ struct box_seconds {
   double host = 0;  //!< packing the residues and tasks, building the alignments
   double gpu = 0;   //!< uploads, the fill and walk kernels, downloads
   std::size_t batches = 0;
-  bool watchdog = false;  //!< a pipelined box waited too long (its box then counts as not reached)
+  bool watchdog = false;  //!< a strip waited too long (its box then counts as not reached)
 };
 
 //! The alignment of each box (queries[k] × targets[k], in box coordinates) that ends at its

@@ -91,21 +91,41 @@ class db_engine final : public engine {
       else
         whole.push_back(k);
     }
+    // A large hit's reverse pass is one warp's long walk over its reach window, while its box
+    // fill runs on many warps at once: such a hit skips the reverse pass and is aligned in its
+    // whole reach window (a rectangle ending at the best cell that holds every alignment of the
+    // hit's score ending there, so the same alignment: db_align.hpp), when the GPU's boxes take
+    // that window.
+    const double gpu_box_limit = std::min(double(options_.large_box_cells), max_gpu_box_cells);
+    std::vector<box_extent> boxes(boxed.size());
     std::vector<residue_span> qs, ts;
     std::vector<std::int32_t> scores;
-    for (std::size_t k : boxed) {
-      qs.push_back(jobs[k].query);
-      ts.push_back(jobs[k].target);
-      scores.push_back(jobs[k].known.score);
+    std::vector<std::size_t> reversed;
+    for (std::size_t b = 0; b < boxed.size(); ++b) {
+      const pair_job& j = jobs[boxed[b]];
+      const std::int64_t m = std::int64_t(j.query.size()), n = std::int64_t(j.target.size());
+      const double cells = reach_cells(m, n, j.known.score, scheme);
+      if (cells >= direct_box_min_cells && cells <= gpu_box_limit) {
+        const std::int64_t span = reach_span(m, n, j.known.score, scheme);
+        boxes[b] = box_extent{std::min(m, span), std::min(n, span)};
+        continue;
+      }
+      reversed.push_back(b);
+      qs.push_back(j.query);
+      ts.push_back(j.target);
+      scores.push_back(j.known.score);
     }
     using clock = std::chrono::steady_clock;
     const auto since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
     auto t0 = clock::now();
     reach_seconds reach;
-    const std::vector<box_extent> boxes = reverse_reach(qs, ts, scores, scheme, dev_, &reach);
+    const std::vector<box_extent> found = reverse_reach(qs, ts, scores, scheme, dev_, &reach);
+    for (std::size_t r = 0; r < reversed.size(); ++r) boxes[reversed[r]] = found[r];
     stages_.push_back({"reverse pass " + std::to_string(qs.size()), since(t0)});
     stages_.push_back({"reverse pass host", reach.host});
     stages_.push_back({"reverse pass gpu", reach.gpu});
+    if (reversed.size() < boxed.size())
+      stages_.push_back({"reach windows as boxes " + std::to_string(boxed.size() - reversed.size()), 0.0});
     t0 = clock::now();
     std::vector<pair_job> small, large;
     std::vector<std::size_t> small_at, large_at;
@@ -121,10 +141,9 @@ class db_engine final : public engine {
       const std::int64_t tb = std::int64_t(j.target.size()) - boxes[b].columns;
       offset[k] = {qb, tb};
       pair_job box{j.query_index, j.target_index, j.query.subspan(std::size_t(qb)), j.target.subspan(std::size_t(tb)), j.known};
-      // Boxes of up to large_box_cells: the GPU's batched boxes (a warp per box, eight pipelined
-      // warps per large box); larger ones: the pair engines.
-      const bool is_small = double(box.query.size()) * double(box.target.size()) <=
-                            std::min(double(options_.large_box_cells), max_gpu_box_cells);
+      // Boxes of up to large_box_cells: the GPU's batched boxes (strips of every box on many
+      // warps at once); larger ones: the pair engines.
+      const bool is_small = double(box.query.size()) * double(box.target.size()) <= gpu_box_limit;
       (is_small ? small : large).push_back(box);
       (is_small ? small_at : large_at).push_back(k);
     }

@@ -4,8 +4,9 @@
 // optimal paths tie, and gap costs at the extremes (no open cost; a large open cost). Each
 // pair's best cell comes from the reference, its box from the reverse pass (db_align.hpp);
 // the box aligned on the GPU, moved back, must be the reference's alignment of the whole pair
-// (score, both ends, CIGAR), for boxes of one warp and of eight pipelined warps, also when the
-// batches are cut small. A score the box's last cell does not reach gives an alignment of
+// (score, both ends, CIGAR), for boxes of one strip up to hundreds (a box's strips on many
+// warps at once), also when the batches are cut small, and when each box is the hit's whole reach
+// window (as the engine aligns its large hits). A score the box's last cell does not reach gives an alignment of
 // score 0 (the caller's fallback).
 
 #include <gtest/gtest.h>
@@ -32,8 +33,10 @@ std::string ops_text(const std::vector<cigar_op>& ops) {
 }
 
 //! Checks align_boxes on every pair (q[k], t[k]) with a positive best score.
+//! With `windows`, each box is the hit's whole reach window (as the engine aligns its large hits)
+//! instead of the reverse pass's box.
 void check_boxes(const seqs_t& qs, const seqs_t& ts, const scoring_scheme& s, const std::string& what,
-                 std::uint64_t budget = std::uint64_t(1) << 30) {
+                 std::uint64_t budget = std::uint64_t(1) << 30, bool windows = false) {
   std::vector<residue_span> qp, tp;
   std::vector<std::int32_t> scores;
   std::vector<alignment> want;
@@ -47,7 +50,15 @@ void check_boxes(const seqs_t& qs, const seqs_t& ts, const scoring_scheme& s, co
   }
   ASSERT_FALSE(want.empty()) << what;
   const auto& dev = swat::test::test_device();
-  const std::vector<box_extent> boxes = reverse_reach(qp, tp, scores, s, dev);
+  std::vector<box_extent> boxes = reverse_reach(qp, tp, scores, s, dev);
+  if (windows) {
+    const std::vector<residue_span> wq = reach_window(qp, tp, scores, s), wt = reach_window(tp, qp, scores, s);
+    for (std::size_t k = 0; k < boxes.size(); ++k) {
+      ASSERT_GE(std::int64_t(wq[k].size()), boxes[k].rows) << what << " pair " << k;
+      ASSERT_GE(std::int64_t(wt[k].size()), boxes[k].columns) << what << " pair " << k;
+      boxes[k] = box_extent{std::int64_t(wq[k].size()), std::int64_t(wt[k].size())};
+    }
+  }
   std::vector<residue_span> bq, bt;
   for (std::size_t k = 0; k < boxes.size(); ++k) {
     ASSERT_GT(boxes[k].rows, 0) << what << " pair " << k;
@@ -84,7 +95,7 @@ TEST(DbBoxes, RandomAndRelatedPairsEveryScheme) {
   std::mt19937 rng(20261126);
   for (const scoring_scheme& s : fast::test::schemes()) {
     seqs_t qs, ts;
-    // Up to 257 rows: a warp per box; from 512 rows and 2^20 cells: eight pipelined warps.
+    // Boxes of one strip up to 82 strips, all in one batch: a large box's strips on many warps.
     for (std::int64_t m : {1, 2, 31, 32, 33, 63, 64, 65, 100, 257, 700, 1500, 2049, 2600}) {
       for (int rep = 0; rep < 3; ++rep) {
         const std::int64_t n = std::uniform_int_distribution<std::int64_t>(1, 2 * m + 40)(rng);
@@ -96,6 +107,7 @@ TEST(DbBoxes, RandomAndRelatedPairsEveryScheme) {
                              (s.alphabet == alphabet_kind::dna ? " dna" : " protein");
     check_boxes(qs, ts, s, what);
     check_boxes(qs, ts, s, what + ", small batches", 16 << 10);
+    check_boxes(qs, ts, s, what + ", reach windows as boxes", std::uint64_t(1) << 30, true);
   }
 }
 
@@ -130,6 +142,8 @@ TEST(DbBoxes, ExtremeGapCostsAndLongBoxes) {
       ts.push_back(fast::test::related_or_random(rng, qs.back(), m + 200, s));
     }
     check_boxes(qs, ts, s, "gaps " + std::to_string(s.gap_open) + "/" + std::to_string(s.gap_extend));
+    check_boxes(qs, ts, s, "gaps " + std::to_string(s.gap_open) + "/" + std::to_string(s.gap_extend) + ", reach windows",
+                std::uint64_t(1) << 30, true);
   }
 }
 

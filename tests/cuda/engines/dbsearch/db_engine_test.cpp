@@ -11,6 +11,7 @@
 #include <random>
 #include <string>
 
+#include "cuda/engines/dbsearch/db_align.hpp"
 #include "cuda/engines/dbsearch/db_engine.hpp"
 #include "cuda/engines/fast/fast_engine.hpp"
 #include "engine/cpu_engine.hpp"
@@ -105,6 +106,80 @@ TEST(DbEngine, LargeBoxesAtOnceAndRepeatedBoxesOnceEqualTheCpu) {
     named_small = named_small || name == "gpu boxes 7 (6 distinct)";
   }
   EXPECT_TRUE(named_large && named_small);
+}
+
+TEST(DbEngine, LargeHitsAlignedInTheirReachWindowsEqualTheCpu) {
+  SWAT_REQUIRE_DEVICE();
+  // Hits whose reach window has 2^22 cells or more skip the reverse pass and are aligned in the
+  // whole window on the GPU's boxes (strips of one box on many warps): proteins of 2,100-3,400
+  // residues (a weak reach bound: the windows are the whole prefixes) and DNA of 6-9 kb (a tight
+  // one), each against a mutated copy, a repeated target among them, and small hits beside
+  // them that still take the reverse pass. Every alignment equals the CPU engine's of the whole
+  // pair, and the stages say how many hits skipped the reverse pass.
+  for (const bool dna : {false, true}) {
+    const scoring_scheme s = dna ? scoring::make_dna_scheme(2, -3, 5, 2) : scoring::make_protein_scheme("BLOSUM62", 11, 1);
+    std::mt19937 rng(dna ? 112702u : 112701u);
+    std::vector<std::vector<std::uint8_t>> queries, targets;
+    std::vector<std::pair<std::size_t, std::size_t>> pairs;
+    const std::vector<std::size_t> lengths =
+        dna ? std::vector<std::size_t>{6000, 9000, 150, 400} : std::vector<std::size_t>{2100, 3400, 2600, 200, 350};
+    // 1 in 10 residues substituted (by a residue of the alphabet), 1 in 40 dropped or doubled.
+    const auto mutate = [&](const std::vector<std::uint8_t>& q) {
+      std::vector<std::uint8_t> t = test::random_residues(rng, 40, s);
+      std::uniform_int_distribution<int> roll(0, 39);
+      for (std::uint8_t r : q) {
+        const int e = roll(rng);
+        if (e == 0) continue;
+        if (e == 1) t.push_back(r);
+        t.push_back(e < 5 ? test::random_residues(rng, 1, s).front() : r);
+      }
+      return t;
+    };
+    for (std::size_t len : lengths) {
+      queries.push_back(test::random_residues(rng, len, s));
+      targets.push_back(mutate(queries.back()));
+      pairs.push_back({queries.size() - 1, targets.size() - 1});
+    }
+    targets.push_back(targets.front());  // the first large hit twice
+    pairs.push_back({0, targets.size() - 1});
+    cpu_engine cpu(0);
+    std::vector<pair_job> whole, jobs;
+    for (const auto& [q, t] : pairs) whole.push_back({q, t, queries[q], targets[t]});
+    std::vector<best_cell> cells(whole.size());
+    cpu.score_many(whole, s, cells, {});
+    std::vector<alignment> want(whole.size());
+    cpu.align_many(whole, s, want, {});
+    std::size_t large = 0;
+    for (std::size_t k = 0; k < whole.size(); ++k) {
+      ASSERT_GT(cells[k].score, 0) << k;
+      pair_job j = whole[k];
+      j.query = j.query.first(std::size_t(cells[k].query_end));
+      j.target = j.target.first(std::size_t(cells[k].target_end));
+      j.known = cells[k];
+      if (reach_cells(std::int64_t(j.query.size()), std::int64_t(j.target.size()), j.known.score, s) >= direct_box_min_cells)
+        ++large;
+      jobs.push_back(j);
+    }
+    ASSERT_EQ(large, dna ? 3u : 4u) << "the test's large hits must reach the threshold";
+    engine_options o;
+    o.gpu_id = swat::test::test_device().id();
+    auto db = make_db_engine(fast::make_fast_engine(o), std::make_unique<cpu_engine>(0), scan_options{}, o.gpu_id,
+                             [&](std::uint64_t gpu_bytes) {
+                               engine_options b = o;
+                               b.max_gpu_mem_bytes = gpu_bytes;
+                               return fast::make_fast_engine(b);
+                             });
+    std::vector<alignment> got(jobs.size());
+    db->align_many(jobs, s, got, {});
+    for (std::size_t k = 0; k < jobs.size(); ++k)
+      EXPECT_EQ(got[k], want[k]) << (dna ? "dna" : "protein") << " hit " << k << ": " << got[k].score << " @"
+                                 << got[k].query_begin << "-" << got[k].query_end << " want " << want[k].score << " @"
+                                 << want[k].query_begin << "-" << want[k].query_end;
+    bool named = false;
+    for (const auto& [name, seconds] : db->stage_seconds())
+      named = named || name == "reach windows as boxes " + std::to_string(large);
+    EXPECT_TRUE(named) << (dna ? "dna" : "protein");
+  }
 }
 
 TEST(DbEngine, ManyQueriesAgainstFewTargetsScanTheOtherWayRound) {
