@@ -206,7 +206,8 @@ int align_command(const engine_registry& engines, const std::vector<std::string>
   // clang-format off
   opts.add_options("Input")
     ("query", "query FASTA (.gz ok; - for standard input)", cxxopts::value<std::string>())
-    ("db", "database FASTA (.gz ok; - for standard input)", cxxopts::value<std::string>())
+    ("db", "database FASTA (.gz ok; - for standard input) or a prepared database's PREFIX (swat-gpu makedb)",
+     cxxopts::value<std::string>())
     ("server", "answer from a warm `swat-gpu serve` listening on this socket instead of reading DB "
                "(docs/serve.md; the scheme and the engine are the server's)", cxxopts::value<std::string>())
     ("strand", "DNA strands of the queries searched: both|plus|minus [both]", cxxopts::value<std::string>());
@@ -245,7 +246,7 @@ int align_command(const engine_registry& engines, const std::vector<std::string>
       if (r.count(name))
         throw usage_error(std::string("--") + name + " belongs to the server: give it to swat-gpu serve");
   } else if (!r.count("query") || !r.count("db")) {
-    throw usage_error("align needs QUERY and DB FASTA files (try: swat-gpu align --help)");
+    throw usage_error("align needs QUERY and DB (try: swat-gpu align --help)");
   }
 
   pipeline::align_options o;

@@ -17,6 +17,8 @@ class bench_registry;
 int align_command(const engine_registry& engines, const std::vector<std::string>& args);
 //! `swat-gpu serve DB --socket PATH [options]`: answers `align --server` until a signal ends it.
 int serve_command(const engine_registry& engines, const std::vector<std::string>& args);
+//! `swat-gpu makedb DB.fa PREFIX [options]`: writes a prepared database (pipeline/database.hpp).
+int makedb_command(const std::vector<std::string>& args);
 //! True once an align command has left its GPU engine for the process's exit (main then ends
 //! the process without tearing the CUDA runtime down, after flushing its output).
 bool gpu_engine_left();

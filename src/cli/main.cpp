@@ -26,6 +26,9 @@ constexpr const char* top_help =
     "\n"
     "Usage:\n"
     "  swat-gpu align QUERY.fa DB.fa [options]   align every query against every target\n"
+    "                                            (DB: FASTA, or a prepared database's PREFIX)\n"
+    "  swat-gpu makedb DB.fa PREFIX [options]    write a prepared database that align and\n"
+    "                                            serve map instead of parsing FASTA\n"
     "  swat-gpu serve DB.fa --socket PATH [options]\n"
     "                                            keep DB and the engine ready; answer requests\n"
     "  swat-gpu align QUERY.fa --server PATH [output options]\n"
@@ -93,6 +96,7 @@ int main(int argc, char** argv) {
       }
       return code;
     }
+    if (command == "makedb") return swat::cli::makedb_command(args);
     if (command == "serve") return swat::cli::serve_command(swat::built_engines(), args);
     if (command == "bench") return swat::cli::bench_command(swat::cli::built_benches(), args);
     return fail(2, "unknown command '" + command + "' (try: swat-gpu --help)");

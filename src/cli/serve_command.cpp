@@ -32,7 +32,7 @@ int serve_command(const engine_registry& engines, const std::vector<std::string>
   opts.positional_help("DB.fa --socket PATH").show_positional_help();
   // clang-format off
   opts.add_options("Input")
-    ("db", "database FASTA (.gz ok)", cxxopts::value<std::string>());
+    ("db", "database FASTA (.gz ok) or a prepared database's PREFIX (swat-gpu makedb)", cxxopts::value<std::string>());
   add_search_options(opts, engines);
   opts.add_options("Server")
     ("socket", "Unix domain socket to answer on", cxxopts::value<std::string>())

@@ -4,6 +4,8 @@
 
 #include "pipeline/align_pipeline.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -22,6 +24,7 @@
 #include "common/score_range.hpp"
 #include "engine/plan.hpp"
 #include "output/atomic_file.hpp"
+#include "pipeline/database.hpp"
 #include "pipeline/progress.hpp"
 #include "scoring/karlin.hpp"
 #include "scoring/scoring.hpp"
@@ -90,17 +93,16 @@ constexpr std::uint64_t strands_together_max_residues = std::uint64_t(1) << 28;
 //! are held at once).
 constexpr std::size_t strands_together_max_pairs = std::size_t(1) << 28;
 
-// Reads both inputs; in auto mode both files must come out as the same alphabet.
-std::pair<sequence_set, sequence_set> read_inputs(const align_options& options, const notice_fn& notice) {
+// Reads both inputs (the database FASTA or prepared, database.hpp); in auto mode both must come
+// out as the same alphabet.
+std::pair<sequence_set, sequence_set> read_inputs(const align_options& options, const notice_fn& notice,
+                                                  database_read& how) {
   const io::warning_fn warn = [&](const std::string& w) { notice("warning: " + w); };
   // --threads bounds the reader's threads too.
   const unsigned threads = options.engine.options.cpu_threads;
   sequence_set queries = io::read_fasta(options.query_path, options.alphabet, warn, threads);
-  sequence_set targets = io::read_fasta(options.db_path, options.alphabet, warn, threads);
-  if (queries.alphabet != targets.alphabet)
-    throw usage_error(options.query_path + " reads as " + std::string(to_string(queries.alphabet)) +
-                      " but " + options.db_path + " as " + std::string(to_string(targets.alphabet)) +
-                      "; choose one with --alphabet dna|protein");
+  sequence_set targets = read_database(options.db_path, options.alphabet, warn, threads, &how);
+  check_alphabets(options.query_path, queries, targets, how.prepared);
   return {std::move(queries), std::move(targets)};
 }
 
@@ -389,6 +391,24 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
   return hits;
 }
 
+//! " (prepared database: V volumes, N MiB mapped in X s, checked and copied in Y s)" for a
+//! prepared database, else nothing.
+std::string read_detail(const database_read& how) {
+  if (!how.prepared) return "";
+  char buf[200];
+  std::snprintf(buf, sizeof buf, " (prepared database: %u volume%s, %.0f MiB mapped in %.3f s, checked and copied in %.3f s)",
+                how.volumes, how.volumes == 1 ? "" : "s", double(how.report.mapped_bytes) / (1 << 20), how.report.map_s,
+                how.report.check_s);
+  return buf;
+}
+
+//! The most resident memory this process has held (bytes).
+std::uint64_t peak_host_bytes() {
+  struct rusage usage {};
+  if (::getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  return std::uint64_t(usage.ru_maxrss) * 1024;  // Linux: KiB
+}
+
 // Every engine scores in int32: refuse inputs whose best possible score could overflow it.
 void check_score_range(const sequence_set& queries, const sequence_set& targets, const scoring_scheme& scheme) {
   std::uint64_t longest_query = 0, longest_target = 0;
@@ -464,7 +484,9 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
   // unwritable path fails before any input is read or any cell is computed.
   std::optional<output::atomic_file> out_file;
   if (!options.out_path.empty() && options.out_path != "-") {
-    const std::string inputs[] = {options.query_path, options.db_path, options.scoring.matrix_file};
+    std::vector<std::string> inputs = database_files(options.db_path);
+    inputs.push_back(options.query_path);
+    inputs.push_back(options.scoring.matrix_file);
     out_file.emplace(options.out_path, inputs);
   }
   const auto since_start = [&start] { return std::chrono::duration<double>(clock::now() - start).count(); };
@@ -494,7 +516,7 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
       options.engine.options.cpu_threads ? options.engine.options.cpu_threads : std::max(1u, std::thread::hardware_concurrency());
   std::optional<device_plan> planned;  // the planner's prediction from the inputs' sizes
   if (options.engine.device.kind == device_kind::auto_select && options.engine.gpu && !options.engine.gpu_asked) {
-    const search_size guess{estimated_residues(options.query_path), estimated_residues(options.db_path)};
+    const search_size guess{estimated_residues(options.query_path), database_residues_hint(options.db_path)};
     if (guess.query_residues > 0 && guess.target_residues > 0) {
       planned = plan_device(guess, threads);
       if (planned->use_cpu) with_progress.engine.device.kind = device_kind::cpu;
@@ -518,7 +540,8 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
   }
   // (Named references, not a structured binding: the settle lambda below captures them, which
   // clang 14, the fuzz build's compiler, refuses for bindings.)
-  std::pair<sequence_set, sequence_set> inputs = read_inputs(options, notice_in);
+  database_read db_read;
+  std::pair<sequence_set, sequence_set> inputs = read_inputs(options, notice_in, db_read);
   sequence_set& queries = inputs.first;
   sequence_set& targets = inputs.second;
   const double read_s = since_start();
@@ -578,12 +601,13 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
       return std::string(buf);
     };
     const std::string line =
-        num("timing: read %.3f s | ", read_s) + eng->name() + " engine on " + eng->device() +
+        num("timing: read %.3f s", read_s) + read_detail(db_read) + " | " + eng->name() + " engine on " + eng->device() +
         num(" ready %.3f s (started with the read) | align %.3f s (%.3g cells, %.1f GCUPS; ", engine_s, align_s,
             double(total_cells), double(total_cells) / std::max(align_s, 1e-9) / 1e9) +
         stages + num("scan %.3f s, E-values ", scan_s) + times.stats_method +
         num(" %.3f s, traceback %.3f s) | output %.3f s | total %.3f s", fit_s, align_s - scan_s - fit_s,
-            since_start() - aligned_s, since_start());
+            since_start() - aligned_s, since_start()) +
+        num(" | host peak memory %.0f MiB", double(peak_host_bytes()) / (1 << 20));
     options.timing(line + " | plan: " + plan);
   }
   if (options.leave_gpu_engine && options.engine.cpu && eng->name() != options.engine.cpu->name)

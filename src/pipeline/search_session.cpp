@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "common/error.hpp"
+#include "pipeline/database.hpp"
 
 namespace swat::pipeline {
 namespace {
@@ -52,7 +53,7 @@ search_session::search_session(session_options options, const notice_fn& notice)
   }
   const io::warning_fn warn = [&](const std::string& w) { notice("warning: " + w); };
   try {
-    targets_ = io::read_fasta(options_.db_path, options_.alphabet, warn, options_.engine.options.cpu_threads);
+    targets_ = read_database(options_.db_path, options_.alphabet, warn, options_.engine.options.cpu_threads, &read_);
   } catch (...) {
     if (engine_ready.valid()) engine_ready.wait();  // its thread refers to this frame
     throw;
@@ -81,10 +82,7 @@ search_session::search_session(session_options options, const notice_fn& notice)
 search_session::~search_session() = default;
 
 checked_search search_session::check(const align_options& request, const sequence_set& queries) const {
-  if (queries.alphabet != targets_.alphabet)
-    throw usage_error(request.query_path + " reads as " + std::string(to_string(queries.alphabet)) + " but " +
-                      options_.db_path + " as " + std::string(to_string(targets_.alphabet)) +
-                      "; choose one with --alphabet dna|protein");
+  check_alphabets(request.query_path, queries, targets_, read_.prepared);
   if (gives_scoring(request.scoring)) {
     const scoring_scheme asked = build_scheme(targets_.alphabet, request.scoring);
     if (!(asked == scheme_))

@@ -15,12 +15,13 @@
 #include "engine/registry.hpp"
 #include "io/fasta.hpp"
 #include "pipeline/align_pipeline.hpp"
+#include "pipeline/database.hpp"
 
 namespace swat::pipeline {
 
 //! What a session is made of: the database and the options every search of it shares.
 struct session_options {
-  std::string db_path;                                            //!< database FASTA (as given)
+  std::string db_path;  //!< database: FASTA or a prepared database's PREFIX (as given)
   io::alphabet_request alphabet = io::alphabet_request::auto_detect;  //!< --alphabet
   scoring_options scoring;                                        //!< the scheme's options
   engine_plan engine;                                             //!< --device, --kernel, … (registry.hpp)
@@ -70,6 +71,7 @@ class search_session {
   sequence_set targets_;
   scoring_scheme scheme_;
   std::unique_ptr<engine> engine_;
+  database_read read_;       //!< how the database was read (FASTA or prepared)
   std::mutex engine_mutex_;  //!< one search at a time
   double ready_s_ = 0;
 };

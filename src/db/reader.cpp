@@ -1,0 +1,274 @@
+// Reading a prepared database (reader.hpp).
+
+#include "db/reader.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+
+#include "common/error.hpp"
+#include "db/checksum.hpp"
+
+namespace swat::db {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+std::string num(std::uint64_t v) { return std::to_string(v); }
+
+bool starts_with(std::span<const unsigned char> bytes, std::string_view magic) {
+  return bytes.size() >= magic.size() && std::memcmp(bytes.data(), magic.data(), magic.size()) == 0;
+}
+
+//! The first 8 bytes of a file (fewer when it is shorter); empty when it cannot be read.
+std::string first_bytes(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  char buf[8];
+  const ssize_t n = ::read(fd, buf, sizeof buf);
+  ::close(fd);
+  return n > 0 ? std::string(buf, std::size_t(n)) : std::string();
+}
+
+bool is_regular_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+//! A whole file mapped read-only (or empty); unmapped with the object.
+class mapped_file {
+ public:
+  explicit mapped_file(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw input_error(path, std::string("cannot open: ") + std::strerror(errno));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      ::close(fd);
+      throw input_error(path, "not a regular file");
+    }
+    size_ = std::size_t(st.st_size);
+    if (size_ > 0) {
+      void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (p == MAP_FAILED) {
+        const int e = errno;
+        ::close(fd);
+        throw input_error(path, std::string("cannot map: ") + std::strerror(e));
+      }
+      data_ = static_cast<const unsigned char*>(p);
+      ::madvise(p, size_, MADV_SEQUENTIAL);
+    }
+    ::close(fd);
+  }
+  ~mapped_file() {
+    if (data_) ::munmap(const_cast<unsigned char*>(data_), size_);
+  }
+  mapped_file(const mapped_file&) = delete;
+  mapped_file& operator=(const mapped_file&) = delete;
+  std::span<const unsigned char> bytes() const { return {data_, size_}; }
+
+ private:
+  const unsigned char* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+//! The common checks of a file's first 128 bytes: size, magic, version, header checksum, size
+//! field. what: "index" or "volume". Returns the header.
+template <class header_t>
+header_t check_header(std::span<const unsigned char> bytes, const std::string& name, std::string_view magic,
+                      std::string_view other_magic, const char* what, const char* other_hint) {
+  if (starts_with(bytes, other_magic)) throw input_error(name, std::string("is a ") + other_hint);
+  if (!starts_with(bytes, magic)) {
+    if (bytes.size() < magic.size() && std::memcmp(bytes.data(), magic.data(), bytes.size()) == 0)
+      throw input_error(name, "truncated: " + num(bytes.size()) + " bytes, less than a database " + what + "'s header");
+    throw input_error(name, std::string("not a swat-gpu database ") + what + " (made by swat-gpu makedb)");
+  }
+  if (bytes.size() < header_bytes)
+    throw input_error(name, "truncated: " + num(bytes.size()) + " bytes, less than a database " + what + "'s header");
+  header_t h;
+  std::memcpy(&h, bytes.data(), sizeof h);
+  // The version first: a newer writer may have changed what the checksum covers.
+  if (h.version > format_version)
+    throw input_error(name, "database format version " + num(h.version) + " is newer than this swat-gpu reads (" +
+                                num(format_version) + "); update swat-gpu or run its makedb again");
+  if (checksum_of(bytes.first(header_checksum_bytes)) != h.header_checksum)
+    throw input_error(name, std::string("corrupted: the ") + what + " header's checksum does not match");
+  if (h.version == 0 || h.header_size != header_bytes || h.alphabet > 1)
+    throw input_error(name, std::string("corrupted: the ") + what + " header is inconsistent");
+  if (bytes.size() < h.file_bytes)
+    throw input_error(name, "truncated: " + num(bytes.size()) + " of " + num(h.file_bytes) + " bytes");
+  if (bytes.size() > h.file_bytes)
+    throw input_error(name, "corrupted: " + num(bytes.size() - h.file_bytes) + " bytes after the end of the " + what);
+  if (checksum_of(bytes.subspan(header_bytes)) != h.body_checksum)
+    throw input_error(name, std::string("corrupted: the ") + what + "'s checksum does not match its contents");
+  return h;
+}
+
+std::string fixed_text(const char* field, std::size_t bytes) { return std::string(field, strnlen(field, bytes)); }
+
+bool all_zero(const std::uint8_t* p, std::size_t n) {
+  return std::all_of(p, p + n, [](std::uint8_t b) { return b == 0; });
+}
+
+//! Reads the u64 at a (unaligned-safe).
+std::uint64_t u64_at(const unsigned char* a) {
+  std::uint64_t v;
+  std::memcpy(&v, a, 8);
+  return v;
+}
+
+}  // namespace
+
+std::optional<std::string> prepared_index_path(const std::string& db) {
+  if (db.empty() || db == "-") return std::nullopt;
+  if (is_regular_file(db)) {
+    const std::string head = first_bytes(db);
+    if (head == index_magic) return db;
+    if (head == volume_magic)
+      throw input_error(db, "is a volume of a prepared database; give the database's PREFIX (its .swdb index)");
+    return std::nullopt;
+  }
+  std::error_code ec;
+  if (std::filesystem::exists(db, ec)) return std::nullopt;  // a directory, a FIFO: the FASTA reader's message
+  const std::string index = db + std::string(index_suffix);
+  if (is_regular_file(index)) return index;
+  return std::nullopt;
+}
+
+database_index parse_index(std::span<const unsigned char> bytes, const std::string& name) {
+  const auto h = check_header<index_header>(bytes, name, index_magic, volume_magic, "index",
+                                            "volume of a prepared database; give the database's PREFIX (its .swdb index)");
+  if (!all_zero(h.reserved0, sizeof h.reserved0) || !all_zero(h.reserved1, sizeof h.reserved1) ||
+      h.file_bytes != header_bytes + composition_ranks * 8 + std::uint64_t(h.volumes) * sizeof(volume_entry))
+    throw input_error(name, "corrupted: the index header is inconsistent");
+  database_index index;
+  index.path = name;
+  index.alphabet = h.alphabet == 0 ? alphabet_kind::dna : alphabet_kind::protein;
+  index.version = h.version;
+  index.tool_version = fixed_text(h.tool_version, sizeof h.tool_version);
+  index.sequences = h.sequences;
+  index.residues = h.residues;
+  index.longest = h.longest;
+  index.max_volume_bytes = h.max_volume_bytes;
+  const unsigned char* body = bytes.data() + header_bytes;
+  std::uint64_t composed = 0;
+  const int ranks = index.alphabet == alphabet_kind::dna ? dna_size : protein_size;
+  for (std::uint32_t r = 0; r < composition_ranks; ++r) {
+    index.composition[r] = u64_at(body + 8 * r);
+    if (int(r) >= ranks && index.composition[r] != 0) throw input_error(name, "corrupted: a residue count outside the alphabet");
+    composed += index.composition[r];
+    if (composed < index.composition[r]) throw input_error(name, "corrupted: the residue counts overflow");
+  }
+  index.volumes.resize(h.volumes);
+  std::uint64_t sequences = 0, residues = 0;
+  for (std::uint32_t k = 0; k < h.volumes; ++k) {
+    volume_entry& e = index.volumes[k];
+    std::memcpy(&e, body + composition_ranks * 8 + std::size_t(k) * sizeof(volume_entry), sizeof e);
+    const std::string file = fixed_text(e.name, sizeof e.name);
+    if (e.name[volume_name_bytes - 1] != 0 || file.empty() || file == "." || file == ".." ||
+        file.find('/') != std::string::npos || e.sequences == 0 || e.residues < e.sequences)
+      throw input_error(name, "corrupted: volume entry " + num(k + 1) + " is inconsistent");
+    sequences += e.sequences;
+    residues += e.residues;
+    if (sequences < e.sequences || residues < e.residues) throw input_error(name, "corrupted: the volume counts overflow");
+  }
+  if (h.sequences == 0 || h.volumes == 0) throw input_error(name, "corrupted: the database has no sequences");
+  if (sequences != h.sequences || residues != h.residues || composed != h.residues || h.longest == 0 ||
+      h.longest > max_sequence_residues || h.longest > h.residues)
+    throw input_error(name, "corrupted: the index's counts disagree with its volumes");
+  return index;
+}
+
+database_index read_index(const std::string& path) {
+  const mapped_file file(path);
+  return parse_index(file.bytes(), path);
+}
+
+void parse_volume(std::span<const unsigned char> bytes, const std::string& name, const database_index& index,
+                  std::uint32_t k, std::uint64_t first_sequence, const record_fn& add) {
+  const auto h = check_header<volume_header>(bytes, name, volume_magic, index_magic, "volume",
+                                             "database index, not one of its volumes");
+  const volume_entry& e = index.volumes.at(k);
+  if (h.alphabet != std::uint8_t(index.alphabet) || h.volume != k || h.first_sequence != first_sequence ||
+      h.sequences != e.sequences || h.residues != e.residues || h.file_bytes != e.file_bytes ||
+      h.body_checksum != e.body_checksum || h.header_checksum != e.header_checksum)
+    throw input_error(name, "does not belong to " + index.path + " (volume " + num(k + 1) + " of " +
+                                num(index.volumes.size()) + " differs from what the index lists; run makedb again)");
+  const std::uint64_t n = h.sequences, size = bytes.size();
+  // Sizes first (no arithmetic below can overflow once these hold), then the layout.
+  if (!all_zero(h.reserved0, sizeof h.reserved0) || h.reserved1 != 0 || n == 0 || n > size / 24 || h.residues > size ||
+      h.residue_index_at != header_bytes || h.residues_at != align_section(h.residue_index_at + 8 * (n + 1)) ||
+      h.text_index_at != align_section(h.residues_at + h.residues) ||
+      h.text_at != align_section(h.text_index_at + 8 * (2 * n + 1)) || h.text_at > size)
+    throw input_error(name, "corrupted: the volume's layout is inconsistent");
+  const unsigned char* base = bytes.data();
+  const unsigned char* residue_index = base + h.residue_index_at;
+  const unsigned char* text_index = base + h.text_index_at;
+  const std::uint64_t text_bytes = size - h.text_at;
+  if (u64_at(residue_index) != 0 || u64_at(residue_index + 8 * n) != h.residues || u64_at(text_index) != 0 ||
+      u64_at(text_index + 16 * n) != text_bytes)
+    throw input_error(name, "corrupted: the volume's offsets are inconsistent");
+  const std::uint8_t ranks = index.alphabet == alphabet_kind::dna ? dna_size : protein_size;
+  const char* text = reinterpret_cast<const char*>(base + h.text_at);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::uint64_t r0 = u64_at(residue_index + 8 * i), r1 = u64_at(residue_index + 8 * (i + 1));
+    const std::uint64_t t0 = u64_at(text_index + 16 * i), t1 = u64_at(text_index + 16 * i + 8),
+                        t2 = u64_at(text_index + 16 * i + 16);
+    const std::string record = "record " + num(first_sequence + i + 1);
+    if (r1 <= r0 || r1 > h.residues || r1 - r0 > index.longest || t1 <= t0 || t2 < t1 || t2 > text_bytes)
+      throw input_error(name, "corrupted: the offsets of " + record + " are inconsistent");
+    const residue_span residues(base + h.residues_at + r0, r1 - r0);
+    if (*std::max_element(residues.begin(), residues.end()) >= ranks)
+      throw input_error(name, "corrupted: " + record + " holds a residue outside the " +
+                                  std::string(to_string(index.alphabet)) + " alphabet");
+    const std::string_view seq_name(text + t0, t1 - t0), description(text + t1, t2 - t1);
+    if (std::any_of(seq_name.begin(), seq_name.end(), [](char c) { return (unsigned char)c <= 0x20 || c == 0x7f; }) ||
+        std::any_of(description.begin(), description.end(),
+                    [](char c) { return ((unsigned char)c < 0x20 && c != '\t') || c == 0x7f; }))
+      throw input_error(name, "corrupted: the name or description of " + record + " holds a control byte");
+    add(seq_name, description, residues);
+  }
+}
+
+std::string volume_path(const database_index& index, std::uint32_t k) {
+  const std::string file = fixed_text(index.volumes.at(k).name, volume_name_bytes);
+  return (std::filesystem::path(index.path).parent_path() / file).string();
+}
+
+sequence_set read_database(const std::string& index_path, const std::string& shown, read_report* report) {
+  auto t0 = clock_type::now();
+  read_report measured;
+  const database_index index = read_index(index_path);
+  sequence_set set;
+  set.file = shown;
+  set.alphabet = index.alphabet;
+  set.records.reserve(index.sequences);
+  std::uint64_t first = 0, longest = 0;
+  for (std::uint32_t k = 0; k < index.volumes.size(); ++k) {
+    const std::string path = volume_path(index, k);
+    const mapped_file file(path);
+    const auto t1 = clock_type::now();
+    measured.map_s += std::chrono::duration<double>(t1 - t0).count();
+    measured.mapped_bytes += file.bytes().size();
+    parse_volume(file.bytes(), path, index, k, first, [&](std::string_view name, std::string_view description,
+                                                          residue_span residues) {
+      longest = std::max<std::uint64_t>(longest, residues.size());
+      set.records.push_back({std::string(name), std::string(description),
+                             std::vector<std::uint8_t>(residues.begin(), residues.end())});
+    });
+    first += index.volumes[k].sequences;
+    t0 = clock_type::now();
+    measured.check_s += std::chrono::duration<double>(t0 - t1).count();
+  }
+  if (longest != index.longest) throw input_error(index_path, "corrupted: its longest sequence differs from its volumes'");
+  if (report) *report = measured;
+  return set;
+}
+
+}  // namespace swat::db

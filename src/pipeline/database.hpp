@@ -1,0 +1,67 @@
+#pragma once
+// The database of a search as the user names it: a FASTA file (plain or gzip) or a prepared
+// database (`swat-gpu makedb`, db/format.hpp) named by its PREFIX or its PREFIX.swdb index; and
+// makedb itself, which writes a prepared database from a FASTA file.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/sequence.hpp"
+#include "db/reader.hpp"
+#include "io/fasta.hpp"
+
+namespace swat::pipeline {
+
+//! How the database of a search was read (for --timing).
+struct database_read {
+  bool prepared = false;       //!< a prepared database (else FASTA)
+  std::uint32_t volumes = 0;   //!< its volumes
+  db::read_report report;      //!< mapping and checking them
+};
+
+//! Reads db: a prepared database when db::prepared_index_path finds one, else FASTA. An
+//! --alphabet other than auto must be the prepared database's (else usage_error). how, when
+//! given, says which it was.
+sequence_set read_database(const std::string& db, io::alphabet_request alphabet, const io::warning_fn& warn,
+                           unsigned max_threads, database_read* how = nullptr);
+
+//! Throws usage_error when the queries' alphabet is not the database's (targets.file names it;
+//! prepared: a prepared database, whose alphabet was fixed by makedb).
+void check_alphabets(const std::string& query_path, const sequence_set& queries, const sequence_set& targets,
+                     bool prepared);
+
+//! Residues of db for the planner before it is read: a prepared database's own count, else
+//! estimated from the FASTA file's size (engine/plan.hpp). 0: unknown.
+std::uint64_t database_residues_hint(const std::string& db);
+
+//! The files a search reads for db (outputs must not replace them): the FASTA file, or a prepared
+//! database's index and the volumes it lists.
+std::vector<std::string> database_files(const std::string& db);
+
+//! `swat-gpu makedb FASTA PREFIX`.
+struct makedb_options {
+  std::string fasta_path;  //!< FASTA or FASTA.gz ("-": standard input)
+  std::string prefix;      //!< writes PREFIX.swdb and PREFIX.<generation>.NNN.swdbv beside it
+  io::alphabet_request alphabet = io::alphabet_request::auto_detect;
+  std::uint64_t max_volume_bytes = 0;  //!< bound of a volume file (0: db::default_volume_bytes)
+  unsigned threads = 0;                //!< reader threads (0: the hardware's)
+};
+
+//! What makedb wrote.
+struct makedb_result {
+  std::string index_path;
+  alphabet_kind alphabet = alphabet_kind::dna;
+  std::uint64_t sequences = 0, residues = 0, bytes = 0;
+  std::uint32_t volumes = 0;
+  double read_s = 0, write_s = 0;
+};
+
+//! Reads the FASTA file and writes its prepared database atomically: the volumes under fresh
+//! names, the index last (renamed over an older database's index, whose volumes are removed
+//! after it); any failure removes what this run wrote and leaves an older database as it was.
+//! Refuses (usage_error) a PREFIX whose index or volume paths hold files that are not a
+//! swat-gpu database, and an empty FASTA file (input_error). warn receives the reader's warnings.
+makedb_result make_database(const makedb_options& options, const io::warning_fn& warn);
+
+}  // namespace swat::pipeline
