@@ -37,7 +37,6 @@ std::uint64_t size_value(const std::string& option, const std::string& text) {
       case 'K': unit = 1ull << 10; break;
       case 'M': unit = 1ull << 20; break;
       case 'G': unit = 1ull << 30; break;
-      case 'T': unit = 1ull << 40; break;
       default: unit = 1;
     }
     if (unit != 1) digits.pop_back();

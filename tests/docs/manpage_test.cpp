@@ -297,8 +297,8 @@ class manpage : public ::testing::Test {
   man_page page;
 };
 
-TEST_F(manpage, lists_every_option_of_align_and_serve_with_the_help_words) {
-  for (const std::string command : {"align", "serve"}) {
+TEST_F(manpage, lists_every_option_of_align_serve_and_makedb_with_the_help_words) {
+  for (const std::string command : {"align", "serve", "makedb"}) {
     const help_text h = read_help(help_of(command));
     ASSERT_GT(h.options.size(), 5u) << command << " --help: no options read";
     for (const help_option& o : h.options) expect_entry(o, all_items(), command);
