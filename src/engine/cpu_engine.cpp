@@ -14,6 +14,8 @@
 
 #include "common/error.hpp"
 #include "engine/cpu_hsps.hpp"
+#include "engine/cpu_interseq.hpp"
+#include "engine/cpu_score_plan.hpp"
 #include "engine/cpu_kernels.hpp"
 #include "engine/cpu_traceback.hpp"
 
@@ -45,11 +47,17 @@ std::int64_t span_bound(std::int64_t own, std::int64_t other, const scoring_sche
 cpu_engine::cpu_engine(unsigned threads, std::size_t budget_bytes, engine_notice_fn notice)
     : threads_(threads ? threads : std::max(1u, std::thread::hardware_concurrency())),
       budget_bytes_(budget_bytes),
-      notice_(std::move(notice)) {
+      notice_(std::move(notice)),
+      interseq_lanes_(cpu::interseq_lanes()) {
   const unsigned hardware = std::thread::hardware_concurrency();
   if (notice_ && hardware > 0 && threads > hardware)
     notice_(std::to_string(threads) + " CPU threads requested, this machine has " + std::to_string(hardware) +
             " hardware threads: the extra ones only add overhead");
+}
+
+void cpu_engine::set_interseq_lanes(int lanes) {
+  if (lanes != 0 && lanes != 32 && lanes != 64) throw usage_error("inter-sequence lanes must be 0, 32 or 64");
+  interseq_lanes_ = std::min(lanes, cpu::interseq_lanes());
 }
 
 std::size_t cpu_engine::pair_min_bytes(std::int64_t m, std::int64_t n, const scoring_scheme& scheme, job_kind kind) {
@@ -140,16 +148,21 @@ void cpu_engine::for_each_job(std::span<const pair_job> jobs, const scoring_sche
   const std::size_t budget = std::max<std::size_t>(budget_bytes_ / workers, 1);
   // Threads left over when there are fewer pairs than threads go to each pair's own fill.
   const unsigned job_threads = std::max(1u, unsigned(threads_ / workers));
+  run_pool(count, workers, [&](std::size_t k, std::size_t) { fn(k, budget, job_threads); });
+}
+
+void cpu_engine::run_pool(std::size_t count, std::size_t workers,
+                          const std::function<void(std::size_t, std::size_t)>& fn) const {
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
   std::exception_ptr error;
   std::mutex error_mutex;
-  auto work = [&] {
+  auto work = [&](std::size_t worker) {
     for (;;) {
       const std::size_t k = next.fetch_add(1);
       if (k >= count || failed.load()) return;
       try {
-        fn(k, budget, job_threads);
+        fn(k, worker);
       } catch (...) {
         const std::lock_guard<std::mutex> lock(error_mutex);
         if (!error) error = std::current_exception();
@@ -160,11 +173,11 @@ void cpu_engine::for_each_job(std::span<const pair_job> jobs, const scoring_sche
   };
   // The calling thread is a worker too, so the work goes on whatever the system refuses.
   std::vector<std::thread> pool;
-  pool.reserve(workers - 1);
+  pool.reserve(workers > 0 ? workers - 1 : 0);
   std::string refused;
   for (std::size_t w = 1; w < workers && refused.empty(); ++w) {
     try {
-      pool.emplace_back(work);
+      pool.emplace_back(work, w);
     } catch (const std::system_error& e) {
       refused = e.what();
     }
@@ -172,7 +185,7 @@ void cpu_engine::for_each_job(std::span<const pair_job> jobs, const scoring_sche
   if (!refused.empty() && notice_ && !threads_noticed_.exchange(true))
     notice_("could start only " + std::to_string(pool.size() + 1) + " of " + std::to_string(workers) +
             " CPU threads (" + refused + "); continuing with " + std::to_string(pool.size() + 1));
-  work();
+  work(0);
   for (std::thread& t : pool) t.join();
   if (error) std::rethrow_exception(error);
 }
@@ -186,8 +199,35 @@ void cpu_engine::align_many(std::span<const pair_job> jobs, const scoring_scheme
 
 void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme& scheme,
                             std::span<best_cell> results, const progress_fn& progress) {
-  for_each_job(jobs, scheme, job_kind::score, [&](std::size_t k, std::size_t budget, unsigned) {
+  if (jobs.empty()) return;
+  const std::size_t workers = fitting_workers(jobs, scheme, job_kind::score, std::min<std::size_t>(threads_, jobs.size()));
+  const std::size_t budget = std::max<std::size_t>(budget_bytes_ / workers, 1);
+  const cpu::score_plan plan = cpu::plan_scores(jobs, scheme, interseq_lanes_, threads_, budget);
+  std::vector<cpu::interseq_scratch> scratch(workers);
+  const auto score_pair = [&](std::size_t k) {
     results[k] = cpu::score_pass(jobs[k].query, jobs[k].target, scheme, false, &progress, budget).best;
+  };
+  run_pool(plan.items.size(), workers, [&](std::size_t item, std::size_t worker) {
+    const cpu::score_item& it = plan.items[item];
+    const std::span<const std::size_t> which(plan.order.data() + it.first, it.count);
+    if (!it.batch) return score_pair(which[0]);
+    std::vector<residue_span> targets(it.count);
+    std::vector<best_cell> out(it.count);
+    std::uint64_t cells = 0;
+    for (std::size_t l = 0; l < it.count; ++l) {
+      targets[l] = jobs[which[l]].target;
+      cells += std::uint64_t(jobs[which[l]].query.size()) * targets[l].size();
+    }
+    const std::uint64_t saturated =
+        cpu::score_interseq8(jobs[which[0]].query, targets, plan.scheme8, plan.lanes, scratch[worker], out);
+    for (std::size_t l = 0; l < it.count; ++l) {
+      if (saturated >> l & 1) {  // rescored wider (16-bit striped, then 32-bit)
+        results[which[l]] = cpu::score_pass(jobs[which[l]].query, targets[l], scheme, false, nullptr, budget).best;
+      } else {
+        results[which[l]] = out[l];
+      }
+    }
+    if (progress) progress(cells);
   });
 }
 

@@ -10,6 +10,9 @@
 // (cpu_kernels.hpp); (2) the rectangle [begin, end] refilled alone and walked back, whole or
 // band by band from row checkpoints (cpu_traceback.hpp, proof and memory bound there).
 // align_many(): a small pool of threads takes pairs in turn; results in job order.
+// score_many(): the plan of cpu_score_plan.hpp: the targets of each query in batches scored in
+// 8-bit lanes (cpu_interseq.hpp; saturated lanes rescored by the striped passes) where that
+// costs less, else pair by pair; one shared queue of batches and pairs, longest first.
 //
 // Memory: the budget is shared by the workers; each pair runs within its share (the score pass
 // in bands of query rows, the traceback in checkpointed bands), so a pair's peak stays near its
@@ -58,6 +61,12 @@ class cpu_engine final : public engine {
                        const scoring_scheme& scheme, std::span<std::vector<alignment>> results,
                        const progress_fn& progress) override;
 
+  //! Lanes of the inter-sequence score pass of score_many (cpu_interseq.hpp): 64 (AVX-512BW),
+  //! 32 (AVX2) or 0 (off: every pair by the striped passes); at most what this CPU runs (the
+  //! default is the widest it runs).
+  void set_interseq_lanes(int lanes);
+  //! Lanes of the inter-sequence score pass (0: off).
+  int interseq_lanes() const { return interseq_lanes_; }
   //! Worker threads used by align_many.
   unsigned threads() const { return threads_; }
   //! Memory budget (bytes).
@@ -81,11 +90,15 @@ class cpu_engine final : public engine {
   //! may use for itself when there are fewer jobs than threads); rethrows the first error.
   void for_each_job(std::span<const pair_job> jobs, const scoring_scheme& scheme, job_kind kind,
                     const std::function<void(std::size_t, std::size_t, unsigned)>& fn) const;
+  //! Runs fn(item, worker) for items [0, count) on `workers` threads (the calling thread is
+  //! worker 0), each taking the next item in turn; rethrows the first error.
+  void run_pool(std::size_t count, std::size_t workers, const std::function<void(std::size_t, std::size_t)>& fn) const;
 
   unsigned threads_;
   std::size_t budget_bytes_;
   engine_notice_fn notice_;
   mutable std::atomic<bool> threads_noticed_{false};  //!< the thread-start notice is given once
+  int interseq_lanes_ = 0;
 };
 
 }  // namespace swat

@@ -1,0 +1,281 @@
+// The inter-sequence 8-bit kernel (cpu_interseq.hpp): one template over the vector operations,
+// instantiated for AVX2 (32 lanes) and AVX-512BW (64 lanes) inside functions carrying those
+// targets (flatten inlines the template and its operations there), chosen at run time.
+
+#include "engine/cpu_interseq.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define SWAT_INTERSEQ 1
+// The kernel template passes vectors between functions that all carry the same target.
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
+namespace swat::cpu {
+
+interseq_scheme make_interseq_scheme(const scoring_scheme& scheme, int ranks) {
+  interseq_scheme s;
+  ranks = std::clamp(ranks, 1, matrix_stride);
+  std::int32_t low = 0, high = 0;
+  for (int a = 0; a < ranks; ++a)
+    for (int b = 0; b < ranks; ++b) {
+      low = std::min(low, scheme.score(std::uint8_t(a), std::uint8_t(b)));
+      high = std::max(high, scheme.score(std::uint8_t(a), std::uint8_t(b)));
+    }
+  if (scheme.gap_open < 0 || scheme.gap_extend < 0 || high - low > 127) return s;
+  s.bias = std::uint8_t(-low);
+  s.limit = std::uint8_t(255 - (high - low));
+  s.open_extend = std::uint8_t(std::min<std::int64_t>(std::int64_t(scheme.gap_open) + scheme.gap_extend, 255));
+  s.extend = std::uint8_t(std::min<std::int32_t>(scheme.gap_extend, 255));
+  s.query_ranks = s.target_ranks = ranks;
+  for (int a = 0; a < ranks; ++a)
+    for (int b = 0; b < ranks; ++b)
+      s.biased[std::size_t(a * matrix_stride + b)] = std::uint8_t(scheme.score(std::uint8_t(a), std::uint8_t(b)) - low);
+  s.fits = true;
+  return s;
+}
+
+namespace {
+
+//! Query rows per block whose column maxima are kept (the tie search reads one block).
+constexpr std::int64_t block_rows = 64;
+
+//! Scratch layout (bytes, in this order): H and E interleaved per row (2·m·lanes), the column
+//! profile (query_ranks · lanes), the score tables (2 · query_ranks · lanes), the block maxima
+//! (blocks · lanes), the interleaved targets (n · lanes).
+struct layout {
+  std::size_t he = 0, profile = 0, tables = 0, block_max = 0, columns = 0, total = 0;
+  layout(std::int64_t m, std::int64_t n, int lanes, int query_ranks) {
+    const std::size_t w = std::size_t(lanes);
+    profile = he + 2 * std::size_t(m) * w;
+    tables = profile + std::size_t(query_ranks) * w;
+    block_max = tables + 2 * std::size_t(query_ranks) * w;
+    columns = block_max + std::size_t((m + block_rows - 1) / block_rows) * w;
+    total = columns + std::size_t(n) * w;
+  }
+};
+
+}  // namespace
+
+std::size_t interseq_bytes(std::int64_t m, std::int64_t n, int lanes, int query_ranks) {
+  return layout(m, n, lanes, query_ranks).total + 64;
+}
+
+#if SWAT_INTERSEQ
+namespace {
+
+#pragma GCC push_options
+#pragma GCC target("avx2")
+//! 32 unsigned 8-bit lanes in AVX2.
+struct avx2_ops {
+  static constexpr int lanes = 32;
+  using vec = __m256i;
+  static vec load(const std::uint8_t* p) { return _mm256_loadu_si256(reinterpret_cast<const vec*>(p)); }
+  static void store(std::uint8_t* p, vec v) { _mm256_storeu_si256(reinterpret_cast<vec*>(p), v); }
+  static vec set1(std::uint8_t x) { return _mm256_set1_epi8(char(x)); }
+  static vec zero() { return _mm256_setzero_si256(); }
+  static vec adds(vec a, vec b) { return _mm256_adds_epu8(a, b); }
+  static vec subs(vec a, vec b) { return _mm256_subs_epu8(a, b); }
+  static vec max(vec a, vec b) { return _mm256_max_epu8(a, b); }
+  static vec bit_and(vec a, vec b) { return _mm256_and_si256(a, b); }
+  static std::uint64_t eq(vec a, vec b) { return std::uint32_t(_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, b))); }
+  //! Lanes where a > b (unsigned): max(a, b) differs from b.
+  static std::uint64_t gt(vec a, vec b) { return ~eq(_mm256_max_epu8(a, b), b) & 0xffffffffull; }
+  //! table[idx] per lane for idx < 32, the table given as its two 16-byte halves broadcast.
+  static vec lookup32(vec lo, vec hi, vec idx) {
+    return _mm256_blendv_epi8(_mm256_shuffle_epi8(lo, idx), _mm256_shuffle_epi8(hi, idx), _mm256_slli_epi16(idx, 3));
+  }
+  static vec lookup16(vec lo, vec idx) { return _mm256_shuffle_epi8(lo, idx); }
+};
+#pragma GCC pop_options
+
+#pragma GCC push_options
+#pragma GCC target("avx512bw")
+//! 64 unsigned 8-bit lanes in AVX-512BW.
+struct avx512_ops {
+  static constexpr int lanes = 64;
+  using vec = __m512i;
+  static vec load(const std::uint8_t* p) { return _mm512_loadu_si512(p); }
+  static void store(std::uint8_t* p, vec v) { _mm512_storeu_si512(p, v); }
+  static vec set1(std::uint8_t x) { return _mm512_set1_epi8(char(x)); }
+  static vec zero() { return _mm512_setzero_si512(); }
+  static vec adds(vec a, vec b) { return _mm512_adds_epu8(a, b); }
+  static vec subs(vec a, vec b) { return _mm512_subs_epu8(a, b); }
+  static vec max(vec a, vec b) { return _mm512_max_epu8(a, b); }
+  static vec bit_and(vec a, vec b) { return _mm512_and_si512(a, b); }
+  static std::uint64_t eq(vec a, vec b) { return _mm512_cmpeq_epi8_mask(a, b); }
+  static std::uint64_t gt(vec a, vec b) { return _mm512_cmpgt_epu8_mask(a, b); }
+  static vec lookup32(vec lo, vec hi, vec idx) {
+    return _mm512_mask_blend_epi8(_mm512_test_epi8_mask(idx, _mm512_set1_epi8(16)), _mm512_shuffle_epi8(lo, idx),
+                                  _mm512_shuffle_epi8(hi, idx));
+  }
+  static vec lookup16(vec lo, vec idx) { return _mm512_shuffle_epi8(lo, idx); }
+};
+#pragma GCC pop_options
+
+//! The pass (file comment of cpu_interseq.hpp). The query q (m rows) against count targets whose
+//! residues are interleaved in cols (column j of lane l at cols[j · lanes + l], n columns, lanes
+//! past their length hold rank 0); length[l] per lane. Returns the saturated lanes.
+template <class ops>
+std::uint64_t interseq_kernel(const std::uint8_t* q, std::int64_t m, std::int64_t n, const std::int64_t* length,
+                              int count, const interseq_scheme& s, std::uint8_t* base, const layout& at,
+                              best_cell* results) {
+  using vec = typename ops::vec;
+  constexpr int w = ops::lanes;
+  std::uint8_t* he = base + at.he;
+  std::uint8_t* profile = base + at.profile;
+  std::uint8_t* tables = base + at.tables;
+  std::uint8_t* block_max = base + at.block_max;
+  const std::uint8_t* cols = base + at.columns;
+  const int qr = s.query_ranks;
+  const bool narrow = s.target_ranks <= 16;  // one shuffle per profile row
+  // Per query rank, its table row's two halves, each repeated in every 16-byte part of a vector.
+  for (int a = 0; a < qr; ++a)
+    for (int x = 0; x < 2 * w; ++x)
+      tables[std::size_t(2 * a) * w + std::size_t(x)] = s.biased[std::size_t(a * matrix_stride + (x / w) * 16 + x % 16)];
+  for (std::int64_t x = 0; x < 2 * m * w; ++x) he[x] = 0;  // H(i, 0) = 0, E(i, 1) = max(-o-e, 0)
+  const vec bias = ops::set1(s.bias), open_extend = ops::set1(s.open_extend), extend = ops::set1(s.extend);
+  // Lanes still inside their target: active[l] = 0xff; the next column at which one ends.
+  alignas(64) std::uint8_t active[w];
+  std::int64_t next_end = n;
+  for (int l = 0; l < w; ++l) {
+    active[l] = l < count ? 0xff : 0;
+    if (l < count) next_end = length[l] < next_end ? length[l] : next_end;
+  }
+  vec live = ops::load(active), best = ops::zero();
+  alignas(64) std::uint8_t best_score[w], col_max[w];
+  std::int64_t best_row[w], best_col[w];
+  for (int l = 0; l < w; ++l) best_row[l] = best_col[l] = 0;
+  const std::int64_t blocks = (m + block_rows - 1) / block_rows;
+  for (std::int64_t j = 0; j < n; ++j) {
+    const vec residues = ops::load(cols + j * w);
+    for (int a = 0; a < qr; ++a) {
+      const vec lo = ops::load(tables + std::size_t(2 * a) * w);
+      const vec row = narrow ? ops::lookup16(lo, residues)
+                             : ops::lookup32(lo, ops::load(tables + std::size_t(2 * a + 1) * w), residues);
+      ops::store(profile + std::size_t(a) * w, row);
+    }
+    vec diag = ops::zero(), f = ops::zero(), column = ops::zero();
+    for (std::int64_t b = 0; b < blocks; ++b) {
+      vec top = ops::zero();
+      const std::int64_t end = (b + 1) * block_rows < m ? (b + 1) * block_rows : m;
+      for (std::int64_t i = b * block_rows; i < end; ++i) {
+        std::uint8_t* cell = he + 2 * i * w;
+        const vec h_left = ops::load(cell), e = ops::load(cell + w);
+        vec h = ops::subs(ops::adds(diag, ops::load(profile + std::size_t(q[i]) * w)), bias);
+        h = ops::max(ops::max(h, e), f);
+        top = ops::max(top, h);
+        ops::store(cell, h);
+        const vec h_open = ops::subs(h, open_extend);
+        ops::store(cell + w, ops::max(ops::subs(e, extend), h_open));
+        f = ops::max(ops::subs(f, extend), h_open);
+        diag = h_left;
+      }
+      ops::store(block_max + b * w, top);
+      column = ops::max(column, top);
+    }
+    column = ops::bit_and(column, live);
+    if (const std::uint64_t better = ops::gt(column, best)) {
+      best = ops::max(best, column);
+      ops::store(col_max, column);
+      // Each improved lane's first block holding its maximum, then the first row there.
+      std::uint64_t pending = better;
+      for (std::int64_t b = 0; pending != 0 && b < blocks; ++b) {
+        std::uint64_t here = ops::eq(ops::load(block_max + b * w), column) & pending;
+        pending &= ~here;
+        for (; here != 0; here &= here - 1) {
+          const int l = __builtin_ctzll(here);
+          std::int64_t i = b * block_rows;
+          while (he[2 * i * w + l] != col_max[l]) ++i;
+          best_row[l] = i + 1;
+          best_col[l] = j + 1;
+        }
+      }
+    }
+    if (j + 1 == next_end) {  // lanes whose target ends here leave
+      next_end = n;
+      for (int l = 0; l < count; ++l) {
+        if (length[l] <= j + 1) active[l] = 0;
+        else if (length[l] < next_end) next_end = length[l];
+      }
+      live = ops::load(active);
+    }
+  }
+  ops::store(best_score, best);
+  std::uint64_t saturated = 0;
+  for (int l = 0; l < count; ++l) {
+    if (best_score[l] >= s.limit) saturated |= std::uint64_t(1) << l;
+    results[l] = best_score[l] == 0 ? best_cell{} : best_cell{best_score[l], best_row[l], best_col[l]};
+  }
+  return saturated;
+}
+
+__attribute__((target("avx2"), flatten)) std::uint64_t kernel_avx2(const std::uint8_t* q, std::int64_t m,
+                                                                    std::int64_t n, const std::int64_t* length,
+                                                                    int count, const interseq_scheme& s,
+                                                                    std::uint8_t* base, const layout& at,
+                                                                    best_cell* results) {
+  return interseq_kernel<avx2_ops>(q, m, n, length, count, s, base, at, results);
+}
+
+__attribute__((target("avx512bw"), flatten)) std::uint64_t kernel_avx512(const std::uint8_t* q, std::int64_t m,
+                                                                         std::int64_t n, const std::int64_t* length,
+                                                                         int count, const interseq_scheme& s,
+                                                                         std::uint8_t* base, const layout& at,
+                                                                         best_cell* results) {
+  return interseq_kernel<avx512_ops>(q, m, n, length, count, s, base, at, results);
+}
+
+}  // namespace
+
+int interseq_lanes() {
+  static const int lanes = __builtin_cpu_supports("avx512bw") ? 64 : __builtin_cpu_supports("avx2") ? 32 : 0;
+  return lanes;
+}
+
+std::uint64_t score_interseq8(residue_span query, std::span<const residue_span> targets, const interseq_scheme& s,
+                              int lanes, interseq_scratch& scratch, std::span<best_cell> results) {
+  const int count = int(targets.size());
+  if (!s.fits || (lanes != 32 && lanes != 64) || lanes > interseq_lanes() || count < 1 || count > lanes)
+    throw std::invalid_argument("score_interseq8: unsupported lanes, scheme or target count");
+  const std::int64_t m = std::int64_t(query.size());
+  std::int64_t n = 0, length[64];
+  for (int l = 0; l < count; ++l) {
+    length[l] = std::int64_t(targets[std::size_t(l)].size());
+    n = std::max(n, length[l]);
+  }
+  const layout at(m, n, lanes, s.query_ranks);
+  if (scratch.bytes.size() < at.total + 64) scratch.bytes.resize(at.total + 64);
+  // 64-byte aligned start (the kernel's loads are unaligned; this keeps rows on cache lines).
+  std::uint8_t* base = scratch.bytes.data();
+  base += (64 - reinterpret_cast<std::uintptr_t>(base) % 64) % 64;
+  std::uint8_t* cols = base + at.columns;
+  std::memset(cols, 0, std::size_t(n) * std::size_t(lanes));
+  for (int l = 0; l < count; ++l) {
+    const std::uint8_t* t = targets[std::size_t(l)].data();
+    for (std::int64_t j = 0; j < length[l]; ++j) cols[j * lanes + l] = t[j];
+  }
+  if (m == 0) {
+    for (int l = 0; l < count; ++l) results[std::size_t(l)] = {};
+    return 0;
+  }
+  return lanes == 64 ? kernel_avx512(query.data(), m, n, length, count, s, base, at, results.data())
+                     : kernel_avx2(query.data(), m, n, length, count, s, base, at, results.data());
+}
+
+#else
+
+int interseq_lanes() { return 0; }
+
+std::uint64_t score_interseq8(residue_span, std::span<const residue_span>, const interseq_scheme&, int,
+                              interseq_scratch&, std::span<best_cell>) {
+  throw std::invalid_argument("score_interseq8: no inter-sequence kernel on this CPU");
+}
+
+#endif
+
+}  // namespace swat::cpu

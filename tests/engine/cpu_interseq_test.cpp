@@ -1,0 +1,209 @@
+// The inter-sequence 8-bit pass (cpu_interseq.hpp) and the score_many plan that uses it
+// (cpu_score_plan.hpp) against the scalar reference: every lane width this CPU runs (32 AVX2,
+// 64 AVX-512BW), random and low-complexity targets of mixed lengths, DNA and protein, schemes
+// with extreme gap costs, and saturating pairs (long identical sequences, high match scores):
+// a lane is reported saturated exactly when its true best reaches the 8-bit limit, and every
+// other lane's best cell (score, end cell, tie rule) is the reference's.
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/cpu_engine.hpp"
+#include "engine/cpu_interseq.hpp"
+#include "engine/cpu_score_plan.hpp"
+#include "engine/test_schemes.hpp"
+#include "reference/reference.hpp"
+#include "scoring/scoring.hpp"
+
+namespace swat {
+namespace {
+
+using residues = std::vector<std::uint8_t>;
+
+std::string text(const best_cell& c) {
+  return std::to_string(c.score) + "@(" + std::to_string(c.query_end) + "," + std::to_string(c.target_end) + ")";
+}
+
+best_cell reference_best(const residues& q, const residues& t, const scoring_scheme& scheme) {
+  return reference::find_best(reference::fill(q, t, scheme));
+}
+
+//! Lane widths this CPU runs.
+std::vector<int> lane_widths() {
+  std::vector<int> w;
+  for (const int lanes : {32, 64})
+    if (lanes <= cpu::interseq_lanes()) w.push_back(lanes);
+  return w;
+}
+
+//! Scores query against targets in batches of `lanes` and checks every lane against the
+//! reference: exact where not saturated, saturated exactly where the true best reaches the limit.
+void check_batches(const residues& query, const std::vector<residues>& targets, const scoring_scheme& scheme,
+                   int lanes, const std::string& what, int* saturated_seen = nullptr) {
+  const cpu::interseq_scheme s = cpu::make_interseq_scheme(scheme, scheme.size());
+  ASSERT_TRUE(s.fits) << what;
+  cpu::interseq_scratch scratch;
+  for (std::size_t first = 0; first < targets.size(); first += std::size_t(lanes)) {
+    const std::size_t count = std::min(targets.size() - first, std::size_t(lanes));
+    std::vector<residue_span> spans;
+    for (std::size_t k = 0; k < count; ++k) spans.push_back(targets[first + k]);
+    std::vector<best_cell> out(count);
+    const std::uint64_t saturated = cpu::score_interseq8(query, spans, s, lanes, scratch, out);
+    for (std::size_t k = 0; k < count; ++k) {
+      const best_cell want = reference_best(query, targets[first + k], scheme);
+      const bool sat = saturated >> k & 1;
+      ASSERT_EQ(sat, want.score >= s.limit) << what << " lane " << k << " want " << text(want);
+      if (sat && saturated_seen) ++*saturated_seen;
+      if (!sat) {
+        ASSERT_EQ(text(out[k]), text(want)) << what << " lanes " << lanes << " lane " << k << " m=" << query.size()
+                                            << " n=" << targets[first + k].size();
+      }
+    }
+  }
+}
+
+std::size_t pick_length(std::mt19937& rng) {
+  static const std::size_t lengths[] = {1, 2, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 129, 300};
+  return lengths[std::uniform_int_distribution<std::size_t>(0, std::size(lengths) - 1)(rng)];
+}
+
+TEST(cpu_interseq, random_targets_of_mixed_lengths) {
+  if (lane_widths().empty()) GTEST_SKIP() << "no AVX2";
+  std::mt19937 rng(33);
+  const std::vector<scoring_scheme> schemes = {
+      test::dna_scheme(), test::dna_scheme(1, -1, 0, 1), test::dna_scheme(2, -3, 4, 0),
+      test::dna_scheme(5, -4, 200, 100),  // gap costs beyond 8 bits: capped, same scores
+      test::protein_scheme(1, 11, 1), test::protein_scheme(2, 0, 1), test::protein_scheme(3, 40, 3),
+      scoring::make_protein_scheme("BLOSUM62", 11, 1), scoring::make_protein_scheme("PAM30", 9, 1)};
+  for (const int lanes : lane_widths())
+    for (std::size_t k = 0; k < schemes.size(); ++k) {
+      const scoring_scheme& s = schemes[k];
+      const int alphabet = s.size();
+      for (int round = 0; round < 3; ++round) {
+        const residues query = test::random_residues(rng, pick_length(rng) + std::size_t(round) * 70, alphabet);
+        std::vector<residues> targets;
+        const std::size_t count = std::uniform_int_distribution<std::size_t>(1, std::size_t(lanes) + 5)(rng);
+        for (std::size_t t = 0; t < count; ++t) {
+          residues target = test::random_residues(rng, pick_length(rng), alphabet);
+          if (t % 4 == 1 && query.size() > 4)  // a related target: a long alignment
+            target = test::mutate(rng, residues(query.begin() + 2, query.end()), alphabet, 0.15);
+          if (target.empty()) target.push_back(0);
+          targets.push_back(std::move(target));
+        }
+        check_batches(query, targets, s, lanes, s.matrix_name + " scheme " + std::to_string(k));
+      }
+    }
+}
+
+//! Periodic sequences: many cells reach the best score, in many columns and rows.
+TEST(cpu_interseq, low_complexity_ties) {
+  if (lane_widths().empty()) GTEST_SKIP() << "no AVX2";
+  std::mt19937 rng(34);
+  const scoring_scheme schemes[] = {test::dna_scheme(), test::dna_scheme(1, -1, 0, 1), test::dna_scheme(2, -2, 1, 1)};
+  const std::vector<residues> units = {{0}, {0, 1}, {0, 1, 2}, {0, 0, 1}, {4}, {2, 4}};
+  auto periodic = [](std::size_t n, const residues& unit) {
+    residues r(n);
+    for (std::size_t k = 0; k < n; ++k) r[k] = unit[k % unit.size()];
+    return r;
+  };
+  for (const int lanes : lane_widths())
+    for (int round = 0; round < 12; ++round) {
+      const residues query = periodic(1 + pick_length(rng) % 90, units[std::size_t(round) % units.size()]);
+      std::vector<residues> targets;
+      for (int t = 0; t < lanes; ++t) {
+        residues target = periodic(1 + pick_length(rng) % 90, units[std::size_t(t) % units.size()]);
+        if (t % 5 == 0) target[target.size() / 2] = 3;  // a break in the period
+        targets.push_back(std::move(target));
+      }
+      check_batches(query, targets, schemes[round % 3], lanes, "periodic round " + std::to_string(round));
+    }
+}
+
+//! Long identical and near-identical pairs with high match scores saturate 8 bits: those lanes
+//! are reported (and only those), beside lanes that stay just below the limit.
+TEST(cpu_interseq, saturating_lanes_are_reported) {
+  if (lane_widths().empty()) GTEST_SKIP() << "no AVX2";
+  std::mt19937 rng(35);
+  for (const int lanes : lane_widths()) {
+    int seen = 0;
+    for (const scoring_scheme& s : {test::dna_scheme(), test::dna_scheme(20, -30, 5, 2), test::protein_scheme(9, 11, 1)}) {
+      const int alphabet = s.size();
+      const residues query = test::random_residues(rng, 400, alphabet);
+      std::vector<residues> targets;
+      for (int t = 0; t < lanes; ++t) {
+        // Identical stretches of every length around the limit (scores near 255), and some
+        // unrelated targets.
+        const std::size_t len = t % 3 == 2 ? 200 : std::size_t(1 + t * 7 % 160);
+        residues target = t % 3 == 2 ? test::random_residues(rng, len, alphabet)
+                                     : residues(query.begin() + 10, query.begin() + 10 + std::ptrdiff_t(len));
+        targets.push_back(std::move(target));
+      }
+      check_batches(query, targets, s, lanes, s.matrix_name + " saturating", &seen);
+    }
+    EXPECT_GT(seen, 0) << "no lane saturated: the test lost its point";
+  }
+}
+
+//! The engine's score_many (plan, batches, rescoring of saturated lanes, pairs) equals the
+//! reference for every lane width and with the inter-sequence pass off, on jobs of several
+//! queries, empty sides and saturating pairs, on one and several threads.
+TEST(cpu_interseq, score_many_matches_reference) {
+  std::mt19937 rng(36);
+  const scoring_scheme s = test::dna_scheme();
+  std::vector<residues> queries, targets;
+  for (int q = 0; q < 4; ++q) queries.push_back(test::random_residues(rng, q == 3 ? 0 : 50 + 60 * std::size_t(q), 4));
+  for (int t = 0; t < 90; ++t) {
+    residues target = test::random_residues(rng, pick_length(rng), 5);
+    if (t % 10 == 0) target = test::mutate(rng, queries[std::size_t(t / 10) % 3], 4, 0.02);  // saturates
+    if (t == 7) target.clear();
+    targets.push_back(std::move(target));
+  }
+  std::vector<pair_job> jobs;
+  for (std::size_t q = 0; q < queries.size(); ++q)
+    for (std::size_t t = 0; t < targets.size(); ++t) jobs.push_back({q, t, queries[q], targets[t]});
+  std::vector<best_cell> want(jobs.size());
+  for (std::size_t k = 0; k < jobs.size(); ++k)
+    want[k] = reference_best(queries[jobs[k].query_index], targets[jobs[k].target_index], s);
+  std::vector<int> widths = lane_widths();
+  widths.push_back(0);
+  for (const int lanes : widths)
+    for (const unsigned threads : {1u, 3u}) {
+      cpu_engine eng(threads);
+      eng.set_interseq_lanes(lanes);
+      std::vector<best_cell> got(jobs.size());
+      std::uint64_t cells = 0;
+      eng.score_many(jobs, s, got, [&](std::uint64_t c) { cells += c; });
+      for (std::size_t k = 0; k < jobs.size(); ++k)
+        ASSERT_EQ(text(got[k]), text(want[k])) << "lanes " << lanes << " threads " << threads << " job " << k;
+    }
+}
+
+//! The plan: many targets of one query go in batches; a few long pairs on many threads stay
+//! pairs (batches would leave threads idle); schemes beyond 8 bits never batch.
+TEST(cpu_interseq, plan_choices) {
+  const scoring_scheme s = test::dna_scheme();
+  std::vector<residues> targets(200, residues(300, 1));
+  const residues query(200, 2);
+  std::vector<pair_job> jobs;
+  for (std::size_t t = 0; t < targets.size(); ++t) jobs.push_back({0, t, query, targets[t]});
+  const cpu::score_plan many = cpu::plan_scores(jobs, s, 32, 2, std::size_t(1) << 30);
+  EXPECT_EQ(many.lanes, 32);
+  EXPECT_EQ(many.items.size(), 7u);  // ⌈200 / 32⌉ batches
+  // 40 pairs: two batches (32 + 8 lanes) cost less than the pairs, and finish first on 2
+  // threads; on 16 threads the pairs spread where the two batches cannot.
+  const std::vector<pair_job> few(jobs.begin(), jobs.begin() + 40);
+  EXPECT_EQ(cpu::plan_scores(few, s, 32, 2, std::size_t(1) << 30).lanes, 32);
+  EXPECT_EQ(cpu::plan_scores(few, s, 32, 16, std::size_t(1) << 30).lanes, 0);
+  EXPECT_EQ(cpu::plan_scores(few, s, 32, 16, std::size_t(1) << 30).items.size(), 40u);
+  // Too little memory for a batch: pairs.
+  EXPECT_EQ(cpu::plan_scores(jobs, s, 32, 2, 1000).lanes, 0);
+  EXPECT_EQ(cpu::plan_scores(jobs, s, 0, 2, std::size_t(1) << 30).lanes, 0);
+  EXPECT_FALSE(cpu::make_interseq_scheme(test::dna_scheme(100, -100, 5, 2), 5).fits);
+  EXPECT_EQ(cpu::plan_scores(jobs, test::dna_scheme(100, -100, 5, 2), 32, 2, std::size_t(1) << 30).lanes, 0);
+}
+
+}  // namespace
+}  // namespace swat
