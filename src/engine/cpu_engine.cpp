@@ -219,7 +219,7 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
       cells += std::uint64_t(jobs[which[l]].query.size()) * targets[l].size();
     }
     const std::uint64_t saturated =
-        cpu::score_interseq8(jobs[which[0]].query, targets, plan.scheme8, plan.lanes, scratch[worker], out);
+        cpu::score_interseq8(jobs[which[0]].query, targets, plan.scheme8, it.lanes, scratch[worker], out);
     for (std::size_t l = 0; l < it.count; ++l) {
       if (saturated >> l & 1) {  // rescored wider (16-bit striped, then 32-bit)
         results[which[l]] = cpu::score_pass(jobs[which[l]].query, targets[l], scheme, false, nullptr, budget).best;

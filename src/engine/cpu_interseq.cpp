@@ -44,18 +44,27 @@ namespace {
 //! Query rows per block whose column maxima are kept (the tie search reads one block).
 constexpr std::int64_t block_rows = 64;
 
-//! Scratch layout (bytes, in this order): H and E interleaved per row (2·m·lanes), the column
-//! profile (query_ranks · lanes), the score tables (2 · query_ranks · lanes), the block maxima
-//! (blocks · lanes), the interleaved targets (n · lanes).
+//! Target columns per pass over the query: independent dependency chains for the core (F runs
+//! down each column) and one load and store of H and E per row for all of them. AVX2 has 16
+//! registers, AVX-512 32.
+constexpr int pass_columns(int lanes) { return lanes == 64 ? 4 : 2; }
+
+//! Scratch layout (bytes, in this order): H and E interleaved per row, read and written (2 ×
+//! 2·m·lanes); H of the pass's other columns (c − 1 of them, m·lanes each, for the tie search);
+//! the column profiles (c · query_ranks · lanes); the score tables (2 · query_ranks · lanes);
+//! per block the column maxima (blocks · c · lanes); the interleaved targets, n rounded up to
+//! c columns (· lanes).
 struct layout {
-  std::size_t he = 0, profile = 0, tables = 0, block_max = 0, columns = 0, total = 0;
+  std::size_t he_in = 0, he_out = 0, side = 0, profile = 0, tables = 0, block_max = 0, columns = 0, total = 0;
   layout(std::int64_t m, std::int64_t n, int lanes, int query_ranks) {
-    const std::size_t w = std::size_t(lanes);
-    profile = he + 2 * std::size_t(m) * w;
-    tables = profile + std::size_t(query_ranks) * w;
+    const std::size_t w = std::size_t(lanes), c = std::size_t(pass_columns(lanes)), rows = std::size_t(m);
+    he_out = he_in + 2 * rows * w;
+    side = he_out + 2 * rows * w;
+    profile = side + (c - 1) * rows * w;
+    tables = profile + c * std::size_t(query_ranks) * w;
     block_max = tables + 2 * std::size_t(query_ranks) * w;
-    columns = block_max + std::size_t((m + block_rows - 1) / block_rows) * w;
-    total = columns + std::size_t(n) * w;
+    columns = block_max + std::size_t((m + block_rows - 1) / block_rows) * c * w;
+    total = columns + (std::size_t(n) + c - 1) / c * c * w;
   }
 };
 
@@ -118,26 +127,31 @@ struct avx512_ops {
 #pragma GCC pop_options
 
 //! The pass (file comment of cpu_interseq.hpp). The query q (m rows) against count targets whose
-//! residues are interleaved in cols (column j of lane l at cols[j · lanes + l], n columns, lanes
-//! past their length hold rank 0); length[l] per lane. Returns the saturated lanes.
+//! residues are interleaved in cols (column j of lane l at cols[j · lanes + l], lanes past their
+//! length and columns past n hold rank 0); length[l] per lane. Returns the saturated lanes.
+//! Each pass over the query computes `c` columns row by row: per row one load of H(i, j-1) and
+//! E(i, j), then each column from the one before (E runs along the row, F down each column).
 template <class ops>
 std::uint64_t interseq_kernel(const std::uint8_t* q, std::int64_t m, std::int64_t n, const std::int64_t* length,
                               int count, const interseq_scheme& s, std::uint8_t* base, const layout& at,
                               best_cell* results) {
   using vec = typename ops::vec;
-  constexpr int w = ops::lanes;
-  std::uint8_t* he = base + at.he;
+  constexpr int w = ops::lanes, c = pass_columns(w);
+  std::uint8_t* he_in = base + at.he_in;
+  std::uint8_t* he_out = base + at.he_out;
+  std::uint8_t* side = base + at.side;
   std::uint8_t* profile = base + at.profile;
   std::uint8_t* tables = base + at.tables;
   std::uint8_t* block_max = base + at.block_max;
   const std::uint8_t* cols = base + at.columns;
   const int qr = s.query_ranks;
+  const std::size_t profile_bytes = std::size_t(qr) * w;
   const bool narrow = s.target_ranks <= 16;  // one shuffle per profile row
   // Per query rank, its table row's two halves, each repeated in every 16-byte part of a vector.
   for (int a = 0; a < qr; ++a)
     for (int x = 0; x < 2 * w; ++x)
       tables[std::size_t(2 * a) * w + std::size_t(x)] = s.biased[std::size_t(a * matrix_stride + (x / w) * 16 + x % 16)];
-  for (std::int64_t x = 0; x < 2 * m * w; ++x) he[x] = 0;  // H(i, 0) = 0, E(i, 1) = max(-o-e, 0)
+  for (std::int64_t x = 0; x < 2 * m * w; ++x) he_in[x] = 0;  // H(i, 0) = 0, E(i, 1) = max(-o-e, 0)
   const vec bias = ops::set1(s.bias), open_extend = ops::set1(s.open_extend), extend = ops::set1(s.extend);
   // Lanes still inside their target: active[l] = 0xff; the next column at which one ends.
   alignas(64) std::uint8_t active[w];
@@ -151,59 +165,84 @@ std::uint64_t interseq_kernel(const std::uint8_t* q, std::int64_t m, std::int64_
   std::int64_t best_row[w], best_col[w];
   for (int l = 0; l < w; ++l) best_row[l] = best_col[l] = 0;
   const std::int64_t blocks = (m + block_rows - 1) / block_rows;
-  for (std::int64_t j = 0; j < n; ++j) {
-    const vec residues = ops::load(cols + j * w);
-    for (int a = 0; a < qr; ++a) {
-      const vec lo = ops::load(tables + std::size_t(2 * a) * w);
-      const vec row = narrow ? ops::lookup16(lo, residues)
-                             : ops::lookup32(lo, ops::load(tables + std::size_t(2 * a + 1) * w), residues);
-      ops::store(profile + std::size_t(a) * w, row);
+  for (std::int64_t j0 = 0; j0 < n; j0 += c) {
+    for (int k = 0; k < c; ++k) {
+      const vec residues = ops::load(cols + (j0 + k) * w);
+      for (int a = 0; a < qr; ++a) {
+        const vec lo = ops::load(tables + std::size_t(2 * a) * w);
+        const vec row = narrow ? ops::lookup16(lo, residues)
+                               : ops::lookup32(lo, ops::load(tables + std::size_t(2 * a + 1) * w), residues);
+        ops::store(profile + std::size_t(k) * profile_bytes + std::size_t(a) * w, row);
+      }
     }
-    vec diag = ops::zero(), f = ops::zero(), column = ops::zero();
+    vec f[c], up[c], column[c];  // F down each column, H of the row above, column maxima
+    for (int k = 0; k < c; ++k) f[k] = up[k] = column[k] = ops::zero();
+    vec diag = ops::zero();  // H(i-1, j0-1)
     for (std::int64_t b = 0; b < blocks; ++b) {
-      vec top = ops::zero();
+      vec top[c];
+      for (int k = 0; k < c; ++k) top[k] = ops::zero();
       const std::int64_t end = (b + 1) * block_rows < m ? (b + 1) * block_rows : m;
       for (std::int64_t i = b * block_rows; i < end; ++i) {
-        std::uint8_t* cell = he + 2 * i * w;
-        const vec h_left = ops::load(cell), e = ops::load(cell + w);
-        vec h = ops::subs(ops::adds(diag, ops::load(profile + std::size_t(q[i]) * w)), bias);
-        h = ops::max(ops::max(h, e), f);
-        top = ops::max(top, h);
-        ops::store(cell, h);
-        const vec h_open = ops::subs(h, open_extend);
-        ops::store(cell + w, ops::max(ops::subs(e, extend), h_open));
-        f = ops::max(ops::subs(f, extend), h_open);
+        const std::uint8_t* in = he_in + 2 * i * w;
+        const vec h_left = ops::load(in);
+        vec e = ops::load(in + w), d = diag;
+        const std::uint8_t* p = profile + std::size_t(q[i]) * w;
+        for (int k = 0; k < c; ++k) {
+          vec h = ops::subs(ops::adds(d, ops::load(p + std::size_t(k) * profile_bytes)), bias);
+          h = ops::max(ops::max(h, e), f[k]);
+          top[k] = ops::max(top[k], h);
+          const vec h_open = ops::subs(h, open_extend);
+          e = ops::max(ops::subs(e, extend), h_open);
+          f[k] = ops::max(ops::subs(f[k], extend), h_open);
+          d = up[k];
+          up[k] = h;
+          if (k < c - 1) ops::store(side + (std::size_t(k) * std::size_t(m) + std::size_t(i)) * w, h);
+        }
+        std::uint8_t* out = he_out + 2 * i * w;
+        ops::store(out, up[c - 1]);
+        ops::store(out + w, e);
         diag = h_left;
       }
-      ops::store(block_max + b * w, top);
-      column = ops::max(column, top);
+      for (int k = 0; k < c; ++k) {
+        ops::store(block_max + (b * c + k) * w, top[k]);
+        column[k] = ops::max(column[k], top[k]);
+      }
     }
-    column = ops::bit_and(column, live);
-    if (const std::uint64_t better = ops::gt(column, best)) {
-      best = ops::max(best, column);
-      ops::store(col_max, column);
-      // Each improved lane's first block holding its maximum, then the first row there.
-      std::uint64_t pending = better;
-      for (std::int64_t b = 0; pending != 0 && b < blocks; ++b) {
-        std::uint64_t here = ops::eq(ops::load(block_max + b * w), column) & pending;
-        pending &= ~here;
-        for (; here != 0; here &= here - 1) {
-          const int l = __builtin_ctzll(here);
-          std::int64_t i = b * block_rows;
-          while (he[2 * i * w + l] != col_max[l]) ++i;
-          best_row[l] = i + 1;
-          best_col[l] = j + 1;
+    for (int k = 0; k < c && j0 + k < n; ++k) {
+      const std::int64_t j = j0 + k;
+      const vec here_max = ops::bit_and(column[k], live);
+      if (const std::uint64_t better = ops::gt(here_max, best)) {
+        best = ops::max(best, here_max);
+        ops::store(col_max, here_max);
+        // H of this column: the side rows, or the pass's output for its last column.
+        const std::uint8_t* h_of = k < c - 1 ? side + std::size_t(k) * std::size_t(m) * w : he_out;
+        const std::size_t stride = k < c - 1 ? w : 2 * w;
+        // Each improved lane's first block holding its maximum, then the first row there.
+        std::uint64_t pending = better;
+        for (std::int64_t b = 0; pending != 0 && b < blocks; ++b) {
+          std::uint64_t found = ops::eq(ops::load(block_max + (b * c + k) * w), here_max) & pending;
+          pending &= ~found;
+          for (; found != 0; found &= found - 1) {
+            const int l = __builtin_ctzll(found);
+            std::int64_t i = b * block_rows;
+            while (h_of[std::size_t(i) * stride + std::size_t(l)] != col_max[l]) ++i;
+            best_row[l] = i + 1;
+            best_col[l] = j + 1;
+          }
         }
       }
-    }
-    if (j + 1 == next_end) {  // lanes whose target ends here leave
-      next_end = n;
-      for (int l = 0; l < count; ++l) {
-        if (length[l] <= j + 1) active[l] = 0;
-        else if (length[l] < next_end) next_end = length[l];
+      if (j + 1 == next_end) {  // lanes whose target ends here leave
+        next_end = n;
+        for (int l = 0; l < count; ++l) {
+          if (length[l] <= j + 1) active[l] = 0;
+          else if (length[l] < next_end) next_end = length[l];
+        }
+        live = ops::load(active);
       }
-      live = ops::load(active);
     }
+    std::uint8_t* swap = he_in;
+    he_in = he_out;
+    he_out = swap;
   }
   ops::store(best_score, best);
   std::uint64_t saturated = 0;
@@ -254,7 +293,7 @@ std::uint64_t score_interseq8(residue_span query, std::span<const residue_span> 
   std::uint8_t* base = scratch.bytes.data();
   base += (64 - reinterpret_cast<std::uintptr_t>(base) % 64) % 64;
   std::uint8_t* cols = base + at.columns;
-  std::memset(cols, 0, std::size_t(n) * std::size_t(lanes));
+  std::memset(cols, 0, at.total - at.columns);
   for (int l = 0; l < count; ++l) {
     const std::uint8_t* t = targets[std::size_t(l)].data();
     for (std::int64_t j = 0; j < length[l]; ++j) cols[j * lanes + l] = t[j];

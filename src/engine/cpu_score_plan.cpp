@@ -34,7 +34,7 @@ score_plan plan_scores(std::span<const pair_job> jobs, const scoring_scheme& sch
   plan.order.resize(jobs.size());
   std::iota(plan.order.begin(), plan.order.end(), std::size_t(0));
   std::vector<score_item> pairs;
-  for (std::size_t k = 0; k < jobs.size(); ++k) pairs.push_back({false, k, 1, pair_cost(jobs[k])});
+  for (std::size_t k = 0; k < jobs.size(); ++k) pairs.push_back({false, 0, k, 1, pair_cost(jobs[k])});
   const auto finish = [&](std::vector<score_item> items) {
     std::stable_sort(items.begin(), items.end(), [](const score_item& a, const score_item& b) { return a.cost > b.cost; });
     plan.items = std::move(items);
@@ -71,23 +71,30 @@ score_plan plan_scores(std::span<const pair_job> jobs, const scoring_scheme& sch
     // Empty sides are pairs (nothing to score); the rest in batches of `lanes`, if cheaper.
     std::size_t full = g;
     while (full < end && !jobs[plan.order[full]].target.empty()) ++full;
-    std::vector<score_item> batches;
-    double batch_total = 0, pair_total = 0;
-    bool fits = !query.empty() && full - g >= 2;
-    for (std::size_t b = g; fits && b < full; b += std::size_t(lanes)) {
-      const std::size_t count = std::min(full - b, std::size_t(lanes));
-      const std::int64_t longest = std::int64_t(jobs[plan.order[b]].target.size());
-      fits = interseq_bytes(std::int64_t(query.size()), longest, lanes, plan.scheme8.query_ranks) <= budget_bytes;
-      batches.push_back({true, b, count, double(query.size()) * double(longest) * inter_step_cost});
-      batch_total += batches.back().cost;
-    }
+    double pair_total = 0;
     for (std::size_t k = g; k < full; ++k) pair_total += pair_cost(jobs[plan.order[k]]);
-    if (fits && batch_total < pair_total) {
-      mixed.insert(mixed.end(), batches.begin(), batches.end());
-    } else {
-      for (std::size_t k = g; k < full; ++k) mixed.push_back({false, k, 1, pair_cost(jobs[plan.order[k]])});
+    std::vector<score_item> best;  // the cheapest batches, of the width that costs least
+    double best_total = pair_total;
+    for (const int width : {64, 32}) {
+      if (width > lanes || query.empty() || full - g < 2) continue;
+      std::vector<score_item> batches;
+      double total = 0;
+      bool fits = true;
+      for (std::size_t b = g; fits && b < full; b += std::size_t(width)) {
+        const std::size_t count = std::min(full - b, std::size_t(width));
+        const std::int64_t longest = std::int64_t(jobs[plan.order[b]].target.size());
+        fits = interseq_bytes(std::int64_t(query.size()), longest, width, plan.scheme8.query_ranks) <= budget_bytes;
+        batches.push_back({true, width, b, count, double(query.size()) * double(longest) * inter_step_cost(width)});
+        total += batches.back().cost;
+      }
+      if (fits && total < best_total) best = std::move(batches), best_total = total;
     }
-    for (std::size_t k = full; k < end; ++k) mixed.push_back({false, k, 1, 0});
+    if (!best.empty()) {
+      mixed.insert(mixed.end(), best.begin(), best.end());
+    } else {
+      for (std::size_t k = g; k < full; ++k) mixed.push_back({false, 0, k, 1, pair_cost(jobs[plan.order[k]])});
+    }
+    for (std::size_t k = full; k < end; ++k) mixed.push_back({false, 0, k, 1, 0});
     g = end;
   }
   // Pairs alone when they finish sooner on these threads (few batches, many threads).
@@ -95,7 +102,7 @@ score_plan plan_scores(std::span<const pair_job> jobs, const scoring_scheme& sch
     std::iota(plan.order.begin(), plan.order.end(), std::size_t(0));
     return finish(std::move(pairs));
   }
-  plan.lanes = std::any_of(mixed.begin(), mixed.end(), [](const score_item& it) { return it.batch; }) ? lanes : 0;
+  for (const score_item& it : mixed) plan.lanes = std::max(plan.lanes, it.lanes);
   return finish(std::move(mixed));
 }
 

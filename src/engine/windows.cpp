@@ -245,6 +245,11 @@ class windowed_engine final : public engine {
                   const progress_fn& progress) override {
     window_limits any_count = limits_;
     any_count.min_windows = 1;
+    // With the end cell known, the box before it pays for any pair whose long side exceeds four
+    // overlaps (a read's hit 200 kb into a genome: its box, not 200 kb of the genome).
+    any_count.min_long = 0;
+    any_count.min_ratio = 1;
+    any_count.min_width = 0;
     std::vector<pair_job> batch;
     std::vector<std::size_t> batch_at;
     std::vector<std::optional<pair_plan>> plans(jobs.size());

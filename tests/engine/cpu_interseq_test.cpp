@@ -185,19 +185,27 @@ TEST(cpu_interseq, score_many_matches_reference) {
 //! pairs (batches would leave threads idle); schemes beyond 8 bits never batch.
 TEST(cpu_interseq, plan_choices) {
   const scoring_scheme s = test::dna_scheme();
-  std::vector<residues> targets(200, residues(300, 1));
+  std::vector<residues> targets(256, residues(300, 1));
   const residues query(200, 2);
   std::vector<pair_job> jobs;
   for (std::size_t t = 0; t < targets.size(); ++t) jobs.push_back({0, t, query, targets[t]});
   const cpu::score_plan many = cpu::plan_scores(jobs, s, 32, 2, std::size_t(1) << 30);
   EXPECT_EQ(many.lanes, 32);
-  EXPECT_EQ(many.items.size(), 7u);  // ⌈200 / 32⌉ batches
+  EXPECT_EQ(many.items.size(), 8u);  // 256 / 32 batches
   // 40 pairs: two batches (32 + 8 lanes) cost less than the pairs, and finish first on 2
   // threads; on 16 threads the pairs spread where the two batches cannot.
   const std::vector<pair_job> few(jobs.begin(), jobs.begin() + 40);
   EXPECT_EQ(cpu::plan_scores(few, s, 32, 2, std::size_t(1) << 30).lanes, 32);
   EXPECT_EQ(cpu::plan_scores(few, s, 32, 16, std::size_t(1) << 30).lanes, 0);
   EXPECT_EQ(cpu::plan_scores(few, s, 32, 16, std::size_t(1) << 30).items.size(), 40u);
+  // 27 targets: one batch of 32 lanes costs about half one of 64 (where both run).
+  if (cpu::interseq_lanes() == 64) {
+    const std::vector<pair_job> some(jobs.begin(), jobs.begin() + 27);
+    const cpu::score_plan p = cpu::plan_scores(some, s, 64, 1, std::size_t(1) << 30);
+    ASSERT_EQ(p.items.size(), 1u);
+    EXPECT_EQ(p.items[0].lanes, 32);
+    EXPECT_EQ(cpu::plan_scores(jobs, s, 64, 1, std::size_t(1) << 30).items[0].lanes, 64);
+  }
   // Too little memory for a batch: pairs.
   EXPECT_EQ(cpu::plan_scores(jobs, s, 32, 2, 1000).lanes, 0);
   EXPECT_EQ(cpu::plan_scores(jobs, s, 0, 2, std::size_t(1) << 30).lanes, 0);
