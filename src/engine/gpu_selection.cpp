@@ -3,6 +3,8 @@
 #include "engine/gpu_selection.hpp"
 
 #include <charconv>
+#include <cstdlib>
+#include <string>
 #include <set>
 #include <utility>
 
@@ -62,6 +64,43 @@ std::vector<int> resolve_gpu_selection(const gpu_selection& s, int visible) {
   }
   if (out.empty()) throw usage_error("--gpus: no GPU is visible");
   return out;
+}
+
+int leading_count(const gpu_selection& s) {
+  if (s.all) return 0;
+  if (s.ids.empty()) return s.count;
+  for (std::size_t k = 0; k < s.ids.size(); ++k)
+    if (s.ids[k] != int(k)) return 0;
+  return int(s.ids.size());
+}
+
+bool hide_gpus_after(int count) {
+  if (count < 1) return false;
+  const char* current = std::getenv("CUDA_VISIBLE_DEVICES");
+  std::string narrowed;
+  if (current == nullptr) {
+    for (int d = 0; d < count; ++d) {
+      if (d > 0) narrowed.push_back(',');
+      narrowed.append(std::to_string(d));
+    }
+  } else {
+    // Its entries (indices, GPU-/MIG- UUIDs) as CUDA reads them, comma-separated; the first
+    // `count` kept.
+    const std::string_view list(current);
+    std::size_t start = 0;
+    int kept = 0;
+    while (start <= list.size() && kept < count) {
+      const std::size_t comma = list.find(',', start);
+      const std::string_view entry = list.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+      if (entry.empty()) return false;  // an empty or malformed list: CUDA's reading of it stays
+      if (kept > 0) narrowed.push_back(',');
+      narrowed.append(entry);
+      ++kept;
+      if (comma == std::string_view::npos) return false;  // at most `count` entries: nothing to hide
+      start = comma + 1;
+    }
+  }
+  return ::setenv("CUDA_VISIBLE_DEVICES", narrowed.c_str(), 1) == 0;
 }
 
 std::string device_list_text(const std::vector<int>& devices) {

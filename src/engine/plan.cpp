@@ -20,6 +20,7 @@ device_plan plan_device(const search_size& size, unsigned threads, const cost_mo
   p.gpu_s = model.gpu_start_s + cells / rate;
   p.cpu_s = cells / (model.cpu_cells_per_s_per_thread * p.cpu_threads);
   p.use_cpu = p.cpu_s < p.gpu_s;
+  p.one_gpu = !p.use_cpu && cells / rate < model.multi_gpu_min_scan_s;
   return p;
 }
 
@@ -29,8 +30,8 @@ std::string device_plan::describe() const {
     std::snprintf(buf, sizeof buf, "the CPU engine on %u threads (predicted %.3g s; GPU %.3g s)", cpu_threads, cpu_s,
                   gpu_s);
   else
-    std::snprintf(buf, sizeof buf, "the GPU (predicted %.3g s; CPU engine on %u threads %.3g s)", gpu_s, cpu_threads,
-                  cpu_s);
+    std::snprintf(buf, sizeof buf, "%s (predicted %.3g s; CPU engine on %u threads %.3g s)",
+                  one_gpu ? "one GPU" : "the GPU", gpu_s, cpu_threads, cpu_s);
   return buf;
 }
 

@@ -22,6 +22,7 @@
 
 #include "common/error.hpp"
 #include "common/score_range.hpp"
+#include "engine/gpu_selection.hpp"
 #include "engine/plan.hpp"
 #include "output/atomic_file.hpp"
 #include "pipeline/database.hpp"
@@ -523,6 +524,15 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
     }
   }
   const bool chose_cpu = planned && planned->use_cpu;
+  // CUDA's start initialises every visible GPU (0.1-0.3 s each): the GPUs this search will not
+  // use are hidden before it (engine/gpu_selection.hpp), those after the first N of --gpus N, or
+  // all but the first when the planner predicts a short scan. Ids stay the same.
+  if (!chose_cpu && options.engine.gpu && options.engine.device.kind != device_kind::cpu) {
+    const gpu_selection& gpus = options.engine.options.gpus;
+    int keep = leading_count(gpus);
+    if (keep == 0 && gpus.all && planned && planned->one_gpu) keep = 1;
+    if (keep > options.engine.device.gpu_id) hide_gpus_after(keep);
+  }
   with_progress.engine.options.fill_progress = [&fill_line](double fraction, double elapsed) {
     if (progress_line* line = fill_line.load()) line->fill(fraction, elapsed);
   };

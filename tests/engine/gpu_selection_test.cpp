@@ -1,7 +1,11 @@
-// --gpus parsing and resolution (engine/gpu_selection.hpp), and the notice for GPUs without peer
-// access; no GPU needed.
+// --gpus parsing and resolution (engine/gpu_selection.hpp), the GPUs hidden before CUDA's start,
+// and the notice for GPUs without peer access; no GPU needed.
 
 #include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <optional>
+#include <string>
 
 #include "common/error.hpp"
 #include "engine/gpu_selection.hpp"
@@ -16,6 +20,51 @@ TEST(GpuSelection, AllCountsAndLists) {
   EXPECT_EQ(resolve_gpu_selection(parse_gpu_selection("2,"), 4), (std::vector<int>{2}));
   EXPECT_EQ(resolve_gpu_selection(parse_gpu_selection("0,0"), 1), (std::vector<int>{0, 0}));  // two workers, one GPU
   EXPECT_EQ(device_list_text({0, 2}), "0,2");
+}
+
+TEST(GpuSelection, LeadingCountIsTheFirstNDevicesInOrder) {
+  EXPECT_EQ(leading_count(parse_gpu_selection("all")), 0);
+  EXPECT_EQ(leading_count(parse_gpu_selection("2")), 2);
+  EXPECT_EQ(leading_count(parse_gpu_selection("0,")), 1);
+  EXPECT_EQ(leading_count(parse_gpu_selection("0,1,2")), 3);
+  EXPECT_EQ(leading_count(parse_gpu_selection("1,")), 0);    // not the first
+  EXPECT_EQ(leading_count(parse_gpu_selection("1,0")), 0);   // not in order
+  EXPECT_EQ(leading_count(parse_gpu_selection("0,0")), 0);   // one GPU twice
+  EXPECT_EQ(leading_count(parse_gpu_selection("0,2")), 0);
+}
+
+//! CUDA_VISIBLE_DEVICES after hide_gpus_after(count) from `before` (nullopt: unset), restored after.
+std::optional<std::string> visible_after(const std::optional<std::string>& before, int count, bool& narrowed) {
+  const char* saved = std::getenv("CUDA_VISIBLE_DEVICES");
+  const std::optional<std::string> keep = saved ? std::optional<std::string>(saved) : std::nullopt;
+  if (before) ::setenv("CUDA_VISIBLE_DEVICES", before->c_str(), 1);
+  else ::unsetenv("CUDA_VISIBLE_DEVICES");
+  narrowed = hide_gpus_after(count);
+  const char* now = std::getenv("CUDA_VISIBLE_DEVICES");
+  const std::optional<std::string> out = now ? std::optional<std::string>(now) : std::nullopt;
+  if (keep) ::setenv("CUDA_VISIBLE_DEVICES", keep->c_str(), 1);
+  else ::unsetenv("CUDA_VISIBLE_DEVICES");
+  return out;
+}
+
+TEST(GpuSelection, HidingTheGpusAfterTheFirstNarrowsCudaVisibleDevices) {
+  bool narrowed = false;
+  EXPECT_EQ(visible_after(std::nullopt, 1, narrowed), std::optional<std::string>("0"));
+  EXPECT_TRUE(narrowed);
+  EXPECT_EQ(visible_after(std::nullopt, 3, narrowed), std::optional<std::string>("0,1,2"));
+  EXPECT_EQ(visible_after(std::string("3,1,2"), 2, narrowed), std::optional<std::string>("3,1"));  // the user's order
+  EXPECT_TRUE(narrowed);
+  EXPECT_EQ(visible_after(std::string("GPU-aa,GPU-bb"), 1, narrowed), std::optional<std::string>("GPU-aa"));
+  EXPECT_EQ(visible_after(std::string("2,3"), 2, narrowed), std::optional<std::string>("2,3"));  // nothing to hide
+  EXPECT_FALSE(narrowed);
+  EXPECT_EQ(visible_after(std::string("2"), 4, narrowed), std::optional<std::string>("2"));
+  EXPECT_FALSE(narrowed);
+  EXPECT_EQ(visible_after(std::string(""), 1, narrowed), std::optional<std::string>(""));  // none visible stays none
+  EXPECT_FALSE(narrowed);
+  EXPECT_EQ(visible_after(std::string("0,,1"), 2, narrowed), std::optional<std::string>("0,,1"));  // CUDA's own reading
+  EXPECT_FALSE(narrowed);
+  EXPECT_EQ(visible_after(std::nullopt, 0, narrowed), std::nullopt);
+  EXPECT_FALSE(narrowed);
 }
 
 TEST(GpuSelection, BadValuesNameTheOption) {

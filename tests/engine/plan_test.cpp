@@ -34,6 +34,22 @@ TEST(plan, small_searches_go_to_the_cpu_engine_large_ones_to_the_gpu) {
   EXPECT_NE(plan_device({1, 1, 1, 1, 1}, 0, model).describe().find("1 threads"), std::string::npos);
 }
 
+TEST(plan, short_scans_keep_to_one_gpu) {
+  const cost_model model;
+  // Seven protein queries against Swiss-Prot ×50 (2.3e12 cells, ~0.9 s predicted): one GPU.
+  device_plan p = plan_device({38000, 61'500'000, 7, 159'150, 1}, 16, model);
+  EXPECT_TRUE(p.one_gpu) << p.describe();
+  EXPECT_EQ(p.describe().rfind("one GPU", 0), 0u) << p.describe();
+  // ×500 (2.3e13 cells): every GPU.
+  p = plan_device({38000, 615'000'000, 7, 1'591'500, 1}, 16, model);
+  EXPECT_FALSE(p.one_gpu) << p.describe();
+  EXPECT_EQ(p.describe().rfind("the GPU", 0), 0u) << p.describe();
+  // The CPU engine's searches use no GPU at all.
+  p = plan_device({3822, 13000, 1, 3, 2}, 16, model);
+  EXPECT_TRUE(p.use_cpu);
+  EXPECT_FALSE(p.one_gpu);
+}
+
 TEST(plan, residues_are_estimated_from_the_file_size) {
   const auto dir = std::filesystem::temp_directory_path() / ("swat-plan-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
   std::filesystem::create_directories(dir);
