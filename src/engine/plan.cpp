@@ -20,7 +20,9 @@ device_plan plan_device(const search_size& size, unsigned threads, const cost_mo
   p.gpu_s = model.gpu_start_s + cells / rate;
   p.cpu_s = cells / (model.cpu_cells_per_s_per_thread * p.cpu_threads);
   p.use_cpu = p.cpu_s < p.gpu_s;
-  p.one_gpu = !p.use_cpu && cells / rate < model.multi_gpu_min_scan_s;
+  // At the scan's rate whatever the pairs: the sizes known before the read have no record
+  // counts, and a long pair's traceback gains nothing from a second GPU yet.
+  p.one_gpu = !p.use_cpu && cells / model.gpu_scan_cells_per_s < model.multi_gpu_min_scan_s;
   return p;
 }
 

@@ -34,10 +34,10 @@ struct cost_model {
   double gpu_scan_cells_per_s = 2.5e12;       //!< database scan (3.6-4.4e12 measured on protein, less on DNA)
   double gpu_pair_cells_per_s = 0.8e12;       //!< a few long × long pairs on the pair engine (score, traceback)
   double cpu_cells_per_s_per_thread = 2.0e9;  //!< CPU engine, whole search (1.1-2.8e9 measured per thread)
-  //! Scans predicted shorter than this on one GPU keep to one: every further visible GPU adds
-  //! 0.2-0.3 s to CUDA's start and ~0.1 s for its context, and saves at most 40 % of the scan
-  //! (2 × H200, 7 queries × Swiss-Prot ×50: scan 0.53 → 0.33 s, whole 0.95-0.99 s on one
-  //! visible GPU, 1.13 s on two; bench/results/multigpu_start_h200x2.txt).
+  //! Scans predicted shorter than this on one GPU (at gpu_scan_cells_per_s) keep to one: every
+  //! further visible GPU adds 0.1-0.3 s to CUDA's start and ~0.12 s for its context, and saves
+  //! at most 40 % of the scan (2 × H200, 7 queries × Swiss-Prot ×50: scan 0.53 → 0.34 s, whole
+  //! 0.98-1.03 s on one GPU, 1.10-1.24 s on two; bench/results/multigpu_start_h200x2.txt).
   double multi_gpu_min_scan_s = 1.0;
 };
 

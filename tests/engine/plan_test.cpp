@@ -40,6 +40,8 @@ TEST(plan, short_scans_keep_to_one_gpu) {
   device_plan p = plan_device({38000, 61'500'000, 7, 159'150, 1}, 16, model);
   EXPECT_TRUE(p.one_gpu) << p.describe();
   EXPECT_EQ(p.describe().rfind("one GPU", 0), 0u) << p.describe();
+  // The same sizes from the files alone (no record counts before the read): one GPU too.
+  EXPECT_TRUE(plan_device({38000, 61'500'000, 0, 0, 1}, 16, model).one_gpu);
   // ×500 (2.3e13 cells): every GPU.
   p = plan_device({38000, 615'000'000, 7, 1'591'500, 1}, 16, model);
   EXPECT_FALSE(p.one_gpu) << p.describe();
