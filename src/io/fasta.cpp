@@ -201,4 +201,19 @@ sequence_set read_fasta(const std::string& path, alphabet_request request, const
   return make_set(path, kind, records, [&](std::size_t r) { return encoder.take(r); });
 }
 
+sequence_set read_fasta_text(const std::string& label, std::string_view text, alphabet_request request,
+                             const warning_fn& warn) {
+  // The two passes of read_fasta over bytes already in memory.
+  detail::fasta_scan scan(label);
+  scan.feed(text);
+  scan.finish();
+  const auto& records = scan.records();
+  const alphabet_kind kind = alphabet_after_scan(label, records, scan.residue_counts(), request);
+  detail::fasta_encoder encoder(label, table_of(kind), alphabet_what(kind, request), records,
+                                [&](std::size_t r) { check_record(label, records, r, warn); });
+  encoder.feed(text);
+  encoder.finish();
+  return make_set(label, kind, records, [&](std::size_t r) { return encoder.take(r); });
+}
+
 }  // namespace swat::io

@@ -51,4 +51,9 @@ alphabet_kind detect_alphabet(std::string_view residues);
 sequence_set read_fasta(const std::string& path, alphabet_request request, const warning_fn& warn,
                         unsigned max_threads = 0);
 
+//! read_fasta of FASTA text held in memory (the Python package's sequences): the same checks,
+//! alphabet rule, warnings and errors, with label in the place of the file name.
+sequence_set read_fasta_text(const std::string& label, std::string_view text, alphabet_request request,
+                             const warning_fn& warn);
+
 }  // namespace swat::io

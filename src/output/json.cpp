@@ -25,6 +25,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <initializer_list>
 #include <limits>
 #include <optional>
@@ -109,38 +110,81 @@ std::string metadata(const run_context& ctx, const scoring::search_statistics& s
   });
 }
 
-std::string hit_object(const run_context& ctx, const hit_view& v) {
-  const alignment& a = v.aln;
+std::string optional_double(const std::optional<double>& v, const char* fmt) {
+  return v ? number(*v, fmt) : "null";
+}
+
+std::string hit_object(const hit_record& r) {
+  std::string s = "{";
+  s += field("query", json_quote(r.query)) + ", ";
+  s += field("target", json_quote(r.target)) + ", ";
+  s += field("score", std::to_string(r.score)) + ", ";
+  s += field("query_start", std::to_string(r.query_start)) + ", ";
+  s += field("query_end", std::to_string(r.query_end)) + ", ";
+  s += field("target_start", std::to_string(r.target_start)) + ", ";
+  s += field("target_end", std::to_string(r.target_end)) + ", ";
+  if (r.strand) s += field("strand", json_quote(*r.strand)) + ", ";
+  s += field("query_length", std::to_string(r.query_length)) + ", ";
+  s += field("target_length", std::to_string(r.target_length)) + ", ";
+  s += field("length", std::to_string(r.length)) + ", ";
+  s += field("identity", optional_double(r.identity, "%.3f")) + ", ";
+  s += field("matches", std::to_string(r.matches)) + ", ";
+  s += field("mismatches", std::to_string(r.mismatches)) + ", ";
+  s += field("positives", std::to_string(r.positives)) + ", ";
+  s += field("gap_opens", std::to_string(r.gap_opens)) + ", ";
+  s += field("gaps", std::to_string(r.gaps)) + ", ";
+  s += field("cigar", json_quote(r.cigar)) + ", ";
+  s += field("evalue", r.evalue ? full_double(*r.evalue) : "null") + ", ";
+  if (r.has_log10_evalue) s += field("log10_evalue", r.log10_evalue ? full_double(*r.log10_evalue) : "null") + ", ";
+  s += field("bitscore", r.bitscore ? full_double(*r.bitscore) : "null") + ", ";
+  s += field("query_aligned", json_quote(r.query_aligned)) + ", ";
+  s += field("target_aligned", json_quote(r.target_aligned));
+  return s + "}";
+}
+
+//! v when finite (the JSON text of a non-finite double is null).
+std::optional<double> finite(double v) { return std::isfinite(v) ? std::optional<double>(v) : std::nullopt; }
+
+//! The value "%.3f" text of v reads back as (null where v is not finite).
+std::optional<double> rounded3(double v) {
+  if (!std::isfinite(v)) return std::nullopt;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f", v);
+  return std::strtod(buf, nullptr);
+}
+
+hit_record record_of(const run_context& ctx, const hit_view& v) {
   const aligned_rows rows = blast_rows(v, ctx.scheme);
   const blast_coordinates at = blast_coordinates_of(v);
-  std::string s = "{";
-  s += field("query", json_quote(v.query.name)) + ", ";
-  s += field("target", json_quote(v.target.name)) + ", ";
-  s += field("score", std::to_string(a.score)) + ", ";
-  s += field("query_start", std::to_string(at.qstart)) + ", ";
-  s += field("query_end", std::to_string(at.qend)) + ", ";
-  s += field("target_start", std::to_string(at.sstart)) + ", ";
-  s += field("target_end", std::to_string(at.send)) + ", ";
-  if (ctx.scheme.alphabet == alphabet_kind::dna)
-    s += field("strand", v.strand == dna_strand::minus ? "\"minus\"" : "\"plus\"") + ", ";
-  s += field("query_length", std::to_string(v.query.residues.size())) + ", ";
-  s += field("target_length", std::to_string(v.target.residues.size())) + ", ";
-  s += field("length", std::to_string(v.stats.length)) + ", ";
-  s += field("identity", number(v.stats.identity_percent(), "%.3f")) + ", ";
-  s += field("matches", std::to_string(v.stats.matches)) + ", ";
-  s += field("mismatches", std::to_string(v.stats.mismatches)) + ", ";
-  s += field("positives", std::to_string(rows.positives)) + ", ";
-  s += field("gap_opens", std::to_string(v.stats.gap_opens)) + ", ";
-  s += field("gaps", std::to_string(v.stats.gaps)) + ", ";
-  s += field("cigar", json_quote(blast_cigar(v, ctx.scheme.alphabet))) + ", ";
+  hit_record r;
+  r.query = v.query.name;
+  r.target = v.target.name;
+  r.score = v.aln.score;
+  r.query_start = at.qstart;
+  r.query_end = at.qend;
+  r.target_start = at.sstart;
+  r.target_end = at.send;
+  if (ctx.scheme.alphabet == alphabet_kind::dna) r.strand = v.strand == dna_strand::minus ? "minus" : "plus";
+  r.query_length = v.query.residues.size();
+  r.target_length = v.target.residues.size();
+  r.length = v.stats.length;
+  r.identity = rounded3(v.stats.identity_percent());
+  r.matches = v.stats.matches;
+  r.mismatches = v.stats.mismatches;
+  r.positives = rows.positives;
+  r.gap_opens = v.stats.gap_opens;
+  r.gaps = v.stats.gaps;
+  r.cigar = blast_cigar(v, ctx.scheme.alphabet);
   const double evalue = std::exp(v.ln_evalue);
-  s += field("evalue", std::isnan(v.ln_evalue) ? "null" : full_double(evalue)) + ", ";
-  if (evalue < std::numeric_limits<double>::min())  // false for NaN
-    s += field("log10_evalue", full_double(v.ln_evalue / std::log(10.0))) + ", ";
-  s += field("bitscore", full_double(v.bit_score)) + ", ";
-  s += field("query_aligned", json_quote(rows.query)) + ", ";
-  s += field("target_aligned", json_quote(rows.target));
-  return s + "}";
+  if (!std::isnan(v.ln_evalue)) r.evalue = finite(evalue);
+  if (evalue < std::numeric_limits<double>::min()) {  // false for NaN
+    r.has_log10_evalue = true;
+    r.log10_evalue = finite(v.ln_evalue / std::log(10.0));
+  }
+  r.bitscore = finite(v.bit_score);
+  r.query_aligned = rows.query;
+  r.target_aligned = rows.target;
+  return r;
 }
 
 }  // namespace
@@ -150,8 +194,21 @@ void write_json(std::ostream& out, const run_context& ctx, std::span<const hit> 
   out << "{\n  \"metadata\": " << metadata(ctx, stats.statistics()) << ",\n  \"hits\": [";
   strand_cache strands;
   for (std::size_t i = 0; i < hits.size(); ++i)
-    out << (i ? ",\n    " : "\n    ") << hit_object(ctx, view_of(ctx, stats, hits[i], strands));
+    out << (i ? ",\n    " : "\n    ") << hit_object(record_of(ctx, view_of(ctx, stats, hits[i], strands)));
   out << (hits.empty() ? "]\n}\n" : "\n  ]\n}\n");
 }
 
 }  // namespace swat::output::detail
+
+namespace swat::output {
+
+std::vector<hit_record> hit_records(const run_context& ctx, std::span<const hit> hits) {
+  const detail::hit_statistics stats(ctx);
+  detail::strand_cache strands;
+  std::vector<hit_record> records;
+  records.reserve(hits.size());
+  for (const hit& h : hits) records.push_back(detail::record_of(ctx, detail::view_of(ctx, stats, h, strands)));
+  return records;
+}
+
+}  // namespace swat::output

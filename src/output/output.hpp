@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <span>
 #include <string>
@@ -101,6 +102,32 @@ void check_inputs(const output_spec& spec, const sequence_set& queries, const se
 //! when out fails.
 void write_hits(std::ostream& out, const output_spec& spec, const run_context& ctx,
                 std::span<const hit> hits);
+
+//! One hit as the JSON output writes it (docs/output.md): a member for each key of its object, in
+//! the same order, holding the value its text reads back as (identity rounded to 3 decimals as
+//! printed; evalue, log10_evalue and bitscore the full doubles). Empty optionals are JSON nulls.
+struct hit_record {
+  std::string query;
+  std::string target;
+  std::int64_t score = 0;
+  std::int64_t query_start = 0, query_end = 0;    //!< 1-based inclusive, query forward
+  std::int64_t target_start = 0, target_end = 0;  //!< 1-based inclusive; start > end on the minus strand
+  std::optional<std::string> strand;              //!< "plus" | "minus"; DNA hits only (absent for protein)
+  std::uint64_t query_length = 0, target_length = 0;
+  std::int64_t length = 0;
+  std::optional<double> identity;  //!< percent
+  std::int64_t matches = 0, mismatches = 0, positives = 0, gap_opens = 0, gaps = 0;
+  std::string cigar;
+  std::optional<double> evalue;
+  bool has_log10_evalue = false;       //!< the key is written (evalue below the smallest normal double)
+  std::optional<double> log10_evalue;  //!< computed in log space
+  std::optional<double> bitscore;
+  std::string query_aligned;
+  std::string target_aligned;
+};
+
+//! The records of hits, in order: what write_hits writes as JSON, as values.
+std::vector<hit_record> hit_records(const run_context& ctx, std::span<const hit> hits);
 
 //! E-value text as BLAST+'s tabular output prints it, from the E-value's natural logarithm:
 //! "0.0" below 1e-180, "4.40e-34" below 0.0009, then "0.012", "0.20", "5.6", "12" (three

@@ -218,10 +218,13 @@ std::vector<output::hit> hsps_of(engine& eng, const scoring_scheme& scheme, cons
 using settle_fn = std::function<report_rule(std::span<const std::vector<best_cell>> cells)>;
 std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, const align_options& options,
                                     sequence_set& queries, const sequence_set& targets, const settle_fn& settle,
-                                    progress_line& progress, double& scan_s) {
+                                    progress_line& progress, const progress_fn& on_cells, double& scan_s) {
   using clock = std::chrono::steady_clock;
   const std::size_t nq = queries.records.size(), nt = targets.records.size();
-  const progress_fn report = [&](std::uint64_t cells) { progress.add(cells); };
+  const progress_fn report = [&](std::uint64_t cells) {
+    progress.add(cells);
+    if (on_cells) on_cells(cells);
+  };
   std::vector<bool> minus_of;  // strand k: minus or plus, plus first
   if (options.strand != strand_choice::minus) minus_of.push_back(false);
   if (options.strand != strand_choice::plus) minus_of.push_back(true);
@@ -440,18 +443,18 @@ checked_search check_search(const align_options& options, const sequence_set& qu
   return checked;
 }
 
-search_times search_and_write(engine& eng, const scoring_scheme& scheme, const checked_search& checked,
-                              sequence_set& queries, const sequence_set& targets, std::ostream& out,
-                              bool show_progress, std::atomic<progress_line*>* fill_line) {
+search_result search_hits(engine& eng, const scoring_scheme& scheme, const checked_search& checked,
+                          sequence_set& queries, const sequence_set& targets, bool show_progress,
+                          std::atomic<progress_line*>* fill_line, const progress_fn& on_cells) {
   using clock = std::chrono::steady_clock;
   const align_options& options = checked.searching;
-  search_times times;
+  search_result result;
+  search_times& times = result.times;
   for (const auto& t : targets.records) times.db_residues += t.residues.size();
   for (const auto& q : queries.records) times.total_cells += std::uint64_t(q.residues.size()) * times.db_residues;
   if (options.strand == strand_choice::both) times.total_cells *= 2;
 
-  std::vector<output::hit> hits;
-  std::optional<scoring::search_statistics> stats;  // settled after the scan
+  std::optional<scoring::search_statistics>& stats = result.statistics;  // settled after the scan
   const settle_fn settle = [&](std::span<const std::vector<best_cell>> cells) {
     const auto t0 = clock::now();
     stats.emplace(settle_statistics(checked.plan, queries, targets, cells, options.engine.options.cpu_threads));
@@ -467,15 +470,21 @@ search_times search_and_write(engine& eng, const scoring_scheme& scheme, const c
       }
     } detach_fill{fill_line};
     if (fill_line && queries.records.size() * targets.records.size() == 1) fill_line->store(&progress);
-    hits = search_all(eng, scheme, options, queries, targets, settle, progress, times.scan_s);
+    result.hits = search_all(eng, scheme, options, queries, targets, settle, progress, on_cells, times.scan_s);
   }
   times.aligned = clock::now();
   times.stats_method = std::string(scoring::to_string(stats->method()));
+  return result;
+}
 
-  const output::run_context ctx{queries, targets, scheme, SWAT_VERSION_STRING, options.command_line,
-                                times.db_residues, eng.name(), eng.device(), &*stats};
-  output::write_hits(out, options.outfmt, ctx, hits);
-  return times;
+search_times search_and_write(engine& eng, const scoring_scheme& scheme, const checked_search& checked,
+                              sequence_set& queries, const sequence_set& targets, std::ostream& out,
+                              bool show_progress, std::atomic<progress_line*>* fill_line) {
+  const search_result found = search_hits(eng, scheme, checked, queries, targets, show_progress, fill_line);
+  const output::run_context ctx{queries, targets, scheme, SWAT_VERSION_STRING, checked.searching.command_line,
+                                found.times.db_residues, eng.name(), eng.device(), &*found.statistics};
+  output::write_hits(out, checked.searching.outfmt, ctx, found.hits);
+  return found.times;
 }
 
 void run_align(const align_options& options, std::ostream& stdout_stream, const notice_fn& notice_in) {

@@ -97,6 +97,20 @@ struct search_times {
   std::chrono::steady_clock::time_point aligned;  //!< when the alignments were done
 };
 
+//! What search_hits found: the reported hits in output order and the statistics of their E-values.
+struct search_result {
+  search_times times;
+  std::vector<output::hit> hits;
+  std::optional<scoring::search_statistics> statistics;
+};
+
+//! Searches queries against targets on eng: the hits search_and_write writes (the queries are
+//! complemented for the minus strand and restored). on_cells, when given, receives the engine's
+//! progress too (from any thread); an exception it throws ends the search and leaves here.
+search_result search_hits(engine& eng, const scoring_scheme& scheme, const checked_search& checked,
+                          sequence_set& queries, const sequence_set& targets, bool show_progress,
+                          std::atomic<progress_line*>* fill_line = nullptr, const progress_fn& on_cells = {});
+
 //! Searches queries against targets on eng and writes the hits to out in the format asked for
 //! (the caller flushes or commits out). The queries are complemented for the minus strand and
 //! restored. show_progress: the progress line on stderr; fill_line, when given, lets the

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <future>
 #include <map>
+#include <stdexcept>
 #include <system_error>
 
 #include "common/error.hpp"
@@ -60,11 +61,31 @@ search_session::search_session(session_options options, const notice_fn& notice)
   }
   scheme_ = build_scheme(targets_.alphabet, options_.scoring);
   engine_ = engine_ready.get();
+  prepare();
+  ready_s_ = seconds_since(start);
+}
+
+search_session::search_session(session_options options, sequence_set targets, std::unique_ptr<engine> eng,
+                               const notice_fn& notice)
+    : options_(std::move(options)), targets_(std::move(targets)) {
+  const auto start = clock_type::now();
+  scheme_ = build_scheme(targets_.alphabet, options_.scoring);
+  if (!eng) {
+    align_options as_align;
+    as_align.engine = options_.engine;
+    eng = make_engine(as_align, notice);
+  }
+  engine_ = std::move(eng);
+  prepare();
+  ready_s_ = seconds_since(start);
+}
+
+void search_session::prepare() {
   // The targets stay where they are for the session's life: a database engine keeps them
   // prepared (packed, on the GPU) between searches.
   std::vector<residue_span> pinned;
   for (const auto& t : targets_.records) pinned.push_back(t.residues);
-  engine_->pin_targets(pinned);
+  if (options_.pin) engine_->pin_targets(pinned);
   if (options_.warm_up && !targets_.records.empty()) {
     // A short piece of the first target (and, for DNA, its reverse complement: the minus strand
     // is searched as more queries of the same scan) against every target.
@@ -76,10 +97,49 @@ search_session::search_session(session_options options, const notice_fn& notice)
     std::vector<best_cell> cells(qs.size() * pinned.size());
     engine_->search(qs, pinned, scheme_, cells, {});
   }
-  ready_s_ = seconds_since(start);
+}
+
+std::unique_ptr<engine> search_session::release_engine() {
+  const std::lock_guard<std::mutex> lock(engine_mutex_);
+  if (engine_ && options_.pin) engine_->pin_targets({});
+  return std::move(engine_);
 }
 
 search_session::~search_session() = default;
+
+std::vector<output::hit_record> search_session::hits(const checked_search& checked, sequence_set& queries,
+                                                     const progress_fn& cells) {
+  const std::lock_guard<std::mutex> lock(engine_mutex_);
+  if (!engine_) throw std::logic_error("search_session::hits after release_engine");
+  const search_result found = search_hits(*engine_, scheme_, checked, queries, targets_, false, nullptr, cells);
+  const output::run_context ctx{queries, targets_, scheme_, SWAT_VERSION_STRING, checked.searching.command_line,
+                                found.times.db_residues, engine_->name(), engine_->device(), &*found.statistics};
+  return output::hit_records(ctx, found.hits);
+}
+
+std::vector<std::int32_t> search_session::scores(const checked_search& checked, sequence_set& queries,
+                                                 const progress_fn& cells) {
+  const std::lock_guard<std::mutex> lock(engine_mutex_);
+  if (!engine_) throw std::logic_error("search_session::scores after release_engine");
+  const std::size_t nq = queries.records.size(), nt = targets_.records.size();
+  const strand_choice strand = checked.searching.strand;
+  // As search_hits scans both strands: the reverse complements are more queries of one search.
+  std::vector<residue_span> qs;
+  std::vector<std::vector<std::uint8_t>> reversed;
+  if (strand != strand_choice::minus)
+    for (const auto& q : queries.records) qs.push_back(q.residues);
+  if (strand != strand_choice::plus) {
+    reversed.reserve(nq);
+    for (const auto& q : queries.records) qs.push_back(reversed.emplace_back(reverse_complement(q.residues)));
+  }
+  std::vector<residue_span> ts;
+  for (const auto& t : targets_.records) ts.push_back(t.residues);
+  std::vector<best_cell> found(qs.size() * nt);
+  if (!found.empty()) engine_->search(qs, ts, scheme_, found, cells);
+  std::vector<std::int32_t> best(nq * nt, 0);
+  for (std::size_t k = 0; k < found.size(); ++k) best[k % (nq * nt)] = std::max(best[k % (nq * nt)], found[k].score);
+  return best;
+}
 
 checked_search search_session::check(const align_options& request, const sequence_set& queries) const {
   check_alphabets(request.query_path, queries, targets_, read_.prepared);

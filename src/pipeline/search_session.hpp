@@ -2,8 +2,12 @@
 // A search session: the database, its scoring scheme and a started engine that outlive one
 // search. `swat-gpu serve` holds one and answers every request through it; each answer is what
 // `swat-gpu align` writes for the same queries and options (both go through check_search and
-// search_and_write, align_pipeline.hpp). Searches run one at a time on the engine.
+// search_and_write, align_pipeline.hpp). The Python package (python/) holds one per Searcher and
+// one per align() call, over sequences it read or was given, on engines it keeps between calls:
+// its hits are the JSON output's records, its scores the scan's best scores. Searches run one at
+// a time on the engine.
 
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <ostream>
@@ -28,6 +32,9 @@ struct session_options {
   //! Search a short piece of the first target against the whole database once at the start, so
   //! that a database engine has prepared (packed, uploaded) the targets before the first request.
   bool warm_up = true;
+  //! Tell the engine that the targets stay (engine::pin_targets) until the session goes or
+  //! release_engine() is called: a database engine keeps them prepared between searches.
+  bool pin = true;
 };
 
 //! One answered search's measurements.
@@ -45,6 +52,10 @@ class search_session {
   //! takes the GPU where one is usable (the session does not know the searches' sizes).
   //! notice receives the engine's notices and the reader's warnings ("notice: …", "warning: …").
   search_session(session_options options, const notice_fn& notice);
+  //! A session over targets already read (options.db_path only names them), on eng where given
+  //! (an engine the caller keeps between sessions, see release_engine()), else on options.engine's.
+  search_session(session_options options, sequence_set targets, std::unique_ptr<engine> eng,
+                 const notice_fn& notice);
   ~search_session();
   search_session(const search_session&) = delete;
   search_session& operator=(const search_session&) = delete;
@@ -65,6 +76,18 @@ class search_session {
   //! Searches and writes the hits to out: the bytes `swat-gpu align` writes for the same queries,
   //! database and options. One search at a time; callers from several threads queue.
   session_answer answer(const checked_search& checked, sequence_set& queries, std::ostream& out);
+  //! The hits of a checked search as the JSON output's records (output.hpp), in its order. cells,
+  //! when given, also receives the engine's progress (from any thread; an exception it throws
+  //! ends the search and leaves here, and the engine should not be used again).
+  std::vector<output::hit_record> hits(const checked_search& checked, sequence_set& queries,
+                                       const progress_fn& cells = {});
+  //! The best score of every query against every target, row-major (q · targets + t): on DNA
+  //! searched on both strands the better strand's, 0 where nothing scores. Scores only, no
+  //! traceback (the scan of search_hits); cells as for hits().
+  std::vector<std::int32_t> scores(const checked_search& checked, sequence_set& queries,
+                                   const progress_fn& cells = {});
+  //! Hands the engine back (unpinned) for another session; the session cannot search after it.
+  std::unique_ptr<engine> release_engine();
 
  private:
   session_options options_;
@@ -74,6 +97,9 @@ class search_session {
   database_read read_;       //!< how the database was read (FASTA or prepared)
   std::mutex engine_mutex_;  //!< one search at a time
   double ready_s_ = 0;
+
+  //! Pins the targets and warms the engine up, as options_ asks.
+  void prepare();
 };
 
 //! "BLOSUM62, gap open 11, gap extend 1" (what an error about another scheme names).
