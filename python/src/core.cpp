@@ -331,7 +331,7 @@ class searcher {
 
  private:
   pipeline::search_session& session() const {
-    if (!session_) throw usage_error("this Searcher is closed");
+    if (!session_) throw runtime_failure("this Searcher is closed");
     return *session_;
   }
   messages messages_;
