@@ -25,6 +25,7 @@
 
 #include "common/error.hpp"
 #include "engine/registry.hpp"
+#include "pipeline/database.hpp"
 #include "pipeline/search_session.hpp"
 
 namespace py = pybind11;
@@ -63,10 +64,14 @@ struct messages {
   }
 };
 
-sequence_set read_source(const source& s, io::alphabet_request alphabet, unsigned threads, const notice_fn& notice) {
+//! The sequences of a source: queries from FASTA; targets (how given) also from a prepared database
+//! (`swat-gpu makedb`), as the command reads its DB.
+sequence_set read_source(const source& s, io::alphabet_request alphabet, unsigned threads, const notice_fn& notice,
+                         pipeline::database_read* how = nullptr) {
   const io::warning_fn warn = [&](const std::string& w) { notice("warning: " + w); };
-  if (s.kind == "path") return io::read_fasta(s.label, alphabet, warn, threads);
-  return io::read_fasta_text(s.label, s.text, alphabet, warn);
+  if (s.kind == "text") return io::read_fasta_text(s.label, s.text, alphabet, warn);
+  if (how) return pipeline::read_database(s.label, alphabet, warn, threads, how);
+  return io::read_fasta(s.label, alphabet, warn, threads);
 }
 
 //! The options every search of a session shares (the command's Input, Scoring and Engine options).
@@ -278,8 +283,9 @@ class searcher {
     const notice_fn notice = messages_.sink();
     {
       const py::gil_scoped_release release;
-      sequence_set targets = read_source(s, options.alphabet, unsigned(args.threads), notice);
-      session_ = std::make_unique<pipeline::search_session>(std::move(options), std::move(targets), nullptr, notice);
+      pipeline::database_read how;
+      sequence_set targets = read_source(s, options.alphabet, unsigned(args.threads), notice, &how);
+      session_ = std::make_unique<pipeline::search_session>(std::move(options), std::move(targets), nullptr, notice, how);
     }
     messages_.deliver();
   }
@@ -357,8 +363,9 @@ auto one_shot(const py::tuple& queries, const py::tuple& targets, const session_
   {
     const py::gil_scoped_release release;
     q.emplace(read_source(qs, options.alphabet, unsigned(sa.threads), notice));
-    sequence_set t = read_source(ts, options.alphabet, unsigned(sa.threads), notice);
-    session = std::make_unique<pipeline::search_session>(std::move(options), std::move(t), pool().take(key), notice);
+    pipeline::database_read how;
+    sequence_set t = read_source(ts, options.alphabet, unsigned(sa.threads), notice, &how);
+    session = std::make_unique<pipeline::search_session>(std::move(options), std::move(t), pool().take(key), notice, how);
     checked.emplace(session->check(request, *q));
   }
   said.deliver();

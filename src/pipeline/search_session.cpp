@@ -66,8 +66,8 @@ search_session::search_session(session_options options, const notice_fn& notice)
 }
 
 search_session::search_session(session_options options, sequence_set targets, std::unique_ptr<engine> eng,
-                               const notice_fn& notice)
-    : options_(std::move(options)), targets_(std::move(targets)) {
+                               const notice_fn& notice, const database_read& read)
+    : options_(std::move(options)), targets_(std::move(targets)), read_(read) {
   const auto start = clock_type::now();
   scheme_ = build_scheme(targets_.alphabet, options_.scoring);
   if (!eng) {

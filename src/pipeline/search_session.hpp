@@ -52,10 +52,11 @@ class search_session {
   //! takes the GPU where one is usable (the session does not know the searches' sizes).
   //! notice receives the engine's notices and the reader's warnings ("notice: …", "warning: …").
   search_session(session_options options, const notice_fn& notice);
-  //! A session over targets already read (options.db_path only names them), on eng where given
-  //! (an engine the caller keeps between sessions, see release_engine()), else on options.engine's.
+  //! A session over targets already read (options.db_path only names them; read: how, e.g. by
+  //! read_database), on eng where given (an engine the caller keeps between sessions, see
+  //! release_engine()), else on options.engine's.
   search_session(session_options options, sequence_set targets, std::unique_ptr<engine> eng,
-                 const notice_fn& notice);
+                 const notice_fn& notice, const database_read& read = {});
   ~search_session();
   search_session(const search_session&) = delete;
   search_session& operator=(const search_session&) = delete;

@@ -131,3 +131,17 @@ def test_help_documents_every_argument():
         assert name in swat_gpu.Searcher.__doc__
     for name in list(inspect.signature(swat_gpu.Searcher.search).parameters)[1:]:
         assert name in swat_gpu.Searcher.__doc__
+
+
+def test_prepared_database(tmp_path, proteins):
+    # A database prepared by `swat-gpu makedb`, named by its prefix, as align takes it.
+    import subprocess
+    from conftest import BINARY
+    q, t = proteins
+    qa, ta = write_fasta(tmp_path / "q.fa", q), write_fasta(tmp_path / "t.fa", t)
+    subprocess.run([str(BINARY), "makedb", str(ta), str(tmp_path / "db")], check=True, capture_output=True)
+    expected = command_hits(qa, tmp_path / "db", "--device", "cpu")
+    assert expected == command_hits(qa, ta, "--device", "cpu")
+    assert dicts(swat_gpu.align(q, tmp_path / "db", device="cpu")) == expected
+    with swat_gpu.Searcher(tmp_path / "db", device="cpu") as db:
+        assert dicts(db.search(q)) == expected
