@@ -56,7 +56,7 @@ int makedb_command(const std::vector<std::string>& args) {
     ("prefix", "prefix of the files written: PREFIX.swdb and its volumes", cxxopts::value<std::string>())
     ("alphabet", "auto|dna|protein", cxxopts::value<std::string>()->default_value("auto"))
     ("volume-size", "largest volume file, bytes with an optional K, M or G suffix (at least 4K; a longer "
-                    "sequence gets a volume of its own)", cxxopts::value<std::string>()->default_value("1G"))
+                    "sequence gets a volume of its own)", cxxopts::value<std::string>()->default_value("256M"))
     ("t,threads", "FASTA reader threads (0 = all cores)", cxxopts::value<std::string>()->default_value("0"))
     ("quiet", "no notices")
     ("h,help", "this help");

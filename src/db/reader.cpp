@@ -11,7 +11,10 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <exception>
 #include <filesystem>
+#include <system_error>
+#include <thread>
 
 #include "common/error.hpp"
 #include "db/checksum.hpp"
@@ -82,7 +85,8 @@ class mapped_file {
 //! field. what: "index" or "volume". Returns the header.
 template <class header_t>
 header_t check_header(std::span<const unsigned char> bytes, const std::string& name, std::string_view magic,
-                      std::string_view other_magic, const char* what, const char* other_hint) {
+                      std::string_view other_magic, const char* what, const char* other_hint,
+                      bool body_checksum = true) {
   if (starts_with(bytes, other_magic)) throw input_error(name, std::string("is a ") + other_hint);
   if (!starts_with(bytes, magic)) {
     if (bytes.size() < magic.size() && std::memcmp(bytes.data(), magic.data(), bytes.size()) == 0)
@@ -105,7 +109,7 @@ header_t check_header(std::span<const unsigned char> bytes, const std::string& n
     throw input_error(name, "truncated: " + num(bytes.size()) + " of " + num(h.file_bytes) + " bytes");
   if (bytes.size() > h.file_bytes)
     throw input_error(name, "corrupted: " + num(bytes.size() - h.file_bytes) + " bytes after the end of the " + what);
-  if (checksum_of(bytes.subspan(header_bytes)) != h.body_checksum)
+  if (body_checksum && checksum_of(bytes.subspan(header_bytes)) != h.body_checksum)
     throw input_error(name, std::string("corrupted: the ") + what + "'s checksum does not match its contents");
   return h;
 }
@@ -190,10 +194,24 @@ database_index read_index(const std::string& path) {
   return parse_index(file.bytes(), path);
 }
 
-void parse_volume(std::span<const unsigned char> bytes, const std::string& name, const database_index& index,
-                  std::uint32_t k, std::uint64_t first_sequence, const record_fn& add) {
-  const auto h = check_header<volume_header>(bytes, name, volume_magic, index_magic, "volume",
-                                             "database index, not one of its volumes");
+namespace {
+
+//! A volume whose header, index entry and layout were checked (its body checksum and its
+//! records not yet).
+struct volume_view {
+  volume_header h;
+  const unsigned char* base = nullptr;
+  std::uint64_t text_bytes = 0;
+  std::uint8_t ranks = 0;
+  std::uint64_t longest = 0;
+};
+
+volume_view check_volume(std::span<const unsigned char> bytes, const std::string& name, const database_index& index,
+                         std::uint32_t k, std::uint64_t first_sequence, bool body_checksum) {
+  volume_view v;
+  v.h = check_header<volume_header>(bytes, name, volume_magic, index_magic, "volume",
+                                    "database index, not one of its volumes", body_checksum);
+  const volume_header& h = v.h;
   const volume_entry& e = index.volumes.at(k);
   if (h.alphabet != std::uint8_t(index.alphabet) || h.volume != k || h.first_sequence != first_sequence ||
       h.sequences != e.sequences || h.residues != e.residues || h.file_bytes != e.file_bytes ||
@@ -207,32 +225,60 @@ void parse_volume(std::span<const unsigned char> bytes, const std::string& name,
       h.text_index_at != align_section(h.residues_at + h.residues) ||
       h.text_at != align_section(h.text_index_at + 8 * (2 * n + 1)) || h.text_at > size)
     throw input_error(name, "corrupted: the volume's layout is inconsistent");
-  const unsigned char* base = bytes.data();
-  const unsigned char* residue_index = base + h.residue_index_at;
-  const unsigned char* text_index = base + h.text_index_at;
-  const std::uint64_t text_bytes = size - h.text_at;
-  if (u64_at(residue_index) != 0 || u64_at(residue_index + 8 * n) != h.residues || u64_at(text_index) != 0 ||
-      u64_at(text_index + 16 * n) != text_bytes)
+  v.base = bytes.data();
+  v.text_bytes = size - h.text_at;
+  if (u64_at(v.base + h.residue_index_at) != 0 || u64_at(v.base + h.residue_index_at + 8 * n) != h.residues ||
+      u64_at(v.base + h.text_index_at) != 0 || u64_at(v.base + h.text_index_at + 16 * n) != v.text_bytes)
     throw input_error(name, "corrupted: the volume's offsets are inconsistent");
-  const std::uint8_t ranks = index.alphabet == alphabet_kind::dna ? dna_size : protein_size;
-  const char* text = reinterpret_cast<const char*>(base + h.text_at);
-  for (std::uint64_t i = 0; i < n; ++i) {
-    const std::uint64_t r0 = u64_at(residue_index + 8 * i), r1 = u64_at(residue_index + 8 * (i + 1));
-    const std::uint64_t t0 = u64_at(text_index + 16 * i), t1 = u64_at(text_index + 16 * i + 8),
-                        t2 = u64_at(text_index + 16 * i + 16);
-    const std::string record = "record " + num(first_sequence + i + 1);
-    if (r1 <= r0 || r1 > h.residues || r1 - r0 > index.longest || t1 <= t0 || t2 < t1 || t2 > text_bytes)
-      throw input_error(name, "corrupted: the offsets of " + record + " are inconsistent");
-    const residue_span residues(base + h.residues_at + r0, r1 - r0);
-    if (*std::max_element(residues.begin(), residues.end()) >= ranks)
-      throw input_error(name, "corrupted: " + record + " holds a residue outside the " +
-                                  std::string(to_string(index.alphabet)) + " alphabet");
-    const std::string_view seq_name(text + t0, t1 - t0), description(text + t1, t2 - t1);
-    if (std::any_of(seq_name.begin(), seq_name.end(), [](char c) { return (unsigned char)c <= 0x20 || c == 0x7f; }) ||
-        std::any_of(description.begin(), description.end(),
-                    [](char c) { return ((unsigned char)c < 0x20 && c != '\t') || c == 0x7f; }))
-      throw input_error(name, "corrupted: the name or description of " + record + " holds a control byte");
-    add(seq_name, description, residues);
+  v.ranks = index.alphabet == alphabet_kind::dna ? dna_size : protein_size;
+  v.longest = index.longest;
+  return v;
+}
+
+//! One record of a checked volume.
+struct record_view {
+  std::string_view name, description;
+  residue_span residues;
+};
+
+//! Checks record i of v; the reason when it is damaged ("" when it is not).
+const char* check_record(const volume_view& v, std::uint64_t i, record_view& r) {
+  const unsigned char* residue_index = v.base + v.h.residue_index_at;
+  const unsigned char* text_index = v.base + v.h.text_index_at;
+  const std::uint64_t r0 = u64_at(residue_index + 8 * i), r1 = u64_at(residue_index + 8 * (i + 1));
+  const std::uint64_t t0 = u64_at(text_index + 16 * i), t1 = u64_at(text_index + 16 * i + 8),
+                      t2 = u64_at(text_index + 16 * i + 16);
+  if (r1 <= r0 || r1 > v.h.residues || r1 - r0 > v.longest || t1 <= t0 || t2 < t1 || t2 > v.text_bytes)
+    return "offsets are inconsistent";
+  r.residues = residue_span(v.base + v.h.residues_at + r0, r1 - r0);
+  std::uint8_t top = 0;
+  for (const std::uint8_t c : r.residues) top = std::max(top, c);
+  if (top >= v.ranks) return "residues are outside the alphabet";
+  const char* text = reinterpret_cast<const char*>(v.base + v.h.text_at);
+  r.name = std::string_view(text + t0, t1 - t0);
+  r.description = std::string_view(text + t1, t2 - t1);
+  if (std::any_of(r.name.begin(), r.name.end(), [](char c) { return (unsigned char)c <= 0x20 || c == 0x7f; }) ||
+      std::any_of(r.description.begin(), r.description.end(),
+                  [](char c) { return ((unsigned char)c < 0x20 && c != '\t') || c == 0x7f; }))
+    return "name or description holds a control byte";
+  return "";
+}
+
+[[noreturn]] void throw_record(const std::string& name, std::uint64_t record, const char* why) {
+  throw input_error(name, "corrupted: record " + num(record) + ": " + why);
+}
+
+}  // namespace
+
+void parse_volume(std::span<const unsigned char> bytes, const std::string& name, const database_index& index,
+                  std::uint32_t k, std::uint64_t first_sequence, const record_fn& add) {
+  const volume_view v = check_volume(bytes, name, index, k, first_sequence, false);
+  if (checksum_of(bytes.subspan(header_bytes)) != v.h.body_checksum)
+    throw input_error(name, "corrupted: the volume's checksum does not match its contents");
+  record_view r;
+  for (std::uint64_t i = 0; i < v.h.sequences; ++i) {
+    if (const char* why = check_record(v, i, r); *why) throw_record(name, first_sequence + i + 1, why);
+    add(r.name, r.description, r.residues);
   }
 }
 
@@ -241,31 +287,76 @@ std::string volume_path(const database_index& index, std::uint32_t k) {
   return (std::filesystem::path(index.path).parent_path() / file).string();
 }
 
-sequence_set read_database(const std::string& index_path, const std::string& shown, read_report* report) {
+sequence_set read_database(const std::string& index_path, const std::string& shown, read_report* report,
+                           unsigned threads) {
   auto t0 = clock_type::now();
   read_report measured;
   const database_index index = read_index(index_path);
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = std::min(threads, 16u);
   sequence_set set;
   set.file = shown;
   set.alphabet = index.alphabet;
-  set.records.reserve(index.sequences);
-  std::uint64_t first = 0, longest = 0;
+  set.records.resize(index.sequences);
+  std::uint64_t first = 0;
   for (std::uint32_t k = 0; k < index.volumes.size(); ++k) {
     const std::string path = volume_path(index, k);
     const mapped_file file(path);
     const auto t1 = clock_type::now();
     measured.map_s += std::chrono::duration<double>(t1 - t0).count();
     measured.mapped_bytes += file.bytes().size();
-    parse_volume(file.bytes(), path, index, k, first, [&](std::string_view name, std::string_view description,
-                                                          residue_span residues) {
-      longest = std::max<std::uint64_t>(longest, residues.size());
-      set.records.push_back({std::string(name), std::string(description),
-                             std::vector<std::uint8_t>(residues.begin(), residues.end())});
-    });
-    first += index.volumes[k].sequences;
+    // What parse_volume checks, the body checksum in one thread beside the records in others
+    // (each a run of records into its own slots); its errors in parse_volume's order: the
+    // checksum first, then the first damaged record.
+    const volume_view v = check_volume(file.bytes(), path, index, k, first, false);
+    const std::uint64_t n = v.h.sequences;
+    const unsigned workers = unsigned(std::min<std::uint64_t>(threads, 1 + n / 2048));
+    std::vector<std::uint64_t> bad(workers, n);  // first damaged record of each run
+    std::vector<const char*> why(workers, "");
+    std::vector<std::exception_ptr> failed(workers);  // out of memory in a thread
+    const auto copy_run = [&](unsigned w) {
+      record_view r;
+      try {
+        for (std::uint64_t i = n * w / workers, end = n * (w + 1) / workers; i < end; ++i) {
+          if (const char* reason = check_record(v, i, r); *reason) {
+            bad[w] = i;
+            why[w] = reason;
+            return;
+          }
+          sequence_record& out = set.records[first + i];
+          out.name.assign(r.name);
+          out.description.assign(r.description);
+          out.residues.assign(r.residues.begin(), r.residues.end());
+        }
+      } catch (...) {
+        failed[w] = std::current_exception();
+      }
+    };
+    std::uint64_t body = 0;
+    const auto sum_body = [&] { body = checksum_of(file.bytes().subspan(header_bytes)); };
+    {
+      std::vector<std::jthread> running;
+      try {
+        running.emplace_back(sum_body);
+        for (unsigned w = 1; w < workers; ++w) running.emplace_back(copy_run, w);
+      } catch (const std::system_error&) {
+        // no thread to spare: the rest runs here
+      }
+      if (running.empty()) sum_body();
+      copy_run(0);
+      for (unsigned w = unsigned(running.size()); w < workers; ++w) copy_run(w);
+    }
+    for (const std::exception_ptr& e : failed)
+      if (e) std::rethrow_exception(e);
+    if (body != v.h.body_checksum) throw input_error(path, "corrupted: the volume's checksum does not match its contents");
+    for (unsigned w = 0; w < workers; ++w)
+      if (bad[w] < n) throw_record(path, first + bad[w] + 1, why[w]);
+    first += n;
     t0 = clock_type::now();
     measured.check_s += std::chrono::duration<double>(t0 - t1).count();
   }
+  std::uint64_t longest = 0;
+  for (const sequence_record& r : set.records) longest = std::max<std::uint64_t>(longest, r.residues.size());
   if (longest != index.longest) throw input_error(index_path, "corrupted: its longest sequence differs from its volumes'");
   if (report) *report = measured;
   return set;

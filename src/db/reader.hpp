@@ -64,8 +64,11 @@ struct read_report {
 };
 
 //! Reads every record of the database whose index file is index_path into a sequence set
-//! whose file is shown (the database as the user named it). Each volume is mapped, checked,
-//! copied out and unmapped before the next, so the host holds the records and one volume.
-sequence_set read_database(const std::string& index_path, const std::string& shown, read_report* report = nullptr);
+//! whose file is shown (the database as the user named it). Each volume is mapped, checked
+//! (what parse_volume checks, with the same errors), copied out and unmapped before the next, so
+//! the host holds the records and one volume. threads: the volume's checksum and runs of its
+//! records at once (0: the hardware's, at most 16).
+sequence_set read_database(const std::string& index_path, const std::string& shown, read_report* report = nullptr,
+                           unsigned threads = 0);
 
 }  // namespace swat::db

@@ -110,13 +110,35 @@ std::vector<volume_range> plan_volumes(std::span<const sequence_record> records,
 volume_summary write_volume(std::ostream& out, std::span<const sequence_record> records, alphabet_kind alphabet,
                             std::uint32_t volume, std::uint64_t first_sequence, const std::string& file_name) {
   const std::uint8_t ranks = alphabet == alphabet_kind::dna ? dna_size : protein_size;
+  volume_summary s;
+  // Four sets of counters: consecutive residues of one rank do not wait on each other.
+  std::uint64_t counts[4][256] = {};
   for (std::size_t i = 0; i < records.size(); ++i) {
     const sequence_record& r = records[i];
-    const std::string which = "record " + std::to_string(first_sequence + i + 1) + " (" + r.name + ")";
-    if (r.residues.empty()) throw usage_error("makedb: " + which + " has no residues");
-    if (r.residues.size() > max_sequence_residues) throw usage_error("makedb: " + which + " is too long");
-    if (*std::max_element(r.residues.begin(), r.residues.end()) >= ranks)
-      throw usage_error("makedb: " + which + " holds a rank outside the alphabet");
+    const auto which = [&] { return "record " + std::to_string(first_sequence + i + 1) + " (" + r.name + ")"; };
+    if (r.residues.empty()) throw usage_error("makedb: " + which() + " has no residues");
+    if (r.residues.size() > max_sequence_residues) throw usage_error("makedb: " + which() + " is too long");
+    const std::uint8_t* p = r.residues.data();
+    const std::size_t n = r.residues.size();
+    std::size_t j = 0;
+    for (; j + 4 <= n; j += 4) {
+      ++counts[0][p[j]];
+      ++counts[1][p[j + 1]];
+      ++counts[2][p[j + 2]];
+      ++counts[3][p[j + 3]];
+    }
+    for (; j < n; ++j) ++counts[0][p[j]];
+    s.longest = std::max<std::uint64_t>(s.longest, n);
+  }
+  for (int c = 0; c < 256; ++c) {
+    const std::uint64_t total = counts[0][c] + counts[1][c] + counts[2][c] + counts[3][c];
+    if (total != 0 && c >= ranks) {
+      for (std::size_t i = 0; i < records.size(); ++i)
+        if (std::find(records[i].residues.begin(), records[i].residues.end(), std::uint8_t(c)) != records[i].residues.end())
+          throw usage_error("makedb: record " + std::to_string(first_sequence + i + 1) + " (" + records[i].name +
+                            ") holds a rank outside the alphabet");
+    }
+    if (c < int(composition_ranks)) s.composition[c] = total;
   }
   if (file_name.size() >= volume_name_bytes)
     throw usage_error("makedb: the volume name " + file_name + " is longer than " +
@@ -145,7 +167,6 @@ volume_summary write_volume(std::ostream& out, std::span<const sequence_record> 
   write_bytes(out, &h, sizeof h);
   emit_body(records, l, [&](const void* data, std::size_t bytes) { write_bytes(out, data, bytes); });
 
-  volume_summary s;
   s.entry.sequences = h.sequences;
   s.entry.residues = h.residues;
   s.entry.file_bytes = h.file_bytes;
@@ -165,6 +186,20 @@ index_totals totals_of(std::span<const sequence_record> records, alphabet_kind a
     t.residues += r.residues.size();
     t.longest = std::max<std::uint64_t>(t.longest, r.residues.size());
     for (const std::uint8_t rank : r.residues) ++t.composition[rank & (composition_ranks - 1)];
+  }
+  return t;
+}
+
+index_totals totals_of(std::span<const volume_summary> volumes, alphabet_kind alphabet,
+                       std::uint64_t max_volume_bytes) {
+  index_totals t;
+  t.alphabet = alphabet;
+  t.max_volume_bytes = max_volume_bytes;
+  for (const volume_summary& v : volumes) {
+    t.sequences += v.entry.sequences;
+    t.residues += v.entry.residues;
+    t.longest = std::max(t.longest, v.longest);
+    for (std::uint32_t r = 0; r < composition_ranks; ++r) t.composition[r] += v.composition[r];
   }
   return t;
 }

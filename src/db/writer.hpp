@@ -14,8 +14,9 @@
 
 namespace swat::db {
 
-//! Default bound of a volume's bytes (makedb --volume-size).
-inline constexpr std::uint64_t default_volume_bytes = std::uint64_t(1) << 30;
+//! Default bound of a volume's bytes (makedb --volume-size): a search holds one volume mapped
+//! beside the records it copied out.
+inline constexpr std::uint64_t default_volume_bytes = std::uint64_t(256) << 20;
 
 //! Consecutive records of one volume.
 struct volume_range {
@@ -29,7 +30,9 @@ std::vector<volume_range> plan_volumes(std::span<const sequence_record> records,
 
 //! What the index lists of a written volume.
 struct volume_summary {
-  volume_entry entry{};  //!< counts, size, checksums and the file name
+  volume_entry entry{};                                 //!< counts, size, checksums and the file name
+  std::uint64_t composition[composition_ranks] = {};    //!< its residues per rank
+  std::uint64_t longest = 0;                            //!< its longest record
 };
 
 //! Writes volume number `volume` holding records (the database's records first_sequence …) to
@@ -50,6 +53,9 @@ struct index_totals {
 
 //! Totals and composition of records.
 index_totals totals_of(std::span<const sequence_record> records, alphabet_kind alphabet,
+                       std::uint64_t max_volume_bytes);
+//! The same totals from the summaries of the written volumes.
+index_totals totals_of(std::span<const volume_summary> volumes, alphabet_kind alphabet,
                        std::uint64_t max_volume_bytes);
 
 //! Writes the index of the volumes to out.

@@ -7,6 +7,10 @@
 
 #include <cerrno>
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <system_error>
+#include <thread>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -65,7 +69,7 @@ sequence_set read_database(const std::string& db, io::alphabet_request alphabet,
       (alphabet == io::alphabet_request::dna) != (parsed.alphabet == alphabet_kind::dna))
     throw usage_error("--alphabet " + std::string(io::to_string(alphabet)) + ": " + db + " is a prepared " +
                       std::string(to_string(parsed.alphabet)) + " database (made by swat-gpu makedb)");
-  sequence_set set = db::read_database(*index, db, &read.report);
+  sequence_set set = db::read_database(*index, db, &read.report, max_threads);
   if (how) *how = read;
   return set;
 }
@@ -136,29 +140,58 @@ makedb_result make_database(const makedb_options& options, const io::warning_fn&
   const std::string generation = generation_token();
   const std::string inputs[] = {options.fasta_path};
 
-  std::vector<std::string> written;  // committed volumes of this run: removed if it fails
+  // Volumes are written on up to `threads` threads at once (each its own file), the index last.
+  std::vector<std::string> paths(ranges.size()), names(ranges.size());
+  for (std::uint32_t k = 0; k < ranges.size(); ++k) {
+    names[k] = db::volume_file_name(base + "." + generation, k);
+    paths[k] = (dir / names[k]).string();
+    if (holds_other_file(paths[k], db::volume_magic))
+      throw usage_error("makedb: " + paths[k] + " exists and is not a swat-gpu database volume; refusing to replace it");
+  }
+  std::vector<char> committed(ranges.size(), 0);  // volumes of this run on disk: removed if it fails
   struct remove_on_failure {
-    std::vector<std::string>& paths;
+    const std::vector<std::string>& paths;
+    const std::vector<char>& committed;
     bool done = false;
     ~remove_on_failure() {
       if (done) return;
-      for (const std::string& p : paths) ::unlink(p.c_str());
+      for (std::size_t k = 0; k < paths.size(); ++k)
+        if (committed[k]) ::unlink(paths[k].c_str());
     }
-  } cleanup{written};
-  std::vector<db::volume_summary> volumes;
-  for (std::uint32_t k = 0; k < ranges.size(); ++k) {
-    const std::string name = db::volume_file_name(base + "." + generation, k);
-    const std::string path = (dir / name).string();
-    if (holds_other_file(path, db::volume_magic))
-      throw usage_error("makedb: " + path + " exists and is not a swat-gpu database volume; refusing to replace it");
-    output::atomic_file file(path, inputs);
-    const std::span<const sequence_record> records(set.records.data() + ranges[k].first, ranges[k].count);
-    volumes.push_back(db::write_volume(file.stream(), records, set.alphabet, k, ranges[k].first, name));
-    file.commit();
-    written.push_back(path);
-    result.bytes += volumes.back().entry.file_bytes;
+  } cleanup{paths, committed};
+  std::vector<db::volume_summary> volumes(ranges.size());
+  std::vector<std::exception_ptr> failed(ranges.size());
+  std::atomic<std::size_t> next{0};
+  const auto write_volumes = [&] {
+    for (std::size_t k; (k = next.fetch_add(1)) < ranges.size();) {
+      try {
+        output::atomic_file file(paths[k], inputs);
+        const std::span<const sequence_record> records(set.records.data() + ranges[k].first, ranges[k].count);
+        volumes[k] = db::write_volume(file.stream(), records, set.alphabet, std::uint32_t(k), ranges[k].first, names[k]);
+        file.commit();
+        committed[k] = 1;
+      } catch (...) {
+        failed[k] = std::current_exception();
+        next.store(ranges.size());  // no more volumes once one failed
+      }
+    }
+  };
+  {
+    // At most 8 at once: each holds a temporary file that a signal handler removes (8 slots).
+    const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t writers = std::min<std::size_t>({ranges.size(), options.threads ? options.threads : hardware, 8});
+    std::vector<std::jthread> running;
+    try {
+      for (std::size_t w = 1; w < writers; ++w) running.emplace_back(write_volumes);
+    } catch (const std::system_error&) {
+      // no thread to spare: the rest is written here
+    }
+    write_volumes();
   }
-  const db::index_totals totals = db::totals_of(set.records, set.alphabet, max_volume_bytes);
+  for (const std::exception_ptr& e : failed)
+    if (e) std::rethrow_exception(e);
+  for (const db::volume_summary& v : volumes) result.bytes += v.entry.file_bytes;
+  const db::index_totals totals = db::totals_of(std::span<const db::volume_summary>(volumes), set.alphabet, max_volume_bytes);
   {
     output::atomic_file index(result.index_path, inputs);
     db::write_index(index.stream(), totals, volumes);
@@ -168,7 +201,7 @@ makedb_result make_database(const makedb_options& options, const io::warning_fn&
   if (older)
     for (std::uint32_t k = 0; k < older->volumes.size(); ++k) {
       const std::string path = db::volume_path(*older, k);
-      if (std::find(written.begin(), written.end(), path) == written.end()) ::unlink(path.c_str());
+      if (std::find(paths.begin(), paths.end(), path) == paths.end()) ::unlink(path.c_str());
     }
   result.sequences = totals.sequences;
   result.residues = totals.residues;

@@ -10,6 +10,7 @@
 
 #include "common/error.hpp"
 #include "db_test_util.hpp"
+#include "support/run_process.hpp"
 
 using namespace swat;
 using swat::test::database_bytes;
@@ -144,4 +145,48 @@ TEST(damaged_database, fuzzed_fields_with_recomputed_checksums_never_pass_unnoti
     }
   }
   RecordProperty("accepted", accepted);
+}
+
+namespace {
+
+//! The message after "FILE: " (the in-memory and on-disk readers name files differently).
+std::string reason(const std::string& message) {
+  const std::size_t at = message.find(": ");
+  return at == std::string::npos ? message : message.substr(at + 2);
+}
+
+//! read_database's result on b written as files in dir: "" and the set, or the error's reason.
+std::string file_error(const database_bytes& b, const swat::test::temp_dir& dir, sequence_set* out, unsigned threads) {
+  for (std::size_t k = 0; k < b.volumes.size(); ++k)
+    swat::test::write_file(dir / db::volume_file_name("t", std::uint32_t(k)), b.volumes[k]);
+  swat::test::write_file(dir / "t.swdb", b.index);
+  try {
+    *out = db::read_database((dir / "t.swdb").string(), "t", nullptr, threads);
+    return "";
+  } catch (const input_error& e) {
+    return reason(e.what());
+  }
+}
+
+}  // namespace
+
+TEST(damaged_database, the_file_reader_on_threads_says_what_the_volume_parser_says) {
+  swat::test::temp_dir dir;
+  const database_bytes good = make_bytes(random_records(alphabet_kind::dna, 300, 30, 8), 1 << 20);
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 160; ++trial) {
+    database_bytes b = good;
+    std::string& v = b.volumes[0];
+    const std::size_t at = trial < 50 ? std::size_t(rng() % v.size()) : db::header_bytes + rng() % (v.size() - db::header_bytes);
+    v[at] = char(v[at] ^ (1 + rng() % 255));
+    if (trial >= 80) reseal(b, 0);  // past the checksums: the record checks, run by several threads
+    sequence_set from_bytes, from_files;
+    const std::string expected = reason(error_of(b, &from_bytes));
+    for (const unsigned threads : {1u, 3u}) {
+      ASSERT_EQ(file_error(b, dir, &from_files, threads), expected) << "trial " << trial << " threads " << threads;
+      if (expected.empty()) {
+        ASSERT_TRUE(same_records(from_bytes, from_files)) << "trial " << trial;
+      }
+    }
+  }
 }

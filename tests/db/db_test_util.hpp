@@ -51,7 +51,7 @@ inline database_bytes make_bytes(const sequence_set& set, std::uint64_t max_volu
     out.volumes.push_back(s.str());
   }
   std::ostringstream s;
-  db::write_index(s, db::totals_of(set.records, set.alphabet, max_volume_bytes), summaries);
+  db::write_index(s, db::totals_of(std::span<const db::volume_summary>(summaries), set.alphabet, max_volume_bytes), summaries);
   out.index = s.str();
   return out;
 }
