@@ -48,6 +48,7 @@ void checksum64::blocks(const unsigned char* data, std::size_t count) {
 }
 
 void checksum64::update(const void* data, std::size_t bytes) {
+  if (bytes == 0) return;  // data may be null
   const auto* p = static_cast<const unsigned char*>(data);
   total_bytes_ += bytes;
   if (pending_bytes_ > 0) {
