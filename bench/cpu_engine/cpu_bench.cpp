@@ -1,9 +1,10 @@
 // `swat-gpu bench cpu`: GCUPS of the CPU engine's score pass and of full alignment on seeded
-// random DNA pairs (about 10% substitutions, so alignments are long, as in real use): options,
-// main and registration.
+// random DNA pairs (about 10% substitutions, so alignments are long, as in real use), or with
+// --shapes whole commands against parasail (cpu_vs_parasail.hpp): options, main and registration.
 
 #include <cxxopts.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -13,6 +14,7 @@
 
 #include "bench/common/bench_data.hpp"
 #include "bench/common/bench_record.hpp"
+#include "bench/cpu_engine/cpu_vs_parasail.hpp"
 #include "cli/bench_registry.hpp"
 #include "cli/option_values.hpp"
 #include "common/error.hpp"
@@ -58,7 +60,14 @@ int cpu_main(const std::vector<std::string>& args) {
     ("threads", "threads of the engine (one pair uses one thread)", cxxopts::value<std::string>()->default_value("1"))
     ("repeat", "timed repetitions (median reported)", cxxopts::value<std::string>()->default_value("3"))
     ("csv", "also write CSV to this file", cxxopts::value<std::string>())
-    ("commit", "git commit recorded in the CSV header", cxxopts::value<std::string>()->default_value("unknown"))
+    ("commit", "git commit recorded in the CSV (default: from git)", cxxopts::value<std::string>())
+    ("shapes", "instead, whole `align --device cpu` commands against parasail on these shapes: issue_protein, "
+               "issue_reads and those of bench shapes (DNA on the plus strand)", cxxopts::value<std::string>())
+    ("shape-threads", "thread counts of --shapes, for both tools (0: every core)",
+     cxxopts::value<std::string>()->default_value("0"))
+    ("parasail", "unpacked Debian parasail package (DIR/usr/bin/parasail_aligner) for --shapes",
+     cxxopts::value<std::string>())
+    ("scale", "--scale of the bench shapes shapes in --shapes", cxxopts::value<std::string>()->default_value("0.02"))
     ("h,help", "this help");
   // clang-format on
   const auto argv = cli::argv_of("swat-gpu bench cpu", args);
@@ -69,6 +78,27 @@ int cpu_main(const std::vector<std::string>& args) {
     return 0;
   }
   const int repeat = int(cli::integer_value("--repeat", r["repeat"].as<std::string>(), 1, 1 << 20));
+  const std::string commit = r.count("commit") ? r["commit"].as<std::string>() : git_commit(SWAT_CPU_BENCH_SOURCE_DIR);
+  if (r.count("shapes")) {
+    vs_parasail_options o;
+    o.shapes = cli::word_list(r["shapes"].as<std::string>());
+    for (const long long t : cli::integer_list("--shape-threads", r["shape-threads"].as<std::string>(), 0, 1 << 16))
+      o.threads.push_back(unsigned(t));
+    if (r.count("parasail")) {
+      o.parasail_dir = r["parasail"].as<std::string>();
+      if (!std::filesystem::exists(o.parasail_dir + "/usr/bin/parasail_aligner"))
+        throw usage_error("--parasail: no " + o.parasail_dir + "/usr/bin/parasail_aligner");
+    }
+    o.self = std::filesystem::read_symlink("/proc/self/exe").string();
+    o.scale = cli::real_value("--scale", r["scale"].as<std::string>(), 1e-6, 1e6);
+    o.repeat = repeat;
+    if (r.count("csv")) o.csv_path = r["csv"].as<std::string>();
+    o.command = cli::command_line("swat-gpu bench cpu", args);
+    o.commit = commit;
+    o.machine = cpu_model();
+    run_cpu_vs_parasail(o);
+    return 0;
+  }
   const auto threads = unsigned(cli::integer_value("--threads", r["threads"].as<std::string>(), 0, 1 << 20));
   const auto lengths = cli::integer_list("--lengths", r["lengths"].as<std::string>(), 0, 1ll << 31);
   const scoring_scheme scheme = scoring::make_dna_scheme(2, -3, 5, 2);
@@ -99,7 +129,7 @@ int cpu_main(const std::vector<std::string>& args) {
   if (r.count("csv")) {
     std::ofstream out(r["csv"].as<std::string>());
     write_csv_provenance(out, "swat-gpu bench cpu: CPU engine, threads " + std::to_string(engine.threads()),
-                         cli::command_line("swat-gpu bench cpu", args), r["commit"].as<std::string>(), cpu_model());
+                         cli::command_line("swat-gpu bench cpu", args), commit, cpu_model());
     out << csv.str();
     if (!out) throw runtime_failure("cannot write " + r["csv"].as<std::string>());
   }
