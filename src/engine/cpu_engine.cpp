@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "engine/cpu_bands.hpp"
 #include "engine/cpu_hsps.hpp"
 #include "engine/cpu_interseq.hpp"
 #include "engine/cpu_score_plan.hpp"
@@ -210,7 +211,14 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
   run_pool(plan.items.size(), workers, [&](std::size_t item, std::size_t worker) {
     const cpu::score_item& it = plan.items[item];
     const std::span<const std::size_t> which(plan.order.data() + it.first, it.count);
-    if (!it.batch) return score_pair(which[0]);
+    if (it.kind == cpu::item_kind::pair) return score_pair(which[0]);
+    if (it.kind == cpu::item_kind::bands) {
+      const pair_job& job = jobs[which[0]];
+      if (!cpu::score_bands8(job.query, job.target, plan.scheme8, it.lanes, scratch[worker], results[which[0]]))
+        results[which[0]] = cpu::score_pass(job.query, job.target, scheme, false, nullptr, budget).best;  // wider
+      if (progress) progress(std::uint64_t(job.query.size()) * job.target.size());
+      return;
+    }
     std::vector<residue_span> targets(it.count);
     std::vector<best_cell> out(it.count);
     std::uint64_t cells = 0;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "engine/cpu_bands.hpp"
+
 namespace swat::cpu {
 namespace {
 
@@ -33,14 +35,6 @@ score_plan plan_scores(std::span<const pair_job> jobs, const scoring_scheme& sch
   score_plan plan;
   plan.order.resize(jobs.size());
   std::iota(plan.order.begin(), plan.order.end(), std::size_t(0));
-  std::vector<score_item> pairs;
-  for (std::size_t k = 0; k < jobs.size(); ++k) pairs.push_back({false, 0, k, 1, pair_cost(jobs[k])});
-  const auto finish = [&](std::vector<score_item> items) {
-    std::stable_sort(items.begin(), items.end(), [](const score_item& a, const score_item& b) { return a.cost > b.cost; });
-    plan.items = std::move(items);
-    return plan;
-  };
-  if (lanes == 0 || jobs.size() < 2) return finish(std::move(pairs));
   // Jobs by query (the same residues at the same address), then by target length, longest first.
   std::vector<std::size_t> order = plan.order;
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -51,29 +45,40 @@ score_plan plan_scores(std::span<const pair_job> jobs, const scoring_scheme& sch
     return a < b;
   });
   int ranks = scheme.size();
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    if (k == 0 || jobs[order[k]].query.data() != jobs[order[k - 1]].query.data() ||
-        jobs[order[k]].query.size() != jobs[order[k - 1]].query.size())
-      ranks = std::max(ranks, ranks_of(jobs[order[k]].query));
-    ranks = std::max(ranks, ranks_of(jobs[order[k]].target));
-  }
-  if (ranks > matrix_stride) return finish(std::move(pairs));
-  plan.scheme8 = make_interseq_scheme(scheme, ranks);
-  if (!plan.scheme8.fits) return finish(std::move(pairs));
+  if (lanes > 0)
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      if (k == 0 || jobs[order[k]].query.data() != jobs[order[k - 1]].query.data() ||
+          jobs[order[k]].query.size() != jobs[order[k - 1]].query.size())
+        ranks = std::max(ranks, ranks_of(jobs[order[k]].query));
+      ranks = std::max(ranks, ranks_of(jobs[order[k]].target));
+    }
+  if (lanes > 0 && ranks <= matrix_stride) plan.scheme8 = make_interseq_scheme(scheme, ranks);
+  if (!plan.scheme8.fits) lanes = 0;
   plan.order = std::move(order);
-  std::vector<score_item> mixed;
+  // One pair (order[k]): in row bands where they fit, else the striped passes.
+  const auto pair_item = [&](std::size_t k) {
+    const pair_job& job = jobs[plan.order[k]];
+    const std::int64_t m = std::int64_t(job.query.size()), n = std::int64_t(job.target.size());
+    for (const int width : {64, 32})
+      if (width <= lanes && bands_fit(plan.scheme8, m, n, width) && bands_bytes(m, width) <= budget_bytes)
+        return score_item{item_kind::bands, width, k, 1, double(m) * double(n + width) / width * bands_step_cost(width)};
+    return score_item{item_kind::pair, 0, k, 1, pair_cost(job)};
+  };
+  std::vector<score_item> pairs, mixed;
+  for (std::size_t k = 0; k < jobs.size(); ++k) pairs.push_back(pair_item(k));
   for (std::size_t g = 0; g < plan.order.size();) {
     const residue_span query = jobs[plan.order[g]].query;
     std::size_t end = g;
     while (end < plan.order.size() && jobs[plan.order[end]].query.data() == query.data() &&
            jobs[plan.order[end]].query.size() == query.size())
       ++end;
-    // Empty sides are pairs (nothing to score); the rest in batches of `lanes`, if cheaper.
+    // Empty sides are pairs (nothing to score); the rest in batches of the cheapest width, if
+    // that is cheaper than the pairs.
     std::size_t full = g;
     while (full < end && !jobs[plan.order[full]].target.empty()) ++full;
     double pair_total = 0;
-    for (std::size_t k = g; k < full; ++k) pair_total += pair_cost(jobs[plan.order[k]]);
-    std::vector<score_item> best;  // the cheapest batches, of the width that costs least
+    for (std::size_t k = g; k < full; ++k) pair_total += pairs[k].cost;
+    std::vector<score_item> best;
     double best_total = pair_total;
     for (const int width : {64, 32}) {
       if (width > lanes || query.empty() || full - g < 2) continue;
@@ -84,7 +89,8 @@ score_plan plan_scores(std::span<const pair_job> jobs, const scoring_scheme& sch
         const std::size_t count = std::min(full - b, std::size_t(width));
         const std::int64_t longest = std::int64_t(jobs[plan.order[b]].target.size());
         fits = interseq_bytes(std::int64_t(query.size()), longest, width, plan.scheme8.query_ranks) <= budget_bytes;
-        batches.push_back({true, width, b, count, double(query.size()) * double(longest) * inter_step_cost(width)});
+        batches.push_back(
+            {item_kind::batch, width, b, count, double(query.size()) * double(longest) * inter_step_cost(width)});
         total += batches.back().cost;
       }
       if (fits && total < best_total) best = std::move(batches), best_total = total;
@@ -92,18 +98,18 @@ score_plan plan_scores(std::span<const pair_job> jobs, const scoring_scheme& sch
     if (!best.empty()) {
       mixed.insert(mixed.end(), best.begin(), best.end());
     } else {
-      for (std::size_t k = g; k < full; ++k) mixed.push_back({false, 0, k, 1, pair_cost(jobs[plan.order[k]])});
+      mixed.insert(mixed.end(), pairs.begin() + std::ptrdiff_t(g), pairs.begin() + std::ptrdiff_t(full));
     }
-    for (std::size_t k = full; k < end; ++k) mixed.push_back({false, 0, k, 1, 0});
+    mixed.insert(mixed.end(), pairs.begin() + std::ptrdiff_t(full), pairs.begin() + std::ptrdiff_t(end));
     g = end;
   }
   // Pairs alone when they finish sooner on these threads (few batches, many threads).
-  if (makespan(pairs, threads) < makespan(mixed, threads)) {
-    std::iota(plan.order.begin(), plan.order.end(), std::size_t(0));
-    return finish(std::move(pairs));
-  }
-  for (const score_item& it : mixed) plan.lanes = std::max(plan.lanes, it.lanes);
-  return finish(std::move(mixed));
+  std::vector<score_item>& items = makespan(pairs, threads) < makespan(mixed, threads) ? pairs : mixed;
+  std::stable_sort(items.begin(), items.end(), [](const score_item& a, const score_item& b) { return a.cost > b.cost; });
+  for (const score_item& it : items)
+    if (it.kind != item_kind::pair) plan.lanes = std::max(plan.lanes, it.lanes);
+  plan.items = std::move(items);
+  return plan;
 }
 
 }  // namespace swat::cpu

@@ -8,7 +8,8 @@
 // pair_step_cost (the 16-bit striped pass scores 16 cells a step). The targets of a query are
 // sorted by length, longest first, so a batch holds targets of similar lengths; a query's
 // targets go in batches of the width that costs least, when that costs less in total than its
-// pairs (few targets fill few lanes). Then the whole plan is compared with every pair run alone
+// pairs (few targets fill few lanes). A pair alone runs in row bands (cpu_bands.hpp) where they
+// fit: m · (n + lanes) / lanes steps of bands_step_cost. Then the whole plan is compared with every pair run alone
 // on the threads by its makespan, max(total / threads, longest item): a few batches of long
 // windows leave threads idle that their pairs would use.
 
@@ -26,13 +27,19 @@ namespace swat::cpu {
 //! with AVX-512, whose 512-bit operations take two 256-bit halves: a 32-lane step costs about
 //! half a 64-lane one) and of a step of the striped 16-bit pass of one pair.
 inline constexpr double inter_step_cost(int lanes) { return lanes == 64 ? 1.0 : 0.55; }
+//! … of one step of the band pass (a table lookup more per cell than the batches' profile).
+inline constexpr double bands_step_cost(int lanes) { return lanes == 64 ? 1.3 : 0.7; }
 inline constexpr double pair_step_cost = 1.5;
+
+//! How an item is scored: a batch of targets of one query in 8-bit lanes (cpu_interseq.hpp),
+//! one pair in 8-bit lanes of row bands (cpu_bands.hpp), or one pair by the striped passes.
+enum class item_kind { batch, bands, pair };
 
 //! One unit of work: a batch of targets of one query, or one pair.
 struct score_item {
-  bool batch = false;     //!< order[first, first + count) are the batch's jobs; else one pair
-  int lanes = 0;          //!< lanes of the batch (32 or 64)
-  std::size_t first = 0;  //!< into score_plan::order
+  item_kind kind = item_kind::pair;
+  int lanes = 0;          //!< lanes of a batch or of bands (32 or 64)
+  std::size_t first = 0;  //!< into score_plan::order: order[first, first + count) are its jobs
   std::size_t count = 1;  //!< jobs of the item (1 for a pair)
   double cost = 0;        //!< estimated vector steps
 };
@@ -42,7 +49,7 @@ struct score_plan {
   std::vector<score_item> items;
   std::vector<std::size_t> order;
   interseq_scheme scheme8;  //!< the 8-bit scheme of the batches
-  int lanes = 0;            //!< the widest batch's lanes (0: no batch)
+  int lanes = 0;            //!< the widest lanes of a batch or bands (0: none)
 };
 
 //! The plan of jobs on `threads` threads with batches of at most `lanes` lanes (64: 64 or 32;

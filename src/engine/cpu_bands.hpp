@@ -1,0 +1,43 @@
+#pragma once
+// One long pair in 8-bit lanes: the query's rows cut into as many bands as a vector has lanes
+// (64 with AVX-512BW, 32 with AVX2), lane l holding band l. Lane l runs one column behind lane
+// l − 1 (step s: lane l at target column s − l), so the row above its band (H and F of the band
+// above, at the same column, and H one column earlier for the diagonal) is the last row lane
+// l − 1 computed one step before: one lane shift per step. Where inter-sequence batches fill
+// their lanes with many targets (cpu_interseq.hpp), this fills them with one pair, so a few long
+// pairs (windows of genomes) run at nearly the speed of many short ones.
+//
+// Scores as in cpu_interseq.hpp (biased unsigned 8 bits, exact while below the limit; a pair
+// that reaches it is reported saturated and rescored wider by the caller). Substitution scores
+// come from one table of query rank × target rank entries (at most 32: DNA), looked up by a
+// per-row vector of query ranks (times the target ranks) plus the shifted target residues. Lanes
+// before their first column hold zeros (the DP's column 0); lanes past the last column and rows
+// past the query end are left out of the best. Tie rule: each lane keeps its first column (and
+// its first row there) of a strict improvement; the lanes' bests are then merged by
+// cell_beats (lanes in row order).
+
+#include <cstdint>
+
+#include "common/traceback.hpp"
+#include "engine/cpu_interseq.hpp"
+
+namespace swat::cpu {
+
+//! True when score_bands8 takes an m × n pair under s (the score table fits 32 entries and
+//! every lane gets at least min_band_rows rows) with `lanes` lanes (32 or 64).
+bool bands_fit(const interseq_scheme& s, std::int64_t m, std::int64_t n, int lanes);
+
+//! Rows per lane below which the band kernel is not used (its per-step work would be mostly
+//! the lane shift and the column bookkeeping).
+inline constexpr std::int64_t min_band_rows = 16;
+
+//! Working memory of score_bands8 (bytes).
+std::size_t bands_bytes(std::int64_t m, int lanes);
+
+//! The best cell of query × target in `lanes` lanes (32 or 64, at most interseq_lanes()) into
+//! out; false when the scores saturated (out is then not set: rescore the pair wider).
+//! Requires bands_fit.
+bool score_bands8(residue_span query, residue_span target, const interseq_scheme& s, int lanes,
+                  interseq_scratch& scratch, best_cell& out);
+
+}  // namespace swat::cpu

@@ -1,0 +1,142 @@
+// One long pair in 8-bit lanes, a band of query rows per lane (cpu_bands.hpp), against the
+// scalar reference: every lane width this CPU runs, queries whose last bands run past the query
+// end (several lanes of padding), targets shorter and longer than the lanes, DNA schemes with
+// extreme gap costs, periodic sequences (ties in many rows and columns), and saturating pairs
+// (reported exactly when the true best reaches the 8-bit limit).
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/cpu_bands.hpp"
+#include "engine/cpu_engine.hpp"
+#include "engine/cpu_interseq.hpp"
+#include "engine/cpu_score_plan.hpp"
+#include "engine/test_schemes.hpp"
+#include "reference/reference.hpp"
+
+namespace swat {
+namespace {
+
+using residues = std::vector<std::uint8_t>;
+
+std::string text(const best_cell& c) {
+  return std::to_string(c.score) + "@(" + std::to_string(c.query_end) + "," + std::to_string(c.target_end) + ")";
+}
+
+std::vector<int> lane_widths() {
+  std::vector<int> w;
+  for (const int lanes : {32, 64})
+    if (lanes <= cpu::interseq_lanes()) w.push_back(lanes);
+  return w;
+}
+
+//! Checks one pair: exact, or reported saturated exactly when the reference's best reaches the limit.
+void check(const residues& q, const residues& t, const scoring_scheme& scheme, int lanes, const std::string& what,
+           int* saturated = nullptr) {
+  const cpu::interseq_scheme s = cpu::make_interseq_scheme(scheme, scheme.size());
+  ASSERT_TRUE(cpu::bands_fit(s, std::int64_t(q.size()), std::int64_t(t.size()), lanes)) << what;
+  const best_cell want = reference::find_best(reference::fill(q, t, scheme));
+  cpu::interseq_scratch scratch;
+  best_cell got;
+  const bool exact = cpu::score_bands8(q, t, s, lanes, scratch, got);
+  ASSERT_EQ(exact, want.score < s.limit) << what << " want " << text(want);
+  if (!exact && saturated) ++*saturated;
+  if (exact) {
+    ASSERT_EQ(text(got), text(want)) << what << " lanes " << lanes << " m=" << q.size() << " n=" << t.size();
+  }
+}
+
+TEST(cpu_bands, random_and_related_pairs) {
+  if (lane_widths().empty()) GTEST_SKIP() << "no AVX2";
+  std::mt19937 rng(37);
+  const scoring_scheme schemes[] = {test::dna_scheme(), test::dna_scheme(1, -1, 0, 1), test::dna_scheme(2, -3, 4, 0),
+                                    test::dna_scheme(5, -4, 200, 100), test::dna_scheme(1, -3, 2, 1)};
+  const std::size_t widths[] = {1, 2, 31, 63, 64, 65, 130, 400};
+  int k = 0;
+  for (const int lanes : lane_widths()) {
+    const std::size_t min_m = std::size_t(cpu::min_band_rows) * std::size_t(lanes);
+    for (const std::size_t extra : {std::size_t(0), std::size_t(1), std::size_t(lanes - 1), std::size_t(5 * lanes + 7)})
+      for (const std::size_t n : widths) {
+        const scoring_scheme& s = schemes[std::size_t(k++) % std::size(schemes)];
+        const residues q = test::random_residues(rng, min_m + extra, 5);
+        residues t = test::random_residues(rng, n, 5);
+        if (k % 3 == 0 && n > 20) {  // a short related stretch, away from the first band
+          const std::size_t at = std::uniform_int_distribution<std::size_t>(0, q.size() - 20)(rng);
+          for (std::size_t x = 0; x < 20 && x + 5 < n; ++x) t[x + 5] = q[at + x];
+        }
+        check(q, t, s, lanes, "pair " + std::to_string(k));
+      }
+  }
+}
+
+//! Periodic query and target: the best score is reached in many cells of many lanes.
+TEST(cpu_bands, periodic_ties_across_lanes) {
+  if (lane_widths().empty()) GTEST_SKIP() << "no AVX2";
+  const std::vector<residues> units = {{0}, {0, 1}, {0, 1, 2}, {0, 0, 1}, {4}, {2, 4}};
+  const scoring_scheme schemes[] = {test::dna_scheme(1, -1, 0, 1), test::dna_scheme(2, -2, 1, 1), test::dna_scheme(1, -3, 5, 2)};
+  int k = 0;
+  for (const int lanes : lane_widths())
+    for (const residues& uq : units)
+      for (const residues& ut : {units[1], units[3], units[5]}) {
+        const std::size_t m = std::size_t(cpu::min_band_rows) * std::size_t(lanes) + std::size_t(k % 7) * 13;
+        residues q(m), t(std::size_t(5 + k % 11));
+        for (std::size_t x = 0; x < m; ++x) q[x] = uq[x % uq.size()];
+        for (std::size_t x = 0; x < t.size(); ++x) t[x] = ut[x % ut.size()];
+        if (k % 4 == 0) q[m / 3] = 3;  // a break in the period
+        check(q, t, schemes[std::size_t(k) % 3], lanes, "periodic " + std::to_string(k));
+        ++k;
+      }
+}
+
+//! Identical stretches long enough to pass the 8-bit limit, and just below it.
+TEST(cpu_bands, saturating_pairs_are_reported) {
+  if (lane_widths().empty()) GTEST_SKIP() << "no AVX2";
+  std::mt19937 rng(38);
+  for (const int lanes : lane_widths()) {
+    int seen = 0;
+    const residues q = test::random_residues(rng, std::size_t(cpu::min_band_rows) * std::size_t(lanes) + 100, 4);
+    for (const std::size_t len : {std::size_t(100), std::size_t(120), std::size_t(124), std::size_t(125), std::size_t(126),
+                                  std::size_t(130), std::size_t(300)}) {
+      const std::size_t at = q.size() / 2 - len / 2;  // across a band border
+      const residues t(q.begin() + std::ptrdiff_t(at), q.begin() + std::ptrdiff_t(at + len));
+      check(q, t, test::dna_scheme(), lanes, "identical " + std::to_string(len), &seen);
+    }
+    EXPECT_GT(seen, 0) << "no pair saturated: the test lost its point";
+  }
+}
+
+//! A few long pairs through the engine's score_many: the plan runs them in bands (or as pairs
+//! with the lanes off), saturated ones are rescored wider; all equal the reference.
+TEST(cpu_bands, score_many_of_a_few_long_pairs) {
+  std::mt19937 rng(39);
+  const scoring_scheme s = test::dna_scheme();
+  std::vector<residues> queries = {test::random_residues(rng, 1500, 5), test::random_residues(rng, 700, 4)};
+  std::vector<residues> targets = {test::random_residues(rng, 900, 5), {}, residues(queries[0].begin() + 100, queries[0].begin() + 600)};
+  std::vector<pair_job> jobs;
+  for (std::size_t q = 0; q < queries.size(); ++q)
+    for (std::size_t t = 0; t < targets.size(); ++t) jobs.push_back({q, t, queries[q], targets[t]});
+  if (cpu::interseq_lanes() > 0) {
+    const cpu::score_plan plan = cpu::plan_scores(jobs, s, cpu::interseq_lanes(), 4, std::size_t(1) << 30);
+    EXPECT_GT(std::count_if(plan.items.begin(), plan.items.end(),
+                            [](const cpu::score_item& it) { return it.kind == cpu::item_kind::bands; }), 0);
+  }
+  std::vector<int> widths = lane_widths();
+  widths.push_back(0);
+  for (const int lanes : widths)
+    for (const unsigned threads : {1u, 4u}) {
+      cpu_engine eng(threads);
+      eng.set_interseq_lanes(lanes);
+      std::vector<best_cell> got(jobs.size());
+      eng.score_many(jobs, s, got, {});
+      for (std::size_t k = 0; k < jobs.size(); ++k)
+        ASSERT_EQ(text(got[k]), text(reference::find_best(reference::fill(jobs[k].query, jobs[k].target, s))))
+            << "lanes " << lanes << " threads " << threads << " job " << k;
+    }
+}
+
+}  // namespace
+}  // namespace swat
