@@ -124,6 +124,15 @@ makedb_result make_database(const makedb_options& options, const io::warning_fn&
     // a damaged older index: replaced, its volumes (unknown) left
   }
   const std::uint64_t max_volume_bytes = options.max_volume_bytes ? options.max_volume_bytes : db::default_volume_bytes;
+  const std::filesystem::path prefix_path(options.prefix);
+  const std::string base = prefix_path.filename().string();
+  if (base.empty() || base == "." || base == "..")
+    throw usage_error("makedb: PREFIX " + options.prefix + " names a directory; give a file name prefix (DIR/NAME)");
+  const std::string generation = generation_token();
+  if (db::volume_file_name(base + "." + generation, 0).size() + 1 >= db::volume_name_bytes)  // room for 4-digit numbers
+    throw usage_error("makedb: the file name of PREFIX (" + base + ") is longer than " +
+                      std::to_string(db::volume_name_bytes - 2 - db::volume_file_name("." + generation, 0).size()) +
+                      " bytes; choose a shorter one");
 
   sequence_set set = io::read_fasta(options.fasta_path, options.alphabet, warn, options.threads);
   if (set.records.empty()) throw input_error(options.fasta_path, "no sequences to write into a database");
@@ -132,12 +141,7 @@ makedb_result make_database(const makedb_options& options, const io::warning_fn&
   result.alphabet = set.alphabet;
 
   const std::vector<db::volume_range> ranges = db::plan_volumes(set.records, max_volume_bytes);
-  const std::filesystem::path prefix_path(options.prefix);
-  const std::string base = prefix_path.filename().string();
-  if (base.empty() || base == "." || base == "..")
-    throw usage_error("makedb: PREFIX " + options.prefix + " names a directory; give a file name prefix (DIR/NAME)");
   const std::filesystem::path dir = prefix_path.parent_path();
-  const std::string generation = generation_token();
   const std::string inputs[] = {options.fasta_path};
 
   // Volumes are written on up to `threads` threads at once (each its own file), the index last.

@@ -209,4 +209,8 @@ TEST_F(cli_makedb, makedb_replaces_only_its_own_files_and_leaves_nothing_when_it
   EXPECT_EQ(makedb(fasta_name).exit_code, 2);
   EXPECT_EQ(makedb(fasta_name + " x --volume-size 1K").exit_code, 2);
   EXPECT_EQ(makedb(fasta_name + " x --volume-size lots").exit_code, 2);
+  const auto long_name = makedb(fasta_name + " " + std::string(80, 'n'));
+  EXPECT_EQ(long_name.exit_code, 2);
+  EXPECT_NE(long_name.err.find("choose a shorter one"), std::string::npos) << long_name.err;
+  EXPECT_EQ(makedb(fasta_name + " sub/").exit_code, 2);
 }
