@@ -12,6 +12,7 @@
 #include <cctype>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/error.hpp"
 #include "scoring/scoring.hpp"
@@ -306,7 +307,18 @@ scoring_scheme make_protein_scheme(std::string_view matrix_name, int gap_open, i
     throw usage_error("unknown substitution matrix '" + std::string(matrix_name) + "' (built-in: " +
                       known + "; or give --matrix-file)");
   }
-  return parse_matrix_text(it->text, "built-in " + upper, upper, gap_open, gap_extend);
+  // Each built-in matrix is parsed once (a search session per call of the Python package
+  // builds its scheme each time); the gaps are the caller's.
+  static const std::vector<scoring_scheme> parsed = [] {
+    std::vector<scoring_scheme> v;
+    for (const builtin_matrix& m : builtin_matrices)
+      v.push_back(parse_matrix_text(m.text, "built-in " + std::string(m.name), std::string(m.name), 0, 1));
+    return v;
+  }();
+  scoring_scheme scheme = parsed[std::size_t(it - builtin_matrices.begin())];
+  scheme.gap_open = gap_open;
+  scheme.gap_extend = gap_extend;
+  return scheme;
 }
 
 }  // namespace swat::scoring
