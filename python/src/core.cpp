@@ -56,11 +56,14 @@ struct messages {
       lines.push_back(line);
     };
   }
-  //! Hands the lines to swat_gpu._report (GIL held).
+  //! Hands the lines said so far to swat_gpu._report (GIL held).
   void deliver() {
-    if (lines.empty()) return;
-    py::module_::import("swat_gpu").attr("_report")(lines);
-    lines.clear();
+    std::vector<std::string> said;
+    {
+      const std::lock_guard<std::mutex> lock(mutex);
+      said.swap(lines);
+    }
+    if (!said.empty()) py::module_::import("swat_gpu").attr("_report")(said);
   }
 };
 

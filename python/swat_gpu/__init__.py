@@ -35,7 +35,7 @@ import warnings
 
 from . import _core
 
-__all__ = ["Hit", "Searcher", "align", "scores", "gpu_count", "__version__"]
+__all__ = ["Hit", "Searcher", "align", "scores", "gpu_count", "release_engines", "__version__"]
 __version__ = _core.version
 
 _log = logging.getLogger("swat_gpu")
@@ -44,6 +44,12 @@ _log = logging.getLogger("swat_gpu")
 def gpu_count():
     """GPU devices this build can use now (0 without a CUDA build, a driver or a device)."""
     return _core.gpu_count()
+
+
+def release_engines():
+    """Drops the engines align() and scores() keep between calls (a GPU engine holds its device
+    memory until then, or until the process ends); the next call starts a new one."""
+    _core.release_engines()
 
 
 def _report(lines):
@@ -223,7 +229,7 @@ def align(queries, targets, *, alphabet="auto", matrix=None, match=None, mismatc
     threads           CPU threads (0 = all cores)
 
     Raises ValueError (bad arguments or sequences, with the command's message) or RuntimeError.
-    Engines are kept between calls (swat_gpu._core.release_engines() drops them).
+    Engines are kept between calls (release_engines() drops them).
     """
     return _hits(_core.align(_source(queries, "queries", "query"), _source(targets, "targets", "target"),
                              _session_args(alphabet, matrix, matrix_file, match, mismatch, gap_open, gap_extend,

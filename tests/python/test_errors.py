@@ -73,6 +73,17 @@ def test_type_errors():
         swat_gpu.align(["ACGT", 7], "ACGT")
 
 
+def test_searcher_errors(files):
+    db = swat_gpu.Searcher(files[1], device="cpu")
+    with pytest.raises(ValueError, match="^--evalue must be a positive number"):
+        db.search("MKV", evalue=-1)
+    with pytest.raises(ValueError, match="^--max-hits must be at least 1"):
+        db.search("MKV", max_hits=0)
+    with pytest.raises(ValueError, match=f"^queries reads as dna but {files[1]} as protein"):
+        db.scores("ACGTACGTAC")
+    assert db.search("MKV") is not None  # usable after the errors
+
+
 def test_runtime_error_is_distinct(files):
     db = swat_gpu.Searcher(files[1], device="cpu")
     db.close()

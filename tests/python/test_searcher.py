@@ -37,3 +37,11 @@ def test_dna_searcher_and_scheme(tmp_path, dnas):
     scores = db.scores(q)
     assert scores.shape == (len(q), len(t)) and scores.dtype == np.int32
     db.close()
+
+
+def test_engines_kept_and_released(proteins):
+    q, t = proteins
+    first = swat_gpu.align(q, t, device="cpu")
+    assert swat_gpu.align(q, t, device="cpu") == first  # on the kept engine
+    swat_gpu.release_engines()
+    assert swat_gpu.align(q, t, device="cpu") == first  # on a new one
