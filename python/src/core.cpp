@@ -295,13 +295,14 @@ class searcher {
 
   py::list search(const py::tuple& queries, const search_args& a) {
     const source s = source_of(queries);
+    const pipeline::align_options request = request_of(a, s.label);
     std::optional<sequence_set> q;
     std::optional<pipeline::checked_search> checked;
     {
       const py::gil_scoped_release release;
       q.emplace(read_source(s, session().options().alphabet, unsigned(session().options().engine.options.cpu_threads),
                             messages_.sink()));
-      checked.emplace(session().check(request_of(a, s.label), *q));
+      checked.emplace(session().check(request, *q));
     }
     messages_.deliver();
     const auto records = run_released(cells_of(*q, session().targets(), strands_of(*q, a)),
@@ -311,13 +312,14 @@ class searcher {
 
   py::array_t<std::int32_t> scores(const py::tuple& queries, const search_args& a) {
     const source s = source_of(queries);
+    const pipeline::align_options request = request_of(a, s.label);
     std::optional<sequence_set> q;
     std::optional<pipeline::checked_search> checked;
     {
       const py::gil_scoped_release release;
       q.emplace(read_source(s, session().options().alphabet, unsigned(session().options().engine.options.cpu_threads),
                             messages_.sink()));
-      checked.emplace(session().check(request_of(a, s.label), *q));
+      checked.emplace(session().check(request, *q));
     }
     messages_.deliver();
     const auto scores = run_released(cells_of(*q, session().targets(), strands_of(*q, a)),
