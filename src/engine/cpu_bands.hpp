@@ -8,7 +8,8 @@
 // pairs (windows of genomes) run at nearly the speed of many short ones.
 //
 // Scores as in cpu_interseq.hpp (biased unsigned 8 bits, exact while below the limit; a pair
-// that reaches it is reported saturated and rescored wider by the caller). Substitution scores
+// that reaches it is reported saturated and rescored in 16-bit lanes, the same kernel, then by
+// the caller's 32-bit pass). Substitution scores
 // come from one table of query rank × target rank entries (at most 32: DNA), looked up by a
 // per-row vector of query ranks (times the target ranks) plus the shifted target residues. Lanes
 // before their first column hold zeros (the DP's column 0); lanes past the last column and rows
@@ -23,7 +24,7 @@
 
 namespace swat::cpu {
 
-//! True when score_bands8 takes an m × n pair under s (the score table fits 32 entries and
+//! True when score_bands takes an m × n pair under s (the score table fits 32 entries and
 //! every lane gets at least min_band_rows rows) with `lanes` lanes (32 or 64).
 bool bands_fit(const interseq_scheme& s, std::int64_t m, std::int64_t n, int lanes);
 
@@ -31,13 +32,14 @@ bool bands_fit(const interseq_scheme& s, std::int64_t m, std::int64_t n, int lan
 //! the lane shift and the column bookkeeping).
 inline constexpr std::int64_t min_band_rows = 16;
 
-//! Working memory of score_bands8 (bytes).
+//! Working memory of score_bands (bytes), either width.
 std::size_t bands_bytes(std::int64_t m, int lanes);
 
-//! The best cell of query × target in `lanes` lanes (32 or 64, at most interseq_lanes()) into
-//! out; false when the scores saturated (out is then not set: rescore the pair wider).
-//! Requires bands_fit.
-bool score_bands8(residue_span query, residue_span target, const interseq_scheme& s, int lanes,
-                  interseq_scratch& scratch, best_cell& out);
+//! The best cell of query × target into out, in lanes of `bits` bits (8: `lanes` lanes; 16:
+//! lanes / 2) of a `lanes`-byte vector (32: AVX2, 64: AVX-512BW, at most interseq_lanes());
+//! false when the scores saturated (out is then not set: rescore wider). Requires bands_fit(s,
+//! m, n, lanes). 16-bit lanes hold the same biased scores below 65535 (s.wide_limit).
+bool score_bands(residue_span query, residue_span target, const interseq_scheme& s, int lanes, int bits,
+                 interseq_scratch& scratch, best_cell& out);
 
 }  // namespace swat::cpu

@@ -214,8 +214,11 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
     if (it.kind == cpu::item_kind::pair) return score_pair(which[0]);
     if (it.kind == cpu::item_kind::bands) {
       const pair_job& job = jobs[which[0]];
-      if (!cpu::score_bands8(job.query, job.target, plan.scheme8, it.lanes, scratch[worker], results[which[0]]))
-        results[which[0]] = cpu::score_pass(job.query, job.target, scheme, false, nullptr, budget).best;  // wider
+      best_cell& out = results[which[0]];
+      // 8-bit lanes, then 16-bit, then the 32-bit striped pass.
+      if (!cpu::score_bands(job.query, job.target, plan.scheme8, it.lanes, 8, scratch[worker], out) &&
+          !cpu::score_bands(job.query, job.target, plan.scheme8, it.lanes, 16, scratch[worker], out))
+        out = cpu::score_pass(job.query, job.target, scheme, false, nullptr, budget).best;
       if (progress) progress(std::uint64_t(job.query.size()) * job.target.size());
       return;
     }

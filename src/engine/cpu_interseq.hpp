@@ -40,6 +40,9 @@ struct interseq_scheme {
   std::uint8_t limit = 0;        //!< a lane is exact while its best is below this
   std::uint8_t open_extend = 0;  //!< o + e, capped at 255 (same results: H ≤ 255)
   std::uint8_t extend = 0;       //!< e, capped at 255
+  std::uint16_t wide_open_extend = 0;  //!< o + e capped at 65535, for 16-bit lanes (cpu_bands.hpp)
+  std::uint16_t wide_extend = 0;       //!< e capped at 65535
+  std::uint16_t wide_limit = 0;        //!< 16-bit lanes are exact while below this
   int query_ranks = 0;           //!< rows of the biased table (query ranks) …
   int target_ranks = 0;          //!< … and columns (target ranks), at most 32
   //! biased[a · 32 + b] = score(a, b) + bias for query rank a and target rank b.

@@ -34,19 +34,24 @@ std::vector<int> lane_widths() {
   return w;
 }
 
-//! Checks one pair: exact, or reported saturated exactly when the reference's best reaches the limit.
+//! Checks one pair in 8- and in 16-bit lanes: exact, or reported saturated exactly when the
+//! reference's best reaches that width's limit.
 void check(const residues& q, const residues& t, const scoring_scheme& scheme, int lanes, const std::string& what,
-           int* saturated = nullptr) {
+           int* saturated = nullptr, int* saturated16 = nullptr) {
   const cpu::interseq_scheme s = cpu::make_interseq_scheme(scheme, scheme.size());
   ASSERT_TRUE(cpu::bands_fit(s, std::int64_t(q.size()), std::int64_t(t.size()), lanes)) << what;
   const best_cell want = reference::find_best(reference::fill(q, t, scheme));
   cpu::interseq_scratch scratch;
-  best_cell got;
-  const bool exact = cpu::score_bands8(q, t, s, lanes, scratch, got);
-  ASSERT_EQ(exact, want.score < s.limit) << what << " want " << text(want);
-  if (!exact && saturated) ++*saturated;
-  if (exact) {
-    ASSERT_EQ(text(got), text(want)) << what << " lanes " << lanes << " m=" << q.size() << " n=" << t.size();
+  for (const int bits : {8, 16}) {
+    best_cell got;
+    const bool exact = cpu::score_bands(q, t, s, lanes, bits, scratch, got);
+    const int limit = bits == 8 ? s.limit : s.wide_limit;
+    ASSERT_EQ(exact, want.score < limit) << what << " " << bits << " bits, want " << text(want);
+    if (!exact && (bits == 8 ? saturated : saturated16)) ++*(bits == 8 ? saturated : saturated16);
+    if (exact) {
+      ASSERT_EQ(text(got), text(want)) << what << " " << bits << " bits, lanes " << lanes << " m=" << q.size()
+                                       << " n=" << t.size();
+    }
   }
 }
 
@@ -106,6 +111,15 @@ TEST(cpu_bands, saturating_pairs_are_reported) {
       check(q, t, test::dna_scheme(), lanes, "identical " + std::to_string(len), &seen);
     }
     EXPECT_GT(seen, 0) << "no pair saturated: the test lost its point";
+    // 16 bits: match 100 (the 8-bit table's widest spread, 127), identical stretches around 655.
+    int seen16 = 0;
+    const residues q16 = test::random_residues(rng, std::max<std::size_t>(q.size(), 800), 4);
+    for (const std::size_t len : {std::size_t(600), std::size_t(653), std::size_t(655), std::size_t(700)}) {
+      const residues t(q16.begin() + 30, q16.begin() + 30 + std::ptrdiff_t(len));
+      check(q16, t, test::dna_scheme(100, -27, 5, 2), lanes, "identical, match 100, " + std::to_string(len), nullptr,
+            &seen16);
+    }
+    EXPECT_GT(seen16, 0) << "no pair saturated 16 bits: the test lost its point";
   }
 }
 
