@@ -81,6 +81,7 @@ bool bands_kernel(const std::uint8_t* q, std::int64_t m, const std::uint8_t* t, 
   for (std::int64_t x = 0; x < 2 * rows * w; ++x) he[x] = 0;
   const vec lo = ops::load(table), hi = ops::load(table + w);
   const vec bias = ops::set1(s.bias), open_extend = ops::set1(elem(oe)), extend = ops::set1(elem(ext));
+  const vec below_limit = ops::set1(elem(limit - 1));
   vec residues = ops::zero(), top_h = ops::zero(), top_f = ops::zero(), best = ops::zero();
   vec bottom_h = ops::zero(), bottom_f = ops::zero();
   alignas(64) elem col_max[w], best_score[w];
@@ -117,6 +118,7 @@ bool bands_kernel(const std::uint8_t* q, std::int64_t m, const std::uint8_t* t, 
     top = ops::bit_and(top, live);
     if (const std::uint64_t better = ops::gt(top, best)) {
       best = ops::max(best, top);
+      if (ops::gt(best, below_limit)) return false;  // saturated: the rest of the pass is of no use
       ops::store(col_max, top);
       for (std::uint64_t lanes = better; lanes != 0; lanes &= lanes - 1) {
         const int l = __builtin_ctzll(lanes);

@@ -12,7 +12,7 @@ void register_host_engines(engine_registry& registry) {
   engine_entry cpu;
   cpu.name = "cpu";
   cpu.target = engine_target::cpu;
-  cpu.summary = "multithreaded CPU engine: AVX2 striped score pass, bounded-memory traceback";
+  cpu.summary = "multithreaded CPU engine: 8-bit SIMD lanes (targets or row bands), bounded-memory traceback";
   cpu.make = [](const engine_options& o) -> std::unique_ptr<engine> {
     // Tall, thin pairs as windows: spread over the threads, and the short side's profile in the
     // 16-bit striped pass (engine/windows.hpp).
