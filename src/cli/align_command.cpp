@@ -13,6 +13,7 @@
 #include "cli/option_values.hpp"
 #include "cli/search_options.hpp"
 #include "common/error.hpp"
+#include "dist/distributed.hpp"
 #include "engine/registry.hpp"
 #include "engine/sync_mode.hpp"
 #include "io/fasta.hpp"
@@ -222,6 +223,10 @@ int align_command(const engine_registry& engines, const std::vector<std::string>
     ("min-score", "smallest score reported", cxxopts::value<std::string>()->default_value("1"))
     ("evalue", "largest E-value reported (> 0; BLAST's default 10; an error where the search has no E-values)",
      cxxopts::value<std::string>()->default_value("10"))
+    ("dbsize", "database residues for E-values and the length adjustment, e.g. the whole database's for a "
+               "shard of it searched alone [the database's]", cxxopts::value<std::string>())
+    ("dbseqs", "database sequences for E-values and the length adjustment [the database's]",
+     cxxopts::value<std::string>())
     ("stats", "E-values: auto (analytic where the scheme has Karlin-Altschul parameters, else fitted to the "
               "search's scores, else none) | analytic | empirical | none", cxxopts::value<std::string>()->default_value("auto"))
     ("sam-hit-only", "SAM/BAM: no unmapped records for queries without hits")
@@ -242,7 +247,7 @@ int align_command(const engine_registry& engines, const std::vector<std::string>
   if (to_server) {
     if (!r.count("query")) throw usage_error("align --server needs QUERY (try: swat-gpu align --help)");
     if (r.count("db")) throw usage_error("with --server the database is the server's: give QUERY only");
-    for (const char* name : {"threads", "cpu-mem", "kernel", "sync", "tile", "max-gpu-mem", "gpus"})
+    for (const char* name : {"threads", "cpu-mem", "kernel", "sync", "tile", "max-gpu-mem", "gpus", "dbsize", "dbseqs"})
       if (r.count(name))
         throw usage_error(std::string("--") + name + " belongs to the server: give it to swat-gpu serve");
   } else if (!r.count("query") || !r.count("db")) {
@@ -276,6 +281,11 @@ int align_command(const engine_registry& engines, const std::vector<std::string>
     throw usage_error("--evalue must be a positive number (got '" + evalue + "')");
   o.stats.evalue_given = r.count("evalue") > 0;
   o.stats.choice = scoring::parse_stats_choice(r["stats"].as<std::string>());
+  for (const auto& [name, value] : {std::pair{"dbsize", &o.db_residues}, std::pair{"dbseqs", &o.db_sequences}})
+    if (r.count(name)) {
+      *value = count_value(r, name, ~0ull >> 1);
+      if (**value == 0) throw usage_error(std::string("--") + name + " must be at least 1");
+    }
   o.outfmt.sam_hit_only = r.count("sam-hit-only") > 0;
   o.quiet = r.count("quiet") > 0;
   if (r.count("timing")) o.timing = [](const std::string& line) { std::cerr << "swat-gpu: " << line << "\n"; };
@@ -300,6 +310,10 @@ int align_command(const engine_registry& engines, const std::vector<std::string>
     (void)eng.release();  // reclaimed with the process (main ends it right after)
     engine_left = true;
   };
+  if (dist::launched_ranks() > 0) {  // under mpirun: one search over the job's ranks
+    dist::run_align(o, std::cout, notice);
+    return 0;
+  }
   pipeline::run_align(o, std::cout, notice);
   return 0;
 }

@@ -1,9 +1,10 @@
-// `swat-gpu --version`: the version and the engines this build has (from the registry).
+// `swat-gpu --version`: the version, the engines this build has (from the registry) and MPI.
 
 #include <algorithm>
 #include <string>
 
 #include "cli/commands.hpp"
+#include "dist/distributed.hpp"
 #include "engine/registry.hpp"
 
 namespace swat::cli {
@@ -17,6 +18,7 @@ std::string version_text(const engine_registry& engines) {
     text += line + e.summary + "\n";
   }
   if (!engines.has_gpu_runtime()) text += "GPU engines: none (configured with SWAT_WITH_CUDA=OFF)\n";
+  text += dist::mpi_version_line() + "\n";
   return text;
 }
 

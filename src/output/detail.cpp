@@ -93,7 +93,7 @@ residue_span strand_cache::residues(const sequence_record& q, std::size_t i, dna
 }
 
 hit_statistics::hit_statistics(const run_context& ctx)
-    : stats_(ctx.statistics), db_residues_(ctx.db_residues), db_sequences_(ctx.targets.records.size()) {
+    : stats_(ctx.statistics), db_residues_(ctx.db_residues), db_sequences_(ctx.db_sequences ? ctx.db_sequences : ctx.targets.records.size()) {
   if (!stats_) {
     scoring::analytic_result a = scoring::analytic_params_of(ctx.scheme);
     stats_ = &own_.emplace(a.params ? scoring::search_statistics::analytic(std::move(*a.params))

@@ -102,7 +102,7 @@ std::string metadata(const run_context& ctx, const scoring::search_statistics& s
       {"queries", object({{"file", json_quote(ctx.queries.file)},
                           {"sequences", std::to_string(ctx.queries.records.size())}})},
       {"database", object({{"file", json_quote(ctx.targets.file)},
-                           {"sequences", std::to_string(ctx.targets.records.size())},
+                           {"sequences", std::to_string(ctx.db_sequences ? ctx.db_sequences : ctx.targets.records.size())},
                            {"residues", std::to_string(ctx.db_residues)}})},
       {"statistics", object({{"method", json_quote(scoring::to_string(stats.method()))},
                              {"description", json_quote(stats.describe())}})},

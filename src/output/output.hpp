@@ -80,7 +80,7 @@ struct run_context {
   std::string program_version;
   //! The full command line: SAM @PG CL, pair header, JSON (tabs and newlines become spaces).
   std::string command_line;
-  //! Total residues of the database (targets), N of the E-value (residues).
+  //! Residues of the database, N of the E-value (residues): the targets' total, or --dbsize.
   std::uint64_t db_residues;
   //! Engine that computed the alignments ("cpu", "gpu-fast", …): SAM @PG DS and JSON.
   std::string engine = {};
@@ -89,6 +89,8 @@ struct run_context {
   //! The run's E-value statistics; null: the writer resolves the scheme's analytic parameters
   //! (published, else estimated), or none where the scheme has no logarithmic regime.
   const scoring::search_statistics* statistics = nullptr;
+  //! Sequences of the database for the E-values (--dbseqs); 0: the targets' count.
+  std::uint64_t db_sequences = 0;
 };
 
 //! Checks, before anything is written, that the inputs fit the format: for SAM/BAM that every

@@ -94,8 +94,8 @@ constexpr std::uint64_t strands_together_max_residues = std::uint64_t(1) << 28;
 //! are held at once).
 constexpr std::size_t strands_together_max_pairs = std::size_t(1) << 28;
 
-// Reads both inputs (the database FASTA or prepared, database.hpp); in auto mode both must come
-// out as the same alphabet.
+}  // namespace
+
 std::pair<sequence_set, sequence_set> read_inputs(const align_options& options, const notice_fn& notice,
                                                   database_read& how) {
   const io::warning_fn warn = [&](const std::string& w) { notice("warning: " + w); };
@@ -106,6 +106,8 @@ std::pair<sequence_set, sequence_set> read_inputs(const align_options& options, 
   check_alphabets(options.query_path, queries, targets, how.prepared);
   return {std::move(queries), std::move(targets)};
 }
+
+namespace {
 
 //! Reverse-complements every query in place (encoded DNA: A=0 C=1 G=2 T=3, N and the rest
 //! stay N); it is its own inverse. In place, so that a long query costs no second copy.
@@ -131,12 +133,12 @@ void complement_queries(sequence_set& queries) {
 // --max-hsps; targets rank by their best alignment. A scanned best cell must be the first
 // alignment's end.
 std::vector<output::hit> hsps_of(engine& eng, const scoring_scheme& scheme, const align_options& options,
-                                 const sequence_set& queries, const sequence_set& targets,
+                                 const sequence_set& queries, std::span<const sequence_record> targets,
                                  const report_rule& rule, bool scanned,
                                  const std::vector<std::vector<best_cell>>& cells,
                                  const std::vector<std::vector<std::size_t>>& keep, const std::vector<bool>& minus_of,
                                  const std::function<void(bool)>& use_strand, const progress_fn& report) {
-  const std::size_t nq = queries.records.size(), nt = targets.records.size(), strands = minus_of.size();
+  const std::size_t nq = queries.records.size(), nt = targets.size(), strands = minus_of.size();
   std::vector<std::vector<std::size_t>> chosen(nq);  // targets searched per query
   for (std::size_t q = 0; q < nq; ++q) {
     if (scanned) {
@@ -162,12 +164,13 @@ std::vector<output::hit> hsps_of(engine& eng, const scoring_scheme& scheme, cons
           known = cells[k][q * nt + t];
           if (!rule.reports(q, t, known.score)) continue;
         }
-        jobs.push_back({q, t, queries.records[q].residues, targets.records[t].residues, known});
+        jobs.push_back({q, t, queries.records[q].residues, targets[t].residues, known});
         thresholds.push_back(rule.floor(q, t));
         at.emplace_back(q, j * strands + k);
       }
     std::vector<std::vector<alignment>> out(jobs.size());
-    eng.align_hsps_many(jobs, thresholds, options.max_hsps, scheme, out, scanned ? progress_fn{} : report);
+    if (!jobs.empty())
+      eng.align_hsps_many(jobs, thresholds, options.max_hsps, scheme, out, scanned ? progress_fn{} : report);
     for (std::size_t b = 0; b < out.size(); ++b) {
       const best_cell& c = jobs[b].known;
       if (scanned && (out[b].empty() || out[b][0].score != c.score || out[b][0].query_end != c.query_end ||
@@ -175,7 +178,7 @@ std::vector<output::hit> hsps_of(engine& eng, const scoring_scheme& scheme, cons
         throw runtime_failure("internal error: " + eng.name() + " engine scanned a best score of " +
                               std::to_string(c.score) + " but its alignments differ for " +
                               queries.records[jobs[b].query_index].name + " vs " +
-                              targets.records[jobs[b].target_index].name);
+                              targets[jobs[b].target_index].name);
       found[at[b].first][at[b].second] = std::move(out[b]);
     }
   }
@@ -214,13 +217,16 @@ std::vector<output::hit> hsps_of(engine& eng, const scoring_scheme& scheme, cons
 // aligned directly. Alignments of all queries go to the engine
 // in one batch per strand. settle(cells) gives the rule of which hits are reported (--min-score
 // and --evalue) once the scan's best cells (per strand; none without a scan) are known: the
-// search's statistics may be fitted to them.
+// search's statistics may be fitted to them. targets is the whole database or a share of it
+// (shares.hpp); whole_targets, the database's count, decides whether a single pair is aligned
+// without a scan, the same way in every share.
 using settle_fn = std::function<report_rule(std::span<const std::vector<best_cell>> cells)>;
 std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, const align_options& options,
-                                    sequence_set& queries, const sequence_set& targets, const settle_fn& settle,
-                                    progress_line& progress, const progress_fn& on_cells, double& scan_s) {
+                                    sequence_set& queries, std::span<const sequence_record> targets,
+                                    std::size_t whole_targets, const settle_fn& settle, progress_line& progress,
+                                    const progress_fn& on_cells, double& scan_s) {
   using clock = std::chrono::steady_clock;
-  const std::size_t nq = queries.records.size(), nt = targets.records.size();
+  const std::size_t nq = queries.records.size(), nt = targets.size();
   const progress_fn report = [&](std::uint64_t cells) {
     progress.add(cells);
     if (on_cells) on_cells(cells);
@@ -233,7 +239,7 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
   // pair is scored first (both strands) and only the reported ones are aligned, on their better
   // strand, in the prefixes that end at their best cells (or, for --max-hsps, searched on the
   // strands whose best cell reaches the threshold): cheaper than aligning every matrix whole.
-  const bool all_kept = nt <= options.max_hits && !eng.scans_first() && nq * nt == 1;
+  const bool all_kept = nt <= options.max_hits && !eng.scans_first() && nq * whole_targets == 1 && nt == 1;
   bool complemented = false;
   const auto use_strand = [&](bool minus) {
     if (minus != complemented) {
@@ -246,7 +252,7 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
     ~restore_plus() { fn(); }
   } restore{[&] { use_strand(false); }};
   std::vector<residue_span> ts;
-  for (const auto& r : targets.records) ts.push_back(r.residues);
+  for (const auto& r : targets) ts.push_back(r.residues);
 
   std::vector<std::vector<best_cell>> cells(strands);  // per strand, q · nt + t
   std::vector<std::vector<std::size_t>> keep(nq);         // targets per query, in report order
@@ -267,7 +273,7 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
       for (const auto& r : queries.records) qs.push_back(r.residues);
       for (const auto& r : reversed) qs.push_back(r);
       std::vector<best_cell> both(2 * nq * nt);
-      eng.search(qs, ts, scheme, both, report);
+      if (nt > 0) eng.search(qs, ts, scheme, both, report);  // a share may have no targets
       // The minus half copied out, the plus half kept in place (strand 0 is plus).
       cells[1].assign(both.begin() + std::ptrdiff_t(nq * nt), both.end());
       both.resize(nq * nt);
@@ -278,7 +284,7 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
         std::vector<residue_span> qs;
         for (const auto& r : queries.records) qs.push_back(r.residues);
         cells[k].resize(nq * nt);
-        eng.search(qs, ts, scheme, cells[k], report);
+        if (nt > 0) eng.search(qs, ts, scheme, cells[k], report);
       }
     }
     scan_s = std::chrono::duration<double>(clock::now() - t0).count();
@@ -349,7 +355,7 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
         const std::size_t k = keep_strand[q][j];
         if (!in_batch(k)) continue;
         const std::size_t t = keep[q][j];
-        residue_span qs = query_on(q, k), tspan = targets.records[t].residues;
+        residue_span qs = query_on(q, k), tspan = targets[t].residues;
         best_cell known{};
         if (!all_kept) {
           known = cells[k][q * nt + t];
@@ -377,7 +383,7 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
         if (a.score != scanned.score || a.query_end != scanned.query_end || a.target_end != scanned.target_end)
           throw runtime_failure("internal error: " + eng.name() + " engine gave score " +
                                 std::to_string(scanned.score) + " then an alignment of " + std::to_string(a.score) +
-                                " for " + queries.records[q].name + " vs " + targets.records[t].name);
+                                " for " + queries.records[q].name + " vs " + targets[t].name);
       }
       if (chosen[t] == SIZE_MAX || a.score > alns[chosen[t]].score) {  // plus first on equal scores
         chosen[t] = a_at;
@@ -443,23 +449,53 @@ checked_search check_search(const align_options& options, const sequence_set& qu
   return checked;
 }
 
-search_result search_hits(engine& eng, const scoring_scheme& scheme, const checked_search& checked,
-                          sequence_set& queries, const sequence_set& targets, bool show_progress,
-                          std::atomic<progress_line*>* fill_line, const progress_fn& on_cells) {
+search_result search_share(engine& eng, const scoring_scheme& scheme, const checked_search& checked,
+                           sequence_set& queries, const sequence_set& targets, target_share share,
+                           const gather_scores_fn& gather, bool show_progress, std::atomic<progress_line*>* fill_line,
+                           const progress_fn& on_cells) {
   using clock = std::chrono::steady_clock;
   const align_options& options = checked.searching;
+  const std::size_t nq = queries.records.size(), nt = targets.records.size();
+  if (share.first > share.last || share.last > nt) throw std::logic_error("search_share: a share outside the database");
+  const std::span<const sequence_record> mine = std::span(targets.records).subspan(share.first, share.size());
+  const bool whole = share.size() == nt;
   search_result result;
   search_times& times = result.times;
-  for (const auto& t : targets.records) times.db_residues += t.residues.size();
+  for (const auto& t : mine) times.db_residues += t.residues.size();
   for (const auto& q : queries.records) times.total_cells += std::uint64_t(q.residues.size()) * times.db_residues;
   if (options.strand == strand_choice::both) times.total_cells *= 2;
 
+  const database_size database = size_of_database(targets, options.db_residues, options.db_sequences);
   std::optional<scoring::search_statistics>& stats = result.statistics;  // settled after the scan
   const settle_fn settle = [&](std::span<const std::vector<best_cell>> cells) {
     const auto t0 = clock::now();
-    stats.emplace(settle_statistics(checked.plan, queries, targets, cells, options.engine.options.cpu_threads));
+    if (checked.plan.method != scoring::evalue_method::empirical || (whole && !gather)) {
+      stats.emplace(settle_statistics(checked.plan, queries, targets, cells, options.engine.options.cpu_threads));
+    } else {
+      // Empirical fits need every target's score: this share's best (the better strand) go to the
+      // others, and the whole database's come back (every share gathers, a whole one too).
+      if (!gather) throw std::logic_error("search_share: empirical statistics of a share need its scores gathered");
+      const std::size_t ns = share.size();
+      std::vector<std::int32_t> best(nq * ns, 0);
+      for (const std::vector<best_cell>& strand : cells)
+        for (std::size_t i = 0; i < best.size(); ++i) best[i] = std::max(best[i], strand[i].score);
+      const std::vector<std::int32_t> all = gather(best);
+      if (all.size() != nq * nt) throw std::logic_error("search_share: the gathered scores do not cover the database");
+      std::vector<std::vector<best_cell>> whole_cells(1, std::vector<best_cell>(all.size()));
+      for (std::size_t i = 0; i < all.size(); ++i) whole_cells[0][i].score = all[i];
+      stats.emplace(settle_statistics(checked.plan, queries, targets, whole_cells, options.engine.options.cpu_threads));
+    }
     times.fit_s = std::chrono::duration<double>(clock::now() - t0).count();
-    return rule_of(*stats, options.stats, queries, targets);
+    report_rule rule = rule_of(*stats, options.stats, queries, targets, database);
+    if (share.first != 0) {  // the share's target j is the database's share.first + j
+      const std::size_t first = share.first;
+      if (rule.exact) rule.exact = [exact = rule.exact, first](std::size_t q, std::size_t t) { return exact(q, first + t); };
+      if (rule.passes)
+        rule.passes = [passes = rule.passes, first](std::size_t q, std::size_t t, std::int32_t s) {
+          return passes(q, first + t, s);
+        };
+    }
+    return rule;
   };
   {
     progress_line progress("aligning", times.total_cells, show_progress);
@@ -469,21 +505,38 @@ search_result search_hits(engine& eng, const scoring_scheme& scheme, const check
         if (line) line->store(nullptr);
       }
     } detach_fill{fill_line};
-    if (fill_line && queries.records.size() * targets.records.size() == 1) fill_line->store(&progress);
-    result.hits = search_all(eng, scheme, options, queries, targets, settle, progress, on_cells, times.scan_s);
+    if (fill_line && nq * mine.size() == 1) fill_line->store(&progress);
+    result.hits = search_all(eng, scheme, options, queries, mine, nt, settle, progress, on_cells, times.scan_s);
   }
+  for (output::hit& h : result.hits) h.target_index += share.first;
   times.aligned = clock::now();
   times.stats_method = std::string(scoring::to_string(stats->method()));
   return result;
+}
+
+void write_search(std::ostream& out, const scoring_scheme& scheme, const checked_search& checked,
+                  const sequence_set& queries, const sequence_set& targets, const search_result& found,
+                  const std::string& engine_name, const std::string& engine_device) {
+  const align_options& options = checked.searching;
+  const database_size database = size_of_database(targets, options.db_residues, options.db_sequences);
+  const output::run_context ctx{queries,          targets,     scheme,        SWAT_VERSION_STRING,
+                                options.command_line, database.residues, engine_name, engine_device,
+                                &*found.statistics, database.sequences};
+  output::write_hits(out, options.outfmt, ctx, found.hits);
+}
+
+search_result search_hits(engine& eng, const scoring_scheme& scheme, const checked_search& checked,
+                          sequence_set& queries, const sequence_set& targets, bool show_progress,
+                          std::atomic<progress_line*>* fill_line, const progress_fn& on_cells) {
+  return search_share(eng, scheme, checked, queries, targets, {0, targets.records.size()}, {}, show_progress, fill_line,
+                      on_cells);
 }
 
 search_times search_and_write(engine& eng, const scoring_scheme& scheme, const checked_search& checked,
                               sequence_set& queries, const sequence_set& targets, std::ostream& out,
                               bool show_progress, std::atomic<progress_line*>* fill_line) {
   const search_result found = search_hits(eng, scheme, checked, queries, targets, show_progress, fill_line);
-  const output::run_context ctx{queries, targets, scheme, SWAT_VERSION_STRING, checked.searching.command_line,
-                                found.times.db_residues, eng.name(), eng.device(), &*found.statistics};
-  output::write_hits(out, checked.searching.outfmt, ctx, found.hits);
+  write_search(out, scheme, checked, queries, targets, found, eng.name(), eng.device());
   return found.times;
 }
 

@@ -11,6 +11,7 @@
 #include <ostream>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/scoring_scheme.hpp"
@@ -18,6 +19,7 @@
 #include "engine/registry.hpp"
 #include "io/fasta.hpp"
 #include "output/output.hpp"
+#include "pipeline/database.hpp"
 #include "pipeline/search_stats.hpp"
 
 namespace swat::pipeline {
@@ -58,6 +60,11 @@ struct align_options {
   std::size_t max_hits = 10;                     //!< hits (targets) kept per query
   std::size_t max_hsps = 1;                      //!< alignments per query-target pair (0 = all; Waterman–Eggert)
   stats_request stats;                           //!< --stats, --evalue, --min-score (search_stats.hpp)
+  //! --dbsize / --dbseqs: the database's residues and sequences for the E-values and the length
+  //! adjustment (unset: the database file's), so that a shard searched alone reports the whole
+  //! database's E-values.
+  std::optional<std::uint64_t> db_residues;
+  std::optional<std::uint64_t> db_sequences;
   std::string evalue_text = "10";                //!< --evalue as given (a server request carries it)
   bool quiet = false;                            //!< no notices, no progress line
   //! When set, receives one line with the wall time of each stage (--timing).
@@ -71,6 +78,12 @@ struct align_options {
 
 //! One line for the user on stderr (notices and warnings); suppressed by --quiet.
 using notice_fn = swat::notice_fn;
+
+//! Reads the queries and the database (FASTA or prepared, database.hpp; in auto mode both must
+//! come out as the same alphabet: else a usage_error); the reader's warnings reach notice as
+//! "warning: …"; how says how the database was read.
+std::pair<sequence_set, sequence_set> read_inputs(const align_options& options, const notice_fn& notice,
+                                                  database_read& how);
 
 //! Runs the whole alignment; output goes to out_path or, when empty/"-", to stdout.
 void run_align(const align_options& options, std::ostream& stdout_stream, const notice_fn& notice);
@@ -110,6 +123,35 @@ struct search_result {
 search_result search_hits(engine& eng, const scoring_scheme& scheme, const checked_search& checked,
                           sequence_set& queries, const sequence_set& targets, bool show_progress,
                           std::atomic<progress_line*>* fill_line = nullptr, const progress_fn& on_cells = {});
+
+//! Targets [first, last) of the database, in its order: the share of it one process searches.
+struct target_share {
+  std::size_t first = 0;
+  std::size_t last = 0;
+  std::size_t size() const { return last - first; }
+};
+
+//! What the shares of a search exchange for empirical statistics: given this share's best score
+//! against each of its targets per query (q · share size + j, the better strand), the best scores
+//! against every target of the database (q · targets + t). Called once per search by every share.
+using gather_scores_fn = std::function<std::vector<std::int32_t>(std::span<const std::int32_t> share_scores)>;
+
+//! Searches queries against the share of targets on eng: what search_hits finds among those
+//! targets (per query the share's best, at most --max-hits, target_index counted in the whole
+//! database; times of this share), with the E-values, length adjustment and report rule of the
+//! whole database (and --dbsize/--dbseqs). Empirical statistics are fitted to the scores gather
+//! returns where it is given (a share smaller than the database needs it). The other arguments
+//! as for search_hits.
+search_result search_share(engine& eng, const scoring_scheme& scheme, const checked_search& checked,
+                           sequence_set& queries, const sequence_set& targets, target_share share,
+                           const gather_scores_fn& gather, bool show_progress,
+                           std::atomic<progress_line*>* fill_line = nullptr, const progress_fn& on_cells = {});
+
+//! Writes a search's hits (of the whole database, merged where shares found them) to out in
+//! the format asked for, as search_and_write does; engine_name / engine_device for SAM @PG and JSON.
+void write_search(std::ostream& out, const scoring_scheme& scheme, const checked_search& checked,
+                  const sequence_set& queries, const sequence_set& targets, const search_result& found,
+                  const std::string& engine_name, const std::string& engine_device);
 
 //! Searches queries against targets on eng and writes the hits to out in the format asked for
 //! (the caller flushes or commits out). The queries are complemented for the minus strand and

@@ -127,15 +127,24 @@ scoring::search_statistics settle_statistics(const stats_plan& plan, const seque
   return scoring::search_statistics::empirical(std::move(fits), scoring::empirical_origin(nt));
 }
 
+database_size size_of_database(const sequence_set& targets, std::optional<std::uint64_t> residues,
+                               std::optional<std::uint64_t> sequences) {
+  database_size size{0, sequences.value_or(targets.records.size())};
+  if (residues) {
+    size.residues = *residues;
+  } else {
+    for (const sequence_record& t : targets.records) size.residues += t.residues.size();
+  }
+  return size;
+}
+
 report_rule rule_of(const scoring::search_statistics& stats, const stats_request& request,
-                    const sequence_set& queries, const sequence_set& targets) {
+                    const sequence_set& queries, const sequence_set& targets, database_size database) {
   report_rule rule;
   const std::size_t nq = queries.records.size();
   rule.lower.assign(nq, request.min_score);
   if (stats.method() == scoring::evalue_method::none) return rule;
-  std::uint64_t db_residues = 0;
-  for (const sequence_record& t : targets.records) db_residues += t.residues.size();
-  const std::uint64_t db_sequences = targets.records.size();
+  const std::uint64_t db_residues = database.residues, db_sequences = database.sequences;
   if (std::isinf(request.max_evalue)) return rule;
   const double ln_max = std::log(request.max_evalue);
   // The smallest score from `from` up whose E-value against a target of length n is ≤ --evalue

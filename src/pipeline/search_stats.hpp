@@ -74,9 +74,20 @@ struct report_rule {
   }
 };
 
-//! The rule of these statistics for this request (E ≤ --evalue where E-values exist). The
-//! rule refers to stats, queries and targets: they must outlive it.
+//! The database as the E-values and BLAST's length adjustment see it: its residues and
+//! sequences (--dbsize and --dbseqs, else the targets' own).
+struct database_size {
+  std::uint64_t residues = 0;   //!< residues of the whole database
+  std::uint64_t sequences = 0;  //!< sequences of the whole database
+};
+
+//! The targets' own size where --dbsize / --dbseqs (given: set) do not say otherwise.
+database_size size_of_database(const sequence_set& targets, std::optional<std::uint64_t> residues,
+                               std::optional<std::uint64_t> sequences);
+
+//! The rule of these statistics for this request (E ≤ --evalue where E-values exist) in a
+//! database of this size. The rule refers to stats, queries and targets: they must outlive it.
 report_rule rule_of(const scoring::search_statistics& stats, const stats_request& request,
-                    const sequence_set& queries, const sequence_set& targets);
+                    const sequence_set& queries, const sequence_set& targets, database_size database);
 
 }  // namespace swat::pipeline
