@@ -173,7 +173,7 @@ TEST(rule_of, analytic_floor_is_blasts_per_query) {
       stats_request r;
       r.max_evalue = evalue;
       r.min_score = min_score;
-      const report_rule rule = rule_of(stats, r, s.queries, s.targets);
+      const report_rule rule = rule_of(stats, r, s.queries, s.targets, size_of_database(s.targets, {}, {}));
       EXPECT_FALSE(rule.exact);
       ASSERT_EQ(rule.lower.size(), 3u);
       for (std::size_t q = 0; q < 3; ++q) {
@@ -193,7 +193,7 @@ TEST(rule_of, analytic_floor_is_blasts_per_query) {
   stats_request unlimited;
   unlimited.max_evalue = std::numeric_limits<double>::infinity();
   unlimited.min_score = 7;
-  const report_rule rule = rule_of(stats, unlimited, s.queries, s.targets);
+  const report_rule rule = rule_of(stats, unlimited, s.queries, s.targets, size_of_database(s.targets, {}, {}));
   EXPECT_EQ(rule.lower, std::vector<std::int32_t>(3, 7));
   EXPECT_FALSE(rule.exact);
 }
@@ -213,7 +213,7 @@ TEST(rule_of, spouge_floor_covers_every_target_length) {
       stats_request r;
       r.max_evalue = evalue;
       r.min_score = min_score;
-      const report_rule rule = rule_of(stats, r, s.queries, s.targets);
+      const report_rule rule = rule_of(stats, r, s.queries, s.targets, size_of_database(s.targets, {}, {}));
       ASSERT_TRUE(rule.exact);
       std::size_t wrong = 0;
       for (std::size_t q = 0; q < 3; ++q) {
@@ -258,7 +258,7 @@ void expect_empirical_rule(std::uint64_t seed, bool every_hit) {
       stats_request r;
       r.max_evalue = evalue;
       r.min_score = min_score;
-      const report_rule rule = rule_of(stats, r, s.queries, s.targets);
+      const report_rule rule = rule_of(stats, r, s.queries, s.targets, size_of_database(s.targets, {}, {}));
       ASSERT_TRUE(rule.exact);
       std::size_t wrong = 0, missed = 0, missed_pairs = 0;
       for (std::size_t q = 0; q < 3; ++q) {
@@ -333,7 +333,7 @@ TEST(rule_of, none_reports_every_score_from_min_score) {
   stats_request r;
   r.max_evalue = 1e-30;
   r.min_score = 12;
-  const report_rule rule = rule_of(stats, r, s.queries, s.targets);
+  const report_rule rule = rule_of(stats, r, s.queries, s.targets, size_of_database(s.targets, {}, {}));
   EXPECT_EQ(rule.lower, std::vector<std::int32_t>(3, 12));
   EXPECT_FALSE(rule.exact);
   EXPECT_FALSE(rule.reports(0, 0, 11));
