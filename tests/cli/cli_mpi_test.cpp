@@ -1,6 +1,7 @@
 // End to end, `mpirun -np N swat-gpu align` on the CPU engine (src/dist): for 1 to 4 ranks the
-// output is byte for byte one process's in tabular, SAM and JSON, for DNA on both strands and
-// protein, also with ranks that have no targets (more ranks than targets); empirical statistics
+// output is byte for byte one process's in tabular, SAM, JSON and pair (BAM once), for DNA on
+// both strands and protein, also with ranks that have no targets (more ranks than targets),
+// several alignments per target (--max-hsps) and an E-value cutoff; empirical statistics
 // fitted over the ranks; a database cut by hand into shards searched with --dbsize/--dbseqs gives
 // the whole search's lines (E-values included); a rank that fails on its input or is killed ends
 // the job with one error naming it and leaves no output file (a file that was there stays as it
@@ -84,9 +85,10 @@ std::vector<std::string> sorted_lines(const std::string& text) {
 
 //! For each format, one process's output against mpirun's with 1 to 4 ranks.
 void expect_ranks_match(const std::string& query, const std::string& db, const std::string& options,
-                        const std::vector<int>& ranks) {
+                        const std::vector<int>& ranks,
+                        const std::vector<std::string>& formats = {"6 std score", "sam", "json", "pair"}) {
   const temp_dir dir;
-  for (const std::string format : {"6 std score", "sam", "json"}) {
+  for (const std::string& format : formats) {
     const std::string args = " align " + query + " " + db + " --device cpu --threads 1 --outfmt '" + format + "' " + options;
     const process_result one = run_shell(binary + args, dir);
     ASSERT_EQ(one.exit_code, 0) << one.err;
@@ -103,6 +105,7 @@ TEST(cli_mpi, dna_both_strands_as_one_process) {
   SKIP_WITHOUT_MPI();
   // Three targets: with four ranks, one has none.
   expect_ranks_match(dna_query, dna_db, "--max-hits 2", {1, 2, 3, 4});
+  expect_ranks_match(dna_query, dna_db, "--max-hsps 0", {2}, {"bam"});
 }
 
 TEST(cli_mpi, protein_as_one_process) {
