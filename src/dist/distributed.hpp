@@ -5,8 +5,8 @@
 // statistics; rank 0 gathers the hits, merges them as one search ranks them and writes the
 // output, byte for byte what one process writes. A rank that fails ends the job: rank 0 says
 // which and why in one line and exits 1 (2 where rank 0 itself found bad usage or input), no
-// output file is left. Ranks of one node split its GPUs and its cores unless --gpus / --threads
-// say otherwise. MPI's headers stay in this folder's .cpp files; a build without MPI
+// output file is left. Ranks of one node split its GPUs (each sees only its own:
+// CUDA_VISIBLE_DEVICES narrowed) and its cores unless --gpus / --threads say otherwise. MPI's headers stay in this folder's .cpp files; a build without MPI
 // (SWAT_WITH_MPI=OFF) says so in --version and refuses to run as several ranks.
 
 #include <ostream>

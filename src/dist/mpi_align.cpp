@@ -10,8 +10,10 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cstdlib>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <future>
 #include <mutex>
 #include <optional>
@@ -145,21 +147,53 @@ void phase(const world& w, work_t&& work) {
   agree(w, error);
 }
 
+//! The GPUs this process may see, counted without CUDA (whose start must come after the
+//! narrowing below): CUDA_VISIBLE_DEVICES's entries where it is set, else the driver's GPUs
+//! (/proc/driver/nvidia/gpus); 0 where neither says.
+int visible_gpus_without_cuda() {
+  if (const char* list = std::getenv("CUDA_VISIBLE_DEVICES")) {
+    const std::string text(list);
+    if (text.empty()) return 0;
+    return int(std::count(text.begin(), text.end(), ',')) + (text.back() == ',' ? 0 : 1);
+  }
+  std::error_code ec;
+  int n = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/driver/nvidia/gpus", ec)) {
+    (void)entry;
+    ++n;
+  }
+  return n;
+}
+
 //! Ranks of one node split its cores (--threads 0) and its GPUs (--gpus all, no --device gpu:ID)
-//! evenly; a node with fewer GPUs than ranks gives each rank one, shared round robin.
+//! evenly; a node with fewer GPUs than ranks gives each rank one, shared round robin. A rank sees
+//! its GPUs alone (CUDA_VISIBLE_DEVICES narrowed before CUDA starts, as align narrows it: CUDA's
+//! start initialises every visible GPU), as its GPUs 0 … n−1.
 void split_node(pipeline::align_options& o, const world& w) {
   if (w.node_size() <= 1) return;
   engine_options& e = o.engine.options;
   if (e.cpu_threads == 0) e.cpu_threads = std::max(1u, std::thread::hardware_concurrency() / unsigned(w.node_size()));
-  if (!e.gpus.all || o.engine.device.gpu_id != 0 || o.engine.device.kind == device_kind::cpu || !o.engine.registry) return;
-  const int visible = o.engine.registry->device_count();
+  if (!e.gpus.all || o.engine.device.gpu_id != 0 || o.engine.device.kind == device_kind::cpu || !o.engine.gpu) return;
+  const int visible = visible_gpus_without_cuda();
   if (visible <= 0) return;
-  std::vector<int> ids;
-  for (int d = w.node_rank() * visible / w.node_size(); d < (w.node_rank() + 1) * visible / w.node_size(); ++d)
-    ids.push_back(d);
-  if (ids.empty()) ids.push_back(w.node_rank() % visible);
-  e.gpus = gpu_selection{false, 0, ids};
-  e.gpu_id = o.engine.device.gpu_id = ids.front();
+  int first = w.node_rank() * visible / w.node_size(), last = (w.node_rank() + 1) * visible / w.node_size();
+  if (first == last) first = w.node_rank() % visible, last = first + 1;
+  // The entries [first, last) of the visible list (indices where none is set).
+  std::vector<std::string> entries;
+  if (const char* list = std::getenv("CUDA_VISIBLE_DEVICES")) {
+    std::string text(list);
+    for (std::size_t at = 0; at <= text.size();) {
+      const std::size_t comma = std::min(text.find(',', at), text.size());
+      entries.push_back(text.substr(at, comma - at));
+      at = comma + 1;
+    }
+  } else {
+    for (int d = 0; d < visible; ++d) entries.push_back(std::to_string(d));
+  }
+  std::string mine;
+  for (int d = first; d < last && d < int(entries.size()); ++d) mine += (mine.empty() ? "" : ",") + entries[std::size_t(d)];
+  if (mine.empty() || ::setenv("CUDA_VISIBLE_DEVICES", mine.c_str(), 1) != 0) return;
+  e.gpus = gpu_selection{false, last - first, {}};
 }
 
 //! What rank 0 reports with --timing.

@@ -1,9 +1,9 @@
 // End to end, `mpirun -np N swat-gpu align` on the CPU engine (src/dist): for 1 to 4 ranks the
 // output is byte for byte one process's in tabular, SAM, JSON and pair (BAM once), for DNA on
 // both strands and protein, also with ranks that have no targets (more ranks than targets),
-// several alignments per target (--max-hsps) and an E-value cutoff; empirical statistics
-// fitted over the ranks; a database cut by hand into shards searched with --dbsize/--dbseqs gives
-// the whole search's lines (E-values included); a rank that fails on its input or is killed ends
+// several alignments per target (--max-hsps), an E-value cutoff and a prepared database
+// (makedb); empirical statistics fitted over the ranks; a database cut by hand into shards
+// searched with --dbsize/--dbseqs gives the whole search's lines (E-values included); a rank that fails on its input or is killed ends
 // the job with one error naming it and leaves no output file (a file that was there stays as it
 // was). A build without MPI refuses several ranks. Skips where mpirun is not installed.
 
@@ -114,6 +114,11 @@ TEST(cli_mpi, protein_as_one_process) {
   const protein_inputs in(dir, 150);
   expect_ranks_match(in.query, in.db, "--max-hits 5 --max-hsps 2", {1, 2, 4});
   expect_ranks_match(in.query, in.db, "--evalue 1e-3", {3});
+  // A prepared database (makedb, several volumes): every rank maps it.
+  const std::string prefix = (dir / "prepared").string();
+  const process_result made = run_shell(binary + " makedb " + in.db + " " + prefix + " --volume-size 64K --quiet", dir);
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  expect_ranks_match(in.query, prefix, "--max-hits 5", {2}, {"6 std score", "json"});
 }
 
 TEST(cli_mpi, one_target_more_ranks_than_targets) {
