@@ -198,7 +198,7 @@ void split_node(pipeline::align_options& o, const world& w) {
 
 //! What rank 0 reports with --timing.
 struct rank_times {
-  double read_s = 0, ready_s = 0, exchange_s = 0, merge_s = 0, output_s = 0;
+  double init_s = 0, read_s = 0, ready_s = 0, exchange_s = 0, merge_s = 0, output_s = 0;
   std::uint64_t hit_bytes = 0, score_bytes = 0;
 };
 
@@ -208,6 +208,7 @@ void run_align(const pipeline::align_options& given, std::ostream& stdout_stream
   const auto start = clock::now();
   world w;
   const bool lead = w.rank() == 0;
+  const double init_s = seconds_since(start);
   pipeline::align_options options = given;
   split_node(options, w);
   // Rank 0 speaks for the job; the engine's notices wait until the inputs are checked (as align's).
@@ -228,6 +229,7 @@ void run_align(const pipeline::align_options& given, std::ostream& stdout_stream
     notice(line);
   };
   rank_times times;
+  times.init_s = init_s;
   try {
     std::optional<output::atomic_file> out_file;  // rank 0's, prepared first as align's
     std::future<std::unique_ptr<engine>> engine_ready;
@@ -340,10 +342,10 @@ void run_align(const pipeline::align_options& given, std::ostream& stdout_stream
       const auto fastest = std::min_element(searched.begin(), searched.end());
       char line[640];
       std::snprintf(line, sizeof line,
-                    "timing: mpi %d ranks | read %.3f s | ready %.3f s | search: rank 0 %.3f s, slowest %.3f s "
+                    "timing: mpi %d ranks | MPI start %.3f s | read %.3f s | ready %.3f s | search: rank 0 %.3f s, slowest %.3f s "
                     "(rank %d), fastest %.3f s | exchange %.4f s (%llu bytes of hits, %llu of scores) | merge %.4f s "
                     "| output %.3f s | total %.3f s",
-                    w.size(), times.read_s, times.ready_s, searched[0], *slowest, int(slowest - searched.begin()),
+                    w.size(), times.init_s, times.read_s, times.ready_s, searched[0], *slowest, int(slowest - searched.begin()),
                     *fastest, times.exchange_s, (unsigned long long)times.hit_bytes,
                     (unsigned long long)times.score_bytes, times.merge_s, times.output_s, seconds_since(start));
       options.timing(std::string(line) + " | " + eng->name() + " engine on " + eng->device());
