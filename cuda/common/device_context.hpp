@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace swat::cuda {
 
@@ -18,6 +19,10 @@ int device_count() noexcept;
 bool peer_access(int from, int to) noexcept;
 
 //! One device and its properties.
+//! Starts the primary contexts of `ids` (cudaSetDevice, cudaFree(0)), a thread each, and returns
+//! when all are up. A device that fails is left for its first real call to report.
+void start_contexts(const std::vector<int>& ids) noexcept;
+
 class device_context {
  public:
   //! Binds to device id (0 ≤ id < device_count()), makes it current for the calling thread and
