@@ -32,7 +32,7 @@ bool starts_with(std::span<const unsigned char> bytes, std::string_view magic) {
 
 //! The first 8 bytes of a file (fewer when it is shorter); empty when it cannot be read.
 std::string first_bytes(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return {};
   char buf[8];
   const ssize_t n = ::read(fd, buf, sizeof buf);
@@ -49,7 +49,8 @@ bool is_regular_file(const std::string& path) {
 class mapped_file {
  public:
   explicit mapped_file(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: a FIFO in a volume's place is refused below instead of waiting for a writer.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) throw input_error(path, std::string("cannot open: ") + std::strerror(errno));
     struct stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {

@@ -3,6 +3,7 @@
 // disk found by PREFIX or by the index's name.
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -82,6 +83,10 @@ TEST(database, files_on_disk_are_found_by_prefix_or_index_and_mapped) {
   std::uint64_t bytes_total = 0;
   for (const auto& v : bytes.volumes) bytes_total += v.size();
   EXPECT_EQ(report.mapped_bytes, bytes_total);
+  // A FIFO in a volume's place is refused, not waited on.
+  fs::remove(dir / db::volume_file_name("t", 1));
+  ASSERT_EQ(::mkfifo((dir / db::volume_file_name("t", 1)).c_str(), 0600), 0);
+  EXPECT_THROW(db::read_database(index, prefix), input_error);
   // A missing volume names itself.
   fs::remove(dir / db::volume_file_name("t", 1));
   try {
