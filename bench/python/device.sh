@@ -29,7 +29,7 @@ pack() {
   SKBUILD_BUILD_DIR=${CUDA_BUILD_DIR:-build-python/cuda312} \
   SKBUILD_CMAKE_ARGS="-DSWAT_WITH_CUDA=ON;-Dpybind11_DIR=$($venv/bin/python -m pybind11 --cmakedir)" \
     $venv/bin/pip wheel -q --no-build-isolation --no-deps -w "$carry/wheels" .
-  $venv/bin/pip download -q --no-deps --only-binary=:all: -d "$carry/wheels" pytest pluggy iniconfig
+  $venv/bin/pip download -q --no-deps --only-binary=:all: -d "$carry/wheels" pytest pluggy iniconfig packaging pygments
   for l in libhts.so.3 libhtscodecs.so.2 libdeflate.so.0; do cp -L "/lib/x86_64-linux-gnu/$l" "$carry/lib/"; done
   cp ../shared/data/protein/swissprot_subset_mmseqs2.fa "$carry/"
   du -sh "$carry"

@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <shared_mutex>
 #include <string>
 #include <thread>
 #include <utility>
@@ -294,6 +295,7 @@ class searcher {
   }
 
   py::list search(const py::tuple& queries, const search_args& a) {
+    const std::shared_lock<std::shared_mutex> using_it(in_use_);
     const source s = source_of(queries);
     const pipeline::align_options request = request_of(a, s.label);
     std::optional<sequence_set> q;
@@ -311,6 +313,7 @@ class searcher {
   }
 
   py::array_t<std::int32_t> scores(const py::tuple& queries, const search_args& a) {
+    const std::shared_lock<std::shared_mutex> using_it(in_use_);
     const source s = source_of(queries);
     const pipeline::align_options request = request_of(a, s.label);
     std::optional<sequence_set> q;
@@ -328,15 +331,27 @@ class searcher {
   }
 
   std::vector<std::string> target_names() const {
+    const std::shared_lock<std::shared_mutex> using_it(in_use_);
     std::vector<std::string> names;
     for (const auto& r : session().targets().records) names.push_back(r.name);
     return names;
   }
-  std::string alphabet() const { return std::string(to_string(session().targets().alphabet)); }
-  std::string engine_name() const { return session().engine_name(); }
-  std::string engine_device() const { return session().engine_device(); }
+  std::string alphabet() const {
+    const std::shared_lock<std::shared_mutex> using_it(in_use_);
+    return std::string(to_string(session().targets().alphabet));
+  }
+  std::string engine_name() const {
+    const std::shared_lock<std::shared_mutex> using_it(in_use_);
+    return session().engine_name();
+  }
+  std::string engine_device() const {
+    const std::shared_lock<std::shared_mutex> using_it(in_use_);
+    return session().engine_device();
+  }
+  //! Waits for the searches in progress (other threads), then releases the engine and the database.
   void close() {
     const py::gil_scoped_release release;
+    const std::unique_lock<std::shared_mutex> alone(in_use_);
     session_.reset();
   }
 
@@ -346,6 +361,7 @@ class searcher {
     return *session_;
   }
   messages messages_;
+  mutable std::shared_mutex in_use_;  //!< searches share it; close() takes it alone
   std::unique_ptr<pipeline::search_session> session_;
 };
 

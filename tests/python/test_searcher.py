@@ -45,3 +45,22 @@ def test_engines_kept_and_released(proteins):
     assert swat_gpu.align(q, t, device="cpu") == first  # on the kept engine
     swat_gpu.release_engines()
     assert swat_gpu.align(q, t, device="cpu") == first  # on a new one
+
+
+def test_searcher_from_threads(proteins):
+    import threading
+    q, t = proteins
+    expected = [h.to_dict() for h in swat_gpu.align(q, t, device="cpu")]
+    db = swat_gpu.Searcher(t, device="cpu")
+    results = [None] * 4
+
+    def work(k):
+        results[k] = [h.to_dict() for h in db.search(q)]
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    db.close()  # after every search
+    assert results == [expected] * 4
