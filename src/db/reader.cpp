@@ -298,7 +298,13 @@ sequence_set read_database(const std::string& index_path, const std::string& sho
   sequence_set set;
   set.file = shown;
   set.alphabet = index.alphabet;
-  set.records.resize(index.sequences);
+  // Slots for every record at once (no regrowth), as many as the volumes' files can hold.
+  std::uint64_t can_hold = 0;
+  for (std::uint32_t k = 0; k < index.volumes.size(); ++k) {
+    struct stat st {};
+    if (::stat(volume_path(index, k).c_str(), &st) == 0) can_hold += std::uint64_t(st.st_size) / 24;
+  }
+  set.records.reserve(std::min(index.sequences, can_hold));
   std::uint64_t first = 0;
   for (std::uint32_t k = 0; k < index.volumes.size(); ++k) {
     const std::string path = volume_path(index, k);
@@ -310,7 +316,8 @@ sequence_set read_database(const std::string& index_path, const std::string& sho
     // (each a run of records into its own slots); its errors in parse_volume's order: the
     // checksum first, then the first damaged record.
     const volume_view v = check_volume(file.bytes(), path, index, k, first, false);
-    const std::uint64_t n = v.h.sequences;
+    const std::uint64_t n = v.h.sequences;  // at most the file's bytes / 24: the slots fit beside it
+    set.records.resize(first + n);
     const unsigned workers = unsigned(std::min<std::uint64_t>(threads, 1 + n / 2048));
     std::vector<std::uint64_t> bad(workers, n);  // first damaged record of each run
     std::vector<const char*> why(workers, "");
