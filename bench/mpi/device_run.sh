@@ -4,7 +4,7 @@
 # process with both GPUs (--gpus all) and 1 process with 1 GPU, the ×50 protein search (the 7
 # queries of db_queries.fa × the Swiss-Prot subset written 50 times, 61.5M residues), ROUNDS
 # rounds interleaved; every output compared with the one process's, byte for byte.
-# Needs: build/bin/swat-gpu built with CUDA and MPI (scripts/setup with libopenmpi-dev), the
+# Needs: build/bin/swat-gpu and swat-gpu-mpi built with CUDA and MPI (scripts/setup), the
 # Open MPI runtime of `scripts/gpu-check pack` (.carry/mpi) where the machine has none, and
 # ../shared/data or .carry/gpu/data. Writes OUT/mpi.csv (case,round,seconds,commit,device,date)
 # and OUT/mpi.log (the --timing lines: the ranks' search, exchange and merge).
@@ -18,7 +18,7 @@ rounds=${ROUNDS:-3}
 bin=$root/build/bin/swat-gpu
 mpirun=mpirun
 [ -x "$root/.carry/mpi/bin/mpirun" ] && mpirun=$root/.carry/mpi/bin/mpirun
-[ -d "$root/.carry/mpi/lib" ] && export LD_LIBRARY_PATH=$root/.carry/mpi/lib:$root/.carry/gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+[ -d "$root/.carry/gpu/lib" ] && export LD_LIBRARY_PATH=$root/.carry/gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 data=$root/../shared/data
 [ -d "$data/protein" ] || data=$root/.carry/gpu/data
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

@@ -1,9 +1,10 @@
-// The MPI runner of `swat-gpu align` (distributed.hpp). Every rank runs the same phases; each
-// phase ends with an agreement (one MPI_Allreduce) on whether a rank failed in it, so that a
-// failure anywhere ends every rank at its next phase boundary with the failing rank's error,
-// whatever the others were doing: read and check, engine start, the search of the share (whose
-// empirical statistics gather every rank's scores after an agreement of their own), then the
-// hits to rank 0, which merges and writes them. MPI is called from the main thread only.
+// The MPI runner of `swat-gpu align` (distributed.hpp), registered in swat-gpu-mpi. Every rank
+// runs the same phases; each phase ends with an agreement (one MPI_Allreduce) on whether a rank
+// failed in it, so that a failure anywhere ends every rank at its next phase boundary with the
+// failing rank's error, whatever the others were doing: read and check, engine start, the search
+// of the share (whose empirical statistics gather every rank's scores after an agreement of their
+// own), then the hits to rank 0, which merges and writes them. MPI is called from the main
+// thread only.
 
 #include <mpi.h>
 
@@ -29,7 +30,9 @@
 
 namespace swat::dist {
 
-std::string mpi_version_line() {
+namespace {
+
+std::string mpi_library_line() {
   char version[MPI_MAX_LIBRARY_VERSION_STRING];
   int length = 0;
   MPI_Get_library_version(version, &length);  // may be called before MPI_Init
@@ -37,8 +40,6 @@ std::string mpi_version_line() {
   text = text.substr(0, text.find_first_of(",\n"));
   return "MPI: " + text + " (mpirun -np N swat-gpu align ...: one search over N ranks)";
 }
-
-namespace {
 
 using clock = std::chrono::steady_clock;
 double seconds_since(clock::time_point t0) { return std::chrono::duration<double>(clock::now() - t0).count(); }
@@ -202,9 +203,7 @@ struct rank_times {
   std::uint64_t hit_bytes = 0, score_bytes = 0;
 };
 
-}  // namespace
-
-void run_align(const pipeline::align_options& given, std::ostream& stdout_stream, const notice_fn& notice_in) {
+void run_ranks(const pipeline::align_options& given, std::ostream& stdout_stream, const notice_fn& notice_in) {
   const auto start = clock::now();
   world w;
   const bool lead = w.rank() == 0;
@@ -354,5 +353,9 @@ void run_align(const pipeline::align_options& given, std::ostream& stdout_stream
     if (failed.error) std::rethrow_exception(failed.error);
   }
 }
+
+[[maybe_unused]] const bool registered = register_mpi_runner(run_ranks, mpi_library_line);
+
+}  // namespace
 
 }  // namespace swat::dist

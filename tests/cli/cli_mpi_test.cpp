@@ -42,7 +42,8 @@ bool have_mpirun() { return std::system("command -v mpirun >/dev/null 2>&1") == 
 
 bool built_with_mpi() {
   const temp_dir dir;
-  return run_shell(binary + " --version", dir).out.find("MPI: Open MPI") != std::string::npos;
+  const std::string version = run_shell(binary + " --version", dir).out;
+  return version.find("MPI: ") != std::string::npos && version.find("MPI: none") == std::string::npos;
 }
 
 #define SKIP_WITHOUT_MPI()                                                         \
