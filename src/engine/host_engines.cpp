@@ -14,10 +14,12 @@ void register_host_engines(engine_registry& registry) {
   cpu.target = engine_target::cpu;
   cpu.summary = "multithreaded CPU engine: 8-bit SIMD lanes (targets or row bands), bounded-memory traceback";
   cpu.make = [](const engine_options& o) -> std::unique_ptr<engine> {
-    // Tall, thin pairs as windows: spread over the threads, and the short side's profile in the
-    // 16-bit striped pass (engine/windows.hpp).
-    return with_windows(std::make_unique<cpu_engine>(o.cpu_threads, static_cast<std::size_t>(o.cpu_memory_bytes), o.notice),
-                        window_limits{});
+    // Tall, thin pairs as windows: spread over the threads (engine/windows.hpp), unless a pair
+    // holds a small share of the work.
+    auto cpu = std::make_unique<cpu_engine>(o.cpu_threads, static_cast<std::size_t>(o.cpu_memory_bytes), o.notice);
+    window_limits limits;
+    limits.share_threads = cpu->threads();  // pairs small enough to keep the threads busy stay whole
+    return with_windows(std::move(cpu), limits);
   };
   registry.add(std::move(cpu));
 }

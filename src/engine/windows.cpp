@@ -72,10 +72,23 @@ class windowed_engine final : public engine {
 
   //! A database engine gets the tall pairs that share a long side as one search of the short
   //! sides against its windows, and the other pairs as few searches as their target lists
-  //! allow; any other engine's search is the default one, through this score_many.
+  //! allow; any other engine gets every pair in one score_many (through this one's, in chunks of
+  //! queries of at most search_batch_jobs pairs): its threads and the share of each pair
+  //! (window_limits::share_threads) see the whole search.
   void search(std::span<const residue_span> queries, std::span<const residue_span> targets,
               const scoring_scheme& scheme, std::span<best_cell> results, const progress_fn& progress) override {
-    if (!inner_->scans_first()) return engine::search(queries, targets, scheme, results, progress);
+    if (!inner_->scans_first()) {
+      constexpr std::size_t search_batch_jobs = std::size_t(1) << 20;
+      const std::size_t nt = targets.size(), per = std::max<std::size_t>(1, search_batch_jobs / std::max<std::size_t>(nt, 1));
+      std::vector<pair_job> jobs;
+      for (std::size_t q0 = 0; nt > 0 && q0 < queries.size(); q0 += per) {
+        jobs.clear();
+        for (std::size_t q = q0; q < std::min(queries.size(), q0 + per); ++q)
+          for (std::size_t t = 0; t < nt; ++t) jobs.push_back({q, t, queries[q], targets[t]});
+        score_many(jobs, scheme, results.subspan(q0 * nt, jobs.size()), progress);
+      }
+      return;
+    }
     std::size_t longest = 0;  // no pair can be tall: the search as it is, without a look at every pair
     for (const residue_span& q : queries) longest = std::max(longest, q.size());
     for (const residue_span& t : targets) longest = std::max(longest, t.size());
@@ -214,10 +227,13 @@ class windowed_engine final : public engine {
     std::vector<cut> cuts;
     std::vector<pair_job> batch;
     std::uint64_t pair_cells = 0, batch_cells = 0;
+    for (const pair_job& job : jobs) pair_cells += std::uint64_t(job.query.size()) * job.target.size();
     for (std::size_t k = 0; k < jobs.size(); ++k) {
       const pair_job& job = jobs[k];
-      cut c{k, batch.size(), plan_for(job.query, job.target, scheme)};
-      pair_cells += std::uint64_t(job.query.size()) * job.target.size();
+      const std::uint64_t cells = std::uint64_t(job.query.size()) * job.target.size();
+      const bool small_share = limits_.share_threads > 0 &&
+                               double(cells) * 2.0 * double(limits_.share_threads) <= double(pair_cells);
+      cut c{k, batch.size(), small_share ? std::nullopt : plan_for(job.query, job.target, scheme)};
       if (!c.plan) {
         batch.push_back(job);
       } else {

@@ -47,6 +47,10 @@ struct window_limits {
   //! other way round (asymmetric scores, short sides longer than the limit); otherwise they are
   //! four overlaps wide (up to max_width) and the engine scans the short sides as its database.
   std::int64_t scan_target_limit = 0;
+  //! For an engine that is not a database engine (its score_many runs pairs on threads): a tall
+  //! pair stays whole when it holds at most 1 / (2 · share_threads) of a batch's cells, as
+  //! its threads are kept busy without its windows (whose overlaps cost cells); 0: always cut.
+  std::int64_t share_threads = 0;
   bool enabled = true;
 };
 

@@ -349,6 +349,35 @@ TEST(windows, search_of_an_engine_that_is_not_a_database_engine_cuts_its_tall_pa
   EXPECT_LT(seen->longest, 1800u);  // the two long targets went in windows
 }
 
+//! With share_threads, a search is one score_many, and a tall pair holding a small share of its
+//! cells stays whole (no overlaps paid for threads that are busy anyway), while one holding a
+//! large share is cut; the cells are the reference's either way.
+TEST(windows, tall_pairs_with_a_small_share_of_the_work_stay_whole) {
+  std::mt19937 rng(24);
+  const scoring_scheme s = test::dna_scheme();
+  std::vector<std::vector<std::uint8_t>> qs;
+  for (int k = 0; k < 12; ++k) qs.push_back(test::random_residues(rng, 25, 4));
+  const std::vector<std::vector<std::uint8_t>> db = {long_with_copies(rng, qs[0], 2500, 4, 2)};
+  const std::vector<residue_span> targets(db.begin(), db.end());
+  for (const std::size_t queries : {std::size_t(1), qs.size()}) {
+    auto spy = std::make_unique<spy_engine>();
+    spy_engine* seen = spy.get();
+    window_limits limits = small_limits();
+    limits.share_threads = 2;  // a pair stays whole at most 1/4 of the cells
+    auto windowed = with_windows(std::move(spy), limits);
+    const std::vector<residue_span> query_spans(qs.begin(), qs.begin() + std::ptrdiff_t(queries));
+    std::vector<best_cell> cells(queries);
+    windowed->search(query_spans, targets, s, cells, {});
+    for (std::size_t q = 0; q < queries; ++q) {
+      const alignment want = reference::align(qs[q], db[0], s);
+      EXPECT_EQ(cells[q], (best_cell{want.score, want.query_end, want.target_end})) << "query " << q;
+    }
+    EXPECT_EQ(seen->batches, 1u) << "one score_many for the search";
+    if (queries == 1) EXPECT_LT(seen->longest, 2500u) << "the only pair holds all the work: cut";
+    else EXPECT_EQ(seen->longest, 2500u) << "12 pairs of 1/12 each: whole";
+  }
+}
+
 TEST(windows, ties_in_low_complexity_sequences) {
   // Repeats: many cells share the best score; the tie rule must pick the reference's cell.
   const scoring_scheme s = test::dna_scheme(1, -1, 0, 1);
