@@ -205,6 +205,14 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
   const std::size_t budget = std::max<std::size_t>(budget_bytes_ / workers, 1);
   const cpu::score_plan plan = cpu::plan_scores(jobs, scheme, interseq_lanes_, threads_, budget);
   std::vector<cpu::interseq_scratch> scratch(workers);
+  // A pair whose 8-bit scores saturated: 16-bit bands where they fit, else the striped passes.
+  const auto wider = [&](residue_span query, residue_span target, int lanes, std::size_t worker, best_cell& out) {
+    const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
+    if (cpu::bands_fit(plan.scheme8, m, n, lanes) && cpu::bands_bytes(m, lanes) <= budget &&
+        cpu::score_bands(query, target, plan.scheme8, lanes, 16, scratch[worker], out))
+      return;
+    out = cpu::score_pass(query, target, scheme, false, nullptr, budget).best;
+  };
   const auto score_pair = [&](std::size_t k) {
     results[k] = cpu::score_pass(jobs[k].query, jobs[k].target, scheme, false, &progress, budget).best;
   };
@@ -214,11 +222,9 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
     if (it.kind == cpu::item_kind::pair) return score_pair(which[0]);
     if (it.kind == cpu::item_kind::bands) {
       const pair_job& job = jobs[which[0]];
-      best_cell& out = results[which[0]];
       // 8-bit lanes, then 16-bit, then the 32-bit striped pass.
-      if (!cpu::score_bands(job.query, job.target, plan.scheme8, it.lanes, 8, scratch[worker], out) &&
-          !cpu::score_bands(job.query, job.target, plan.scheme8, it.lanes, 16, scratch[worker], out))
-        out = cpu::score_pass(job.query, job.target, scheme, false, nullptr, budget).best;
+      if (!cpu::score_bands(job.query, job.target, plan.scheme8, it.lanes, 8, scratch[worker], results[which[0]]))
+        wider(job.query, job.target, it.lanes, worker, results[which[0]]);
       if (progress) progress(std::uint64_t(job.query.size()) * job.target.size());
       return;
     }
@@ -232,11 +238,9 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
     const std::uint64_t saturated =
         cpu::score_interseq8(jobs[which[0]].query, targets, plan.scheme8, it.lanes, scratch[worker], out);
     for (std::size_t l = 0; l < it.count; ++l) {
-      if (saturated >> l & 1) {  // rescored wider (16-bit striped, then 32-bit)
-        results[which[l]] = cpu::score_pass(jobs[which[l]].query, targets[l], scheme, false, nullptr, budget).best;
-      } else {
-        results[which[l]] = out[l];
-      }
+      results[which[l]] = out[l];
+      if (saturated >> l & 1)  // rescored wider: 16-bit bands where they fit, else 16-bit striped, 32-bit
+        wider(jobs[which[l]].query, targets[l], it.lanes, worker, results[which[l]]);
     }
     if (progress) progress(cells);
   });

@@ -152,5 +152,27 @@ TEST(cpu_bands, score_many_of_a_few_long_pairs) {
     }
 }
 
+//! Many targets of a long query: batches, whose saturated lanes are rescored in 16-bit bands.
+TEST(cpu_bands, saturated_lanes_of_a_batch_are_rescored_in_bands) {
+  std::mt19937 rng(40);
+  const scoring_scheme s = test::dna_scheme();
+  const residues query = test::random_residues(rng, 1100, 4);
+  std::vector<residues> targets;
+  for (int t = 0; t < 40; ++t)
+    targets.push_back(t % 4 == 0 ? residues(query.begin() + 10 * t, query.begin() + 10 * t + 200)  // saturates
+                                 : test::random_residues(rng, 150 + std::size_t(t), 4));
+  std::vector<pair_job> jobs;
+  for (std::size_t t = 0; t < targets.size(); ++t) jobs.push_back({0, t, query, targets[t]});
+  for (const int lanes : lane_widths()) {
+    cpu_engine eng(2);
+    eng.set_interseq_lanes(lanes);
+    std::vector<best_cell> got(jobs.size());
+    eng.score_many(jobs, s, got, {});
+    for (std::size_t k = 0; k < jobs.size(); ++k)
+      ASSERT_EQ(text(got[k]), text(reference::find_best(reference::fill(query, targets[k], s))))
+          << "lanes " << lanes << " job " << k;
+  }
+}
+
 }  // namespace
 }  // namespace swat
