@@ -298,9 +298,12 @@ void run_ranks(const pipeline::align_options& given, std::ostream& stdout_stream
       return all;
     };
     pipeline::search_result found;
+    std::string bytes;  // the share's hits as they travel (encoded inside the phase: a rank that
+                        // cannot encode them fails before rank 0 waits for them)
     phase(w, [&] {
       found = pipeline::search_share(*eng, *scheme, *checked, queries, targets, shares[std::size_t(w.rank())], gather,
                                      false);
+      bytes = pipeline::encode_hits(found.hits);
     });
     const double search_s = std::chrono::duration<double>(found.times.aligned - start).count() - times.ready_s;
 
@@ -308,7 +311,6 @@ void run_ranks(const pipeline::align_options& given, std::ostream& stdout_stream
     const auto t_exchange = clock::now();
     std::vector<double> searched(lead ? std::size_t(w.size()) : 0);
     MPI_Gather(&search_s, 1, MPI_DOUBLE, searched.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    std::string bytes = pipeline::encode_hits(found.hits);
     if (!lead) {
       send_bytes(bytes.data(), bytes.size(), 0, tag_hits);
       return;

@@ -170,6 +170,19 @@ TEST(cli_mpi, dbsize_dbseqs_shards_give_the_whole_evalues) {
   ASSERT_FALSE(a.out.empty());
   ASSERT_FALSE(b.out.empty());
   EXPECT_EQ(sorted_lines(a.out + b.out), sorted_lines(whole.out));
+  // The merge of docs/usage.md: per query the best 3 by raw score, equal scores in shard order.
+  const std::string top3 = " --device cpu --max-hits 3 --outfmt '6 std score'";
+  const process_result whole3 = run_shell(binary + " align " + in.query + " " + in.db + top3, dir);
+  ASSERT_EQ(whole3.exit_code, 0) << whole3.err;
+  write_file(dir / "whole3.tsv", whole3.out);
+  for (const auto& [shard, name] : {std::pair{shard1, "s1.tsv"}, std::pair{shard2, "s2.tsv"}})
+    ASSERT_EQ(run_shell(binary + " align " + in.query + " " + shard + top3 + sizes + " -o " + (dir / name).string(), dir).exit_code, 0);
+  // (In parentheses: run_shell's redirections, </dev/null among them, apply to the whole pipe.)
+  const process_result merged = run_shell("(cd " + dir.path().string() + " && sort -s -t \"$(printf '\\t')\" -k1,1 -k13,13nr s1.tsv s2.tsv | "
+                                          "awk -F '\\t' '++n[$1] <= 3')", dir);
+  const process_result expected = run_shell("cd " + dir.path().string() + " && sort -s -t \"$(printf '\\t')\" -k1,1 whole3.tsv", dir);
+  ASSERT_FALSE(expected.out.empty());
+  EXPECT_EQ(merged.out, expected.out) << merged.err;
   // Without the sizes a shard's E-values are its own (smaller database, smaller E-values).
   const process_result alone = run_shell(binary + " align " + in.query + " " + shard2 + options, dir);
   ASSERT_EQ(alone.exit_code, 0) << alone.err;
