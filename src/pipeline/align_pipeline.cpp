@@ -65,22 +65,26 @@ std::unique_ptr<engine> make_engine(const align_options& options, const notice_f
 
 std::vector<std::size_t> rank_targets(std::span<const best_cell> cells, const report_rule& rule, std::size_t q,
                                       std::size_t max_hits) {
-  // Candidates by the query's floor, best first; the target-dependent test (an E-value each)
-  // only until max_hits have passed: the same targets as testing every one, then ranking.
+  // Candidates by the query's floor, best first (ties: the earlier target); the target-dependent
+  // test (an E-value each) only until max_hits have passed: the same targets as testing every
+  // one, then ranking. Only the head of the order is sorted, and grown while the test rejects
+  // (a database of millions of targets has about as many candidates: sorting them all took
+  // 0.3 s for 7 queries against Swiss-Prot ×500).
   std::vector<std::size_t> order;
   const std::int32_t lower = std::max(rule.lower[q], 1);
   for (std::size_t t = 0; t < cells.size(); ++t)
     if (cells[t].score >= lower) order.push_back(t);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return cells[a].score > cells[b].score; });
-  if (!rule.passes) {
-    if (order.size() > max_hits) order.resize(max_hits);
-    return order;
-  }
+  const auto before = [&](std::size_t a, std::size_t b) {
+    return cells[a].score != cells[b].score ? cells[a].score > cells[b].score : a < b;
+  };
   std::vector<std::size_t> kept;
-  for (const std::size_t t : order) {
-    if (kept.size() == max_hits) break;
-    if (rule.passes(q, t, cells[t].score)) kept.push_back(t);
+  std::size_t sorted = 0, tested = 0;
+  while (kept.size() < max_hits && tested < order.size()) {
+    const std::size_t want = std::min(order.size(), std::max<std::size_t>({sorted * 2, max_hits, 16}));
+    std::partial_sort(order.begin() + std::ptrdiff_t(sorted), order.begin() + std::ptrdiff_t(want), order.end(), before);
+    sorted = want;
+    for (; tested < sorted && kept.size() < max_hits; ++tested)
+      if (!rule.passes || rule.passes(q, order[tested], cells[order[tested]].score)) kept.push_back(order[tested]);
   }
   return kept;
 }
@@ -682,8 +686,12 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
         num(" | host peak memory %.0f MiB", double(peak_host_bytes()) / (1 << 20));
     options.timing(line + " | plan: " + plan);
   }
-  if (options.leave_gpu_engine && options.engine.cpu && eng->name() != options.engine.cpu->name)
+  if (options.leave_gpu_engine && options.engine.cpu && eng->name() != options.engine.cpu->name) {
     options.leave_gpu_engine(std::move(eng));
+    // The process ends right after, reclaiming everything at once: the inputs' records (1.6 M
+    // of them for Swiss-Prot ×500) are not freed one by one either.
+    (void)new std::pair<sequence_set, sequence_set>(std::move(inputs));
+  }
 }
 
 }  // namespace swat::pipeline

@@ -72,7 +72,8 @@ struct align_options {
   std::string command_line;                      //!< for SAM @PG
   //! When set, a GPU engine is handed to it after the output is complete instead of being torn
   //! down here (the command line ends the process right after: the driver reclaims the device's
-  //! memory at once, which saves the engine's frees and the CUDA runtime's teardown).
+  //! memory at once, which saves the engine's frees and the CUDA runtime's teardown); the inputs
+  //! are then left unfreed too.
   std::function<void(std::unique_ptr<swat::engine>)> leave_gpu_engine;
 };
 

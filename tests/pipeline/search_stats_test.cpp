@@ -3,6 +3,7 @@
 // strand's score), and the report rule (--min-score, --evalue) of each method.
 
 #include "pipeline/search_stats.hpp"
+#include "pipeline/align_pipeline.hpp"
 
 #include <gtest/gtest.h>
 
@@ -104,6 +105,39 @@ void expect_same_fits(const scoring::search_statistics& a, const scoring::search
     EXPECT_EQ(a.fit_of(q)->tail_fraction, b.fit_of(q)->tail_fraction) << q;
     EXPECT_EQ(a.fit_of(q)->beta, b.fit_of(q)->beta) << q;
     EXPECT_EQ(a.fit_of(q)->shape, b.fit_of(q)->shape) << q;
+  }
+}
+
+//! rank_targets' specification: every candidate at or above the floor, sorted by score then
+//! target (a stable sort), tested in that order until max_hits pass.
+std::vector<std::size_t> ranked_by_full_sort(std::span<const best_cell> cells, const report_rule& rule, std::size_t q,
+                                             std::size_t max_hits) {
+  std::vector<std::size_t> order;
+  for (std::size_t t = 0; t < cells.size(); ++t)
+    if (cells[t].score >= std::max(rule.lower[q], 1)) order.push_back(t);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cells[a].score > cells[b].score; });
+  std::vector<std::size_t> kept;
+  for (std::size_t t : order)
+    if (kept.size() < max_hits && (!rule.passes || rule.passes(q, t, cells[t].score))) kept.push_back(t);
+  return kept;
+}
+
+TEST(rank_targets, the_head_sorted_on_demand_equals_a_full_sort_then_the_test) {
+  std::mt19937_64 rng(20261127);
+  for (int round = 0; round < 200; ++round) {
+    const std::size_t nt = std::uniform_int_distribution<std::size_t>(0, 3000)(rng);
+    const int top = std::uniform_int_distribution<int>(1, 60)(rng);  // few distinct scores: many ties
+    std::vector<best_cell> cells(nt);
+    for (best_cell& c : cells) c.score = std::uniform_int_distribution<int>(0, top)(rng);
+    report_rule rule;
+    rule.lower = {std::uniform_int_distribution<int>(0, top)(rng)};
+    const int kind = round % 3;  // no test; a test rejecting most; a test rejecting a few
+    if (kind == 1) rule.passes = [](std::size_t, std::size_t t, std::int32_t) { return t % 7 == 3; };
+    if (kind == 2) rule.passes = [](std::size_t, std::size_t t, std::int32_t s) { return (t + std::size_t(s)) % 5 != 0; };
+    for (const std::size_t max_hits : {std::size_t(1), std::size_t(10), std::size_t(17), std::size_t(500), nt + 5}) {
+      EXPECT_EQ(rank_targets(cells, rule, 0, max_hits), ranked_by_full_sort(cells, rule, 0, max_hits))
+          << "round " << round << ", " << nt << " targets, max_hits " << max_hits;
+    }
   }
 }
 
