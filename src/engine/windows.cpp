@@ -73,12 +73,12 @@ class windowed_engine final : public engine {
   //! A database engine gets the tall pairs that share a long side as one search of the short
   //! sides against its windows, and the other pairs as few searches as their target lists
   //! allow; any other engine gets every pair in one score_many (through this one's, in chunks of
-  //! queries of at most search_batch_jobs pairs): its threads and the share of each pair
+  //! queries of at most search_batch_jobs = 2^18 pairs): its threads and the share of each pair
   //! (window_limits::share_threads) see the whole search.
   void search(std::span<const residue_span> queries, std::span<const residue_span> targets,
               const scoring_scheme& scheme, std::span<best_cell> results, const progress_fn& progress) override {
     if (!inner_->scans_first()) {
-      constexpr std::size_t search_batch_jobs = std::size_t(1) << 20;
+      constexpr std::size_t search_batch_jobs = std::size_t(1) << 18;
       const std::size_t nt = targets.size(), per = std::max<std::size_t>(1, search_batch_jobs / std::max<std::size_t>(nt, 1));
       std::vector<pair_job> jobs;
       for (std::size_t q0 = 0; nt > 0 && q0 < queries.size(); q0 += per) {
