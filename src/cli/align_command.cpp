@@ -293,6 +293,16 @@ int align_command(const engine_registry& engines, const std::vector<std::string>
   const pipeline::notice_fn notice = [quiet](const std::string& line) {
     if (!quiet) std::cerr << "swat-gpu: " << line << "\n";
   };
+  // Under mpirun every rank runs this command: a client would ask the server (and write) once per
+  // rank, and only rank 0 has the standard input.
+  if (const int ranks = dist::launched_ranks(); ranks > 1) {
+    if (to_server)
+      throw usage_error("--server: a client runs as one process, not as " + std::to_string(ranks) +
+                        " ranks of mpirun (run it without mpirun)");
+    if (o.query_path == "-" || o.db_path == "-")
+      throw usage_error("standard input ('-') reaches only one of mpirun's " + std::to_string(ranks) +
+                        " ranks: give the queries and the database as files");
+  }
   if (to_server) {
     server::client_options c;
     c.socket_path = r["server"].as<std::string>();

@@ -230,6 +230,22 @@ TEST(cli_mpi, failing_rank_ends_the_job_without_output) {
     EXPECT_EQ(entry.path().filename().string().find("hits.tsv."), std::string::npos) << entry.path();
 }
 
+TEST(cli_mpi, standard_input_and_server_clients_are_refused_under_mpirun) {
+  SKIP_WITHOUT_MPI();
+  const temp_dir dir;
+  const protein_inputs in(dir, 20);
+  // Only rank 0 has the standard input; a client would ask a server once per rank.
+  for (const std::string& args : {"align - " + in.db, "align " + in.query + " -", "align " + in.query + " --server sock"}) {
+    const process_result r = run_shell("cat " + in.query + " | " + mpirun(2) + binary + " " + args + " --device cpu", dir);
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(args.find("--server") != std::string::npos ? "--server: a client runs as one process"
+                                                                      : "standard input ('-') reaches only one"),
+              std::string::npos)
+        << args << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << args;
+  }
+}
+
 TEST(cli_mpi, killed_rank_ends_the_job_without_output) {
   SKIP_WITHOUT_MPI();
   const temp_dir dir;
