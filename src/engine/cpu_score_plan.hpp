@@ -26,9 +26,11 @@ namespace swat::cpu {
 //! Relative time of one step of the inter-sequence pass with `lanes` lanes (measured on an EPYC
 //! with AVX-512, whose 512-bit operations take two 256-bit halves: a 32-lane step costs about
 //! half a 64-lane one) and of a step of the striped 16-bit pass of one pair.
-inline constexpr double inter_step_cost(int lanes) { return lanes == 64 ? 1.0 : 0.55; }
+inline constexpr double inter_step_cost(int lanes) { return lanes == 64 ? 1.0 : 0.52; }
 //! … of one step of the band pass (a table lookup more per cell than the batches' profile).
-inline constexpr double bands_step_cost(int lanes) { return lanes == 64 ? 1.3 : 0.7; }
+//! Single-thread CPU time on the dev VM's EPYC: batches 33 GCUPS in 64 lanes, 32 in 32; bands
+//! 24 in 64, 22 in 32 (DNA, 5 kb × 20–65 kb).
+inline constexpr double bands_step_cost(int lanes) { return lanes == 64 ? 1.4 : 0.75; }
 inline constexpr double pair_step_cost = 1.5;
 
 //! How an item is scored: a batch of targets of one query in 8-bit lanes (cpu_interseq.hpp),
