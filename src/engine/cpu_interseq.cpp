@@ -12,8 +12,10 @@
 
 namespace swat::cpu {
 
+#if SWAT_SIMD8
 using simd8::avx2_ops;
 using simd8::avx512_ops;
+#endif
 
 interseq_scheme make_interseq_scheme(const scoring_scheme& scheme, int ranks) {
   interseq_scheme s;

@@ -5,9 +5,12 @@
 // lookup32(lo, hi, idx) reads (lo at table, hi one vector after it). Each struct is compiled for its target
 // (GCC pragmas); a kernel template over them is instantiated inside a function that carries the
 // same target and `flatten`, which inlines the template and these operations there. Only for
-// x86-64 with GCC or Clang (SWAT_SIMD8); the caller checks the CPU at run time.
+// x86-64 with GCC (SWAT_SIMD8); the caller checks the CPU at run time.
 
-#if defined(__x86_64__) && defined(__GNUC__)
+// Not with Clang: it ignores the target pragma, and its instantiations of the kernel templates
+// (outside a function of that target) would need the vectors' ABI (the fuzz build of CI compiles
+// with Clang; its engine falls back to the striped passes).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #include <immintrin.h>
 
 #include <cstdint>
