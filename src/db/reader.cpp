@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include <filesystem>
 #include <system_error>
 #include <thread>
+#include <utility>
 
 #include "common/error.hpp"
 #include "db/checksum.hpp"
@@ -45,13 +47,46 @@ bool is_regular_file(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
+//! An open descriptor of the regular file at path. O_NONBLOCK: a FIFO in a file's place is
+//! refused instead of waiting for a writer. Throws input_error; err (when given) receives the
+//! open's errno instead of throwing for it.
+int open_regular(const std::string& path, int* err = nullptr) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    if (err) {
+      *err = errno;
+      return -1;
+    }
+    throw input_error(path, std::string("cannot open: ") + std::strerror(errno));
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw input_error(path, "not a regular file");
+  }
+  return fd;
+}
+
+//! How many descriptors a reader may hold open at once for wanted volumes: half the process's
+//! limit, raised towards its hard limit when wanted needs it.
+std::size_t descriptors_to_spare(std::size_t wanted) {
+  rlimit limit {};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return 0;
+  const rlim_t need = rlim_t(wanted) * 2 + 256;
+  if (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur < need && (limit.rlim_max == RLIM_INFINITY || limit.rlim_max > limit.rlim_cur)) {
+    rlimit raised = limit;
+    raised.rlim_cur = limit.rlim_max == RLIM_INFINITY ? need : std::min(need, limit.rlim_max);
+    if (::setrlimit(RLIMIT_NOFILE, &raised) == 0) limit = raised;
+  }
+  return limit.rlim_cur == RLIM_INFINITY ? wanted : std::size_t(limit.rlim_cur / 2);
+}
+
 //! A whole file mapped read-only (or empty); unmapped with the object.
 class mapped_file {
  public:
-  explicit mapped_file(const std::string& path) {
-    // O_NONBLOCK: a FIFO in a volume's place is refused below instead of waiting for a writer.
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) throw input_error(path, std::string("cannot open: ") + std::strerror(errno));
+  explicit mapped_file(const std::string& path) : mapped_file(open_regular(path), path) {}
+  //! Maps the regular file open at fd (closed here).
+  mapped_file(int fd, const std::string& path) {
     struct stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
       ::close(fd);
@@ -80,6 +115,16 @@ class mapped_file {
  private:
   const unsigned char* data_ = nullptr;
   std::size_t size_ = 0;
+};
+
+//! Descriptors of files opened ahead (-1: not open); the open ones are closed with the object.
+struct open_files {
+  std::vector<int> fds;
+  ~open_files() { close_all(); }
+  void close_all() {
+    for (int& fd : fds)
+      if (fd >= 0) ::close(std::exchange(fd, -1));
+  }
 };
 
 //! The common checks of a file's first 128 bytes: size, magic, version, header checksum, size
@@ -154,6 +199,7 @@ database_index parse_index(std::span<const unsigned char> bytes, const std::stri
     throw input_error(name, "corrupted: the index header is inconsistent");
   database_index index;
   index.path = name;
+  index.directory = std::filesystem::path(name).parent_path().string();
   index.alphabet = h.alphabet == 0 ? alphabet_kind::dna : alphabet_kind::protein;
   index.version = h.version;
   index.tool_version = fixed_text(h.tool_version, sizeof h.tool_version);
@@ -191,8 +237,19 @@ database_index parse_index(std::span<const unsigned char> bytes, const std::stri
 }
 
 database_index read_index(const std::string& path) {
-  const mapped_file file(path);
-  return parse_index(file.bytes(), path);
+  database_index index;
+  {
+    const mapped_file file(path);
+    index = parse_index(file.bytes(), path);
+  }
+  // An index reached through a symbolic link: its volumes are beside the file it names.
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    std::error_code ec;
+    const std::filesystem::path real = std::filesystem::canonical(path, ec);
+    if (!ec) index.directory = real.parent_path().string();
+  }
+  return index;
 }
 
 namespace {
@@ -285,14 +342,40 @@ void parse_volume(std::span<const unsigned char> bytes, const std::string& name,
 
 std::string volume_path(const database_index& index, std::uint32_t k) {
   const std::string file = fixed_text(index.volumes.at(k).name, volume_name_bytes);
-  return (std::filesystem::path(index.path).parent_path() / file).string();
+  return (std::filesystem::path(index.directory) / file).string();
 }
 
 sequence_set read_database(const std::string& index_path, const std::string& shown, read_report* report,
                            unsigned threads) {
   auto t0 = clock_type::now();
   read_report measured;
-  const database_index index = read_index(index_path);
+  database_index index = read_index(index_path);
+  if (test_hooks::after_index_read) test_hooks::after_index_read();
+  // Every volume opened now: a makedb replacing the database from here on removes files that
+  // these descriptors still read. A missing volume: a replacement just happened (its index is
+  // newer than the one read), so the index is read again, once. Beyond the descriptors the
+  // process can spare (thousands of volumes), or out of them, the rest are opened in turn.
+  open_files opened;
+  for (int attempt = 0;; ++attempt) {
+    opened.close_all();
+    opened.fds.assign(index.volumes.size(), -1);
+    bool missing = false;
+    const std::size_t ahead = std::min<std::size_t>(index.volumes.size(), descriptors_to_spare(index.volumes.size()));
+    for (std::uint32_t k = 0; k < ahead; ++k) {
+      int err = 0;
+      opened.fds[k] = open_regular(volume_path(index, k), &err);
+      if (opened.fds[k] >= 0) continue;
+      if (err == EMFILE || err == ENFILE) break;
+      if (err == ENOENT && attempt == 0) {
+        missing = true;
+        break;
+      }
+      throw input_error(volume_path(index, k), std::string("cannot open: ") + std::strerror(err));
+    }
+    if (!missing) break;
+    index = read_index(index_path);
+  }
+  if (test_hooks::after_volumes_opened) test_hooks::after_volumes_opened();
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   threads = std::min(threads, 16u);
   sequence_set set;
@@ -302,13 +385,14 @@ sequence_set read_database(const std::string& index_path, const std::string& sho
   std::uint64_t can_hold = 0;
   for (std::uint32_t k = 0; k < index.volumes.size(); ++k) {
     struct stat st {};
-    if (::stat(volume_path(index, k).c_str(), &st) == 0) can_hold += std::uint64_t(st.st_size) / 24;
+    if (opened.fds[k] >= 0 ? ::fstat(opened.fds[k], &st) == 0 : ::stat(volume_path(index, k).c_str(), &st) == 0)
+      can_hold += std::uint64_t(st.st_size) / 24;
   }
   set.records.reserve(std::min(index.sequences, can_hold));
   std::uint64_t first = 0;
   for (std::uint32_t k = 0; k < index.volumes.size(); ++k) {
     const std::string path = volume_path(index, k);
-    const mapped_file file(path);
+    const mapped_file file = opened.fds[k] >= 0 ? mapped_file(std::exchange(opened.fds[k], -1), path) : mapped_file(path);
     const auto t1 = clock_type::now();
     measured.map_s += std::chrono::duration<double>(t1 - t0).count();
     measured.mapped_bytes += file.bytes().size();

@@ -21,6 +21,7 @@ namespace swat::db {
 //! A prepared database's index, checked.
 struct database_index {
   std::string path;                 //!< the index file
+  std::string directory;            //!< where its volumes are: path's directory, or its target's when path is a symbolic link
   alphabet_kind alphabet = alphabet_kind::dna;
   std::uint32_t version = 0;        //!< format version it was written in
   std::string tool_version;         //!< swat-gpu version that wrote it
@@ -53,7 +54,8 @@ using record_fn = std::function<void(std::string_view name, std::string_view des
 void parse_volume(std::span<const unsigned char> bytes, const std::string& name, const database_index& index,
                   std::uint32_t k, std::uint64_t first_sequence, const record_fn& add);
 
-//! The path of volume k (the index's directory + its name).
+//! The path of volume k (index.directory + its name: beside the index file itself, also when
+//! the index is reached through a symbolic link).
 std::string volume_path(const database_index& index, std::uint32_t k);
 
 //! What reading a whole database measured.
@@ -66,9 +68,19 @@ struct read_report {
 //! Reads every record of the database whose index file is index_path into a sequence set
 //! whose file is shown (the database as the user named it). Each volume is mapped, checked
 //! (what parse_volume checks, with the same errors), copied out and unmapped before the next, so
-//! the host holds the records and one volume. threads: the volume's checksum and runs of its
+//! the host holds the records and one volume. Every volume is opened right after the index is
+//! read (a makedb that replaces the database meanwhile removes the old volumes, whose open
+//! descriptors still read them); a volume missing then means a replacement just happened: the
+//! index is read again, once. threads: the volume's checksum and runs of its
 //! records at once (0: the hardware's, at most 16).
 sequence_set read_database(const std::string& index_path, const std::string& shown, read_report* report = nullptr,
                            unsigned threads = 0);
+
+//! Tests only (unset otherwise): read_database calls after_index_read right after reading the
+//! index, before opening the volumes, and after_volumes_opened once they are open, before
+//! mapping the first: where a makedb replacing the database would disturb it.
+namespace test_hooks {
+inline std::function<void()> after_index_read, after_volumes_opened;
+}  // namespace test_hooks
 
 }  // namespace swat::db

@@ -108,3 +108,76 @@ TEST(database, the_writer_refuses_what_the_format_cannot_hold) {
   set = random_records(alphabet_kind::dna, 3, 10, 1);
   EXPECT_THROW(db::write_volume(out, set.records, set.alphabet, 0, 0, std::string(200, 'n')), usage_error);
 }
+
+namespace {
+
+//! Writes the files of a database (volumes base.NNN.swdbv, index t.swdb) into dir.
+void write_database(const fs::path& dir, const test::database_bytes& bytes, const std::string& base) {
+  for (std::size_t k = 0; k < bytes.volumes.size(); ++k)
+    swat::test::write_file(dir / db::volume_file_name(base, std::uint32_t(k)), bytes.volumes[k]);
+  swat::test::write_file(dir / "t.swdb.new", bytes.index);
+  fs::rename(dir / "t.swdb.new", dir / "t.swdb");  // as makedb: the index renamed into place
+}
+
+void remove_volumes(const fs::path& dir, const test::database_bytes& bytes, const std::string& base) {
+  for (std::size_t k = 0; k < bytes.volumes.size(); ++k) fs::remove(dir / db::volume_file_name(base, std::uint32_t(k)));
+}
+
+struct hooks_reset {
+  ~hooks_reset() {
+    db::test_hooks::after_index_read = nullptr;
+    db::test_hooks::after_volumes_opened = nullptr;
+  }
+};
+
+}  // namespace
+
+TEST(database, a_replacement_while_it_is_read_gives_the_old_database_or_the_new_whole) {
+  swat::test::temp_dir dir;
+  const hooks_reset reset;
+  const sequence_set old_set = random_records(alphabet_kind::dna, 40, 500, 21);
+  const sequence_set new_set = random_records(alphabet_kind::dna, 30, 400, 22);
+  const auto old_bytes = make_bytes(old_set, 4096, "t.aaaaaa"), new_bytes = make_bytes(new_set, 4096, "t.bbbbbb");
+  ASSERT_GT(old_bytes.volumes.size(), 2u);
+  const std::string index = (dir / "t.swdb").string();
+  // Replaced once the volumes are open (the search was under way): the old database, whole.
+  write_database(dir.path(), old_bytes, "t.aaaaaa");
+  db::test_hooks::after_volumes_opened = [&] {
+    write_database(dir.path(), new_bytes, "t.bbbbbb");
+    remove_volumes(dir.path(), old_bytes, "t.aaaaaa");
+  };
+  EXPECT_TRUE(same_records(old_set, db::read_database(index, "t")));
+  db::test_hooks::after_volumes_opened = nullptr;
+  // Replaced right after the index was read: its volumes are gone, so the new index is read.
+  remove_volumes(dir.path(), new_bytes, "t.bbbbbb");
+  write_database(dir.path(), old_bytes, "t.aaaaaa");
+  db::test_hooks::after_index_read = [&] {
+    write_database(dir.path(), new_bytes, "t.bbbbbb");
+    remove_volumes(dir.path(), old_bytes, "t.aaaaaa");
+  };
+  EXPECT_TRUE(same_records(new_set, db::read_database(index, "t")));
+  // A volume missing after the index was read again: an error that names it.
+  db::test_hooks::after_index_read = [&] { fs::remove(dir / db::volume_file_name("t.bbbbbb", 1)); };
+  try {
+    db::read_database(index, "t");
+    ADD_FAILURE() << "a missing volume was read";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find(db::volume_file_name("t.bbbbbb", 1)), std::string::npos) << e.what();
+  }
+}
+
+TEST(database, an_index_reached_through_a_symbolic_link_reads_the_volumes_beside_its_target) {
+  swat::test::temp_dir dir;
+  const sequence_set set = random_records(alphabet_kind::protein, 20, 300, 5);
+  const auto bytes = make_bytes(set, 4096);
+  fs::create_directory(dir / "A");
+  fs::create_directory(dir / "B");
+  for (std::size_t k = 0; k < bytes.volumes.size(); ++k)
+    swat::test::write_file(dir / "A" / db::volume_file_name("t", std::uint32_t(k)), bytes.volumes[k]);
+  swat::test::write_file(dir / "A/t.swdb", bytes.index);
+  fs::create_symlink("../A/t.swdb", dir / "B/l.swdb");
+  const std::string link = (dir / "B/l.swdb").string();
+  EXPECT_EQ(db::prepared_index_path((dir / "B/l").string()), link);
+  EXPECT_EQ(fs::path(db::volume_path(db::read_index(link), 0)), fs::canonical(dir / "A") / db::volume_file_name("t", 0));
+  EXPECT_TRUE(same_records(set, db::read_database(link, "B/l")));
+}

@@ -40,14 +40,15 @@ struct database_bytes {
   std::vector<std::string> volumes;
 };
 
-inline database_bytes make_bytes(const sequence_set& set, std::uint64_t max_volume_bytes) {
+//! The files of set's database; volume k is named base.NNN.swdbv.
+inline database_bytes make_bytes(const sequence_set& set, std::uint64_t max_volume_bytes, const std::string& base = "t") {
   database_bytes out;
   std::vector<db::volume_summary> summaries;
   const auto ranges = db::plan_volumes(set.records, max_volume_bytes);
   for (std::uint32_t k = 0; k < ranges.size(); ++k) {
     std::ostringstream s;
     summaries.push_back(db::write_volume(s, std::span(set.records).subspan(ranges[k].first, ranges[k].count),
-                                         set.alphabet, k, ranges[k].first, db::volume_file_name("t", k)));
+                                         set.alphabet, k, ranges[k].first, db::volume_file_name(base, k)));
     out.volumes.push_back(s.str());
   }
   std::ostringstream s;
