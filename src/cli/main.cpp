@@ -43,6 +43,7 @@ constexpr const char* top_help =
 // Async-signal-safe: unlink() on names in static buffers, then the default action (SA_RESETHAND)
 // ends the process once the re-raised signal is delivered.
 extern "C" void remove_temp_and_reraise(int sig) {
+  swat::output::stop_new_files_signal_safe();
   swat::output::remove_temp_files_signal_safe();
   std::raise(sig);
 }

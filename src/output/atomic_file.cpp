@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <ctime>
+
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -56,6 +58,50 @@ void unregister_temp(int slot) {
   std::string msg = path + ": " + what;
   if (err) msg += std::string(": ") + std::strerror(err);
   throw runtime_failure(msg);
+}
+
+// Creating a temporary file and renaming one into place happen inside a section that the signal
+// handler waits for, so that the files it removes cannot reappear behind it (another thread's
+// rename a moment later); once it has begun, no section begins.
+std::atomic<int> sections_in_flight{0};
+std::atomic<bool> signal_stopping{false};
+thread_local int sections_of_this_thread = 0;  // the handler may run on a thread inside one
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+class file_section {
+ public:
+  explicit file_section(const std::string& path) {
+    sections_in_flight.fetch_add(1);
+    ++sections_of_this_thread;
+    if (signal_stopping.load()) {
+      end();
+      fail(path, "interrupted by a signal", 0);
+    }
+  }
+  ~file_section() { end(); }
+  file_section(const file_section&) = delete;
+  file_section& operator=(const file_section&) = delete;
+
+ private:
+  void end() noexcept {
+    if (ended_) return;
+    ended_ = true;
+    --sections_of_this_thread;
+    sections_in_flight.fetch_sub(1);
+  }
+  bool ended_ = false;
+};
+
+//! In a signal handler: no section begins from now on; waits (at most 2 s) for those of other
+//! threads to end.
+void stop_sections_signal_safe() noexcept {
+  signal_stopping.store(true);
+  timespec start {}, now {};
+  ::clock_gettime(CLOCK_MONOTONIC, &start);
+  while (sections_in_flight.load() > sections_of_this_thread) {
+    ::clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec - start.tv_sec >= 2) break;
+  }
 }
 
 std::string directory_of(const std::string& path) {
@@ -141,6 +187,7 @@ int create_temp(const std::string& path, const std::string& target, std::string&
     std::snprintf(suffix, sizeof suffix, ".tmp.%ld.%08llx", static_cast<long>(::getpid()),
                   static_cast<unsigned long long>(rng() & 0xFFFFFFFFull));
     temp = target + suffix;
+    const file_section section(path);
     slot = register_temp(temp);
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0) return fd;
@@ -291,8 +338,11 @@ void atomic_file::commit() {
     committed_ = true;
     return;
   }
-  if (::rename(temp_path_.c_str(), target_.c_str()) != 0)
-    fail(path_, "cannot rename " + temp_path_ + " over " + target_, errno);
+  {
+    const file_section section(path_);
+    if (::rename(temp_path_.c_str(), target_.c_str()) != 0)
+      fail(path_, "cannot rename " + temp_path_ + " over " + target_, errno);
+  }
   committed_ = true;
   unregister_temp(registry_slot_);
   registry_slot_ = -1;
@@ -305,9 +355,38 @@ void atomic_file::commit() {
   }
 }
 
+namespace {
+// The held remove_on_signal set: its names (nullptr: none) and how many.
+std::atomic<const char* const*> finished_names{nullptr};
+std::atomic<std::size_t> finished_count{0};
+std::atomic<bool> finished_taken{false};
+}  // namespace
+
+remove_on_signal::remove_on_signal(std::span<const std::string> paths) : paths_(paths.begin(), paths.end()) {
+  if (paths_.empty() || finished_taken.exchange(true)) return;
+  for (const std::string& p : paths_) names_.push_back(p.c_str());
+  finished_count.store(names_.size());
+  finished_names.store(names_.data());
+  held_ = true;
+}
+
+void remove_on_signal::release() noexcept {
+  if (!held_) return;
+  finished_names.store(nullptr);
+  finished_count.store(0);
+  finished_taken.store(false);
+  held_ = false;
+}
+
+void stop_new_files_signal_safe() noexcept { stop_sections_signal_safe(); }
+
 void remove_temp_files_signal_safe() noexcept {
   for (int s = 0; s < registry_slots; ++s)
     if (registry_state[s].load() == 2) ::unlink(registry_names[s]);
+  if (const char* const* names = finished_names.load()) {
+    const std::size_t n = finished_count.load();
+    for (std::size_t k = 0; k < n; ++k) ::unlink(names[k]);
+  }
 }
 
 }  // namespace swat::output

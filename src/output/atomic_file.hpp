@@ -14,6 +14,7 @@
 #include <ostream>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace swat::output {
 
@@ -75,8 +76,34 @@ class atomic_file {
   bool committed_ = false;
 };
 
-//! Unlinks every temporary output file of this process that is not committed yet. Only
-//! async-signal-safe calls (unlink on names kept in static buffers): for signal handlers.
+//! Finished files that a signal also removes while this object holds them: outputs of one run
+//! that are complete (renamed into place) but must not outlive the run unless it succeeds (a
+//! makedb's volumes before its index lists them). Give only fresh paths (nothing of anyone's is
+//! there). One set per process at a time: a second one, while the first is held, holds nothing.
+class remove_on_signal {
+ public:
+  explicit remove_on_signal(std::span<const std::string> paths);
+  remove_on_signal(const remove_on_signal&) = delete;
+  remove_on_signal& operator=(const remove_on_signal&) = delete;
+  ~remove_on_signal() { release(); }
+  //! From now on a signal leaves the files.
+  void release() noexcept;
+
+ private:
+  std::vector<std::string> paths_;
+  std::vector<const char*> names_;
+  bool held_ = false;
+};
+
+//! For a signal handler that ends the process: from now on no atomic_file creates its temporary
+//! file or renames one into place (those calls throw runtime_failure), and the ones under way in
+//! other threads are waited for (at most 2 s), so that what the handler removes next cannot
+//! reappear behind it. Only async-signal-safe calls (atomics, clock_gettime).
+void stop_new_files_signal_safe() noexcept;
+
+//! Unlinks every temporary output file of this process that is not committed yet, and the files
+//! of a remove_on_signal set that is held. Only async-signal-safe calls (unlink on names kept
+//! where nothing frees them meanwhile): for signal handlers.
 void remove_temp_files_signal_safe() noexcept;
 
 }  // namespace swat::output
