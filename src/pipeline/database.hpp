@@ -58,10 +58,14 @@ struct makedb_result {
 };
 
 //! Reads the FASTA file and writes its prepared database atomically: the volumes under fresh
-//! names, the index last (renamed over an older database's index, whose volumes are removed
-//! after it); any failure removes what this run wrote and leaves an older database as it was.
-//! Refuses (usage_error) a PREFIX whose index or volume paths hold files that are not a
-//! swat-gpu database, and an empty FASTA file (input_error). warn receives the reader's warnings.
+//! names (where nothing is), the index last (renamed over an older database's index, whose
+//! volumes are removed after it: those named PREFIX.* whose headers are the ones it lists and
+//! that no other index beside it lists); any failure, and SIGINT/SIGTERM/SIGHUP before the
+//! index is renamed, removes what this run wrote and leaves an older database as it was. Stale
+//! volumes of PREFIX that no index lists (a killed run's, swat-gpu volume headers only) are
+//! removed too, unless another makedb runs in that directory (flock). Refuses (usage_error) a
+//! PREFIX.swdb that is a symbolic link or anything but a swat-gpu index (never opened in a way
+//! that blocks), and an empty FASTA file (input_error). warn receives the reader's warnings.
 makedb_result make_database(const makedb_options& options, const io::warning_fn& warn);
 
 }  // namespace swat::pipeline

@@ -7,7 +7,16 @@
 
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <random>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -213,4 +222,136 @@ TEST_F(cli_makedb, makedb_replaces_only_its_own_files_and_leaves_nothing_when_it
   EXPECT_EQ(long_name.exit_code, 2);
   EXPECT_NE(long_name.err.find("choose a shorter one"), std::string::npos) << long_name.err;
   EXPECT_EQ(makedb(fasta_name + " sub/").exit_code, 2);
+}
+
+namespace {
+
+//! Names of the files in dir (sorted; hidden ones left out).
+std::vector<std::string> names_in(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().filename().string()[0] != '.') names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::size_t count_ending(const std::vector<std::string>& names, const std::string& end) {
+  return std::size_t(std::count_if(names.begin(), names.end(), [&](const std::string& n) { return n.ends_with(end); }));
+}
+
+std::size_t count_containing(const std::vector<std::string>& names, const std::string& part) {
+  return std::size_t(std::count_if(names.begin(), names.end(),
+                                   [&](const std::string& n) { return n.find(part) != std::string::npos; }));
+}
+
+//! A DNA FASTA of n records of length residues each (seeded): a database of many 4K volumes.
+std::string many_records(std::size_t n, std::size_t length) {
+  std::mt19937 rng(7);
+  std::string text;
+  for (std::size_t i = 0; i < n; ++i) {
+    text += ">r" + std::to_string(i) + "\n";
+    for (std::size_t k = 0; k < length; ++k) text += "ACGT"[rng() % 4];
+    text += "\n";
+  }
+  return text;
+}
+
+//! Runs `binary makedb args…` (default signal dispositions), waits until a finished volume
+//! (*.swdbv) is in dir, sends sig and waits; true when it died by that signal.
+bool signal_makedb(const std::vector<std::string>& args, const fs::path& dir, int sig) {
+  const pid_t pid = ::fork();
+  if (pid < 0) return false;
+  if (pid == 0) {
+    for (const int s : {SIGINT, SIGTERM, SIGHUP}) ::signal(s, SIG_DFL);
+    if (::chdir(dir.c_str()) != 0) ::_exit(127);
+    std::vector<char*> argv{const_cast<char*>(binary.c_str()), const_cast<char*>("makedb")};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(binary.c_str(), argv.data());
+    ::_exit(127);
+  }
+  for (int k = 0; k < 20000; ++k) {
+    if (count_ending(names_in(dir), ".swdbv") >= 2) break;
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
+  }
+  ::kill(pid, sig);
+  int status = 0;
+  if (::waitpid(pid, &status, 0) != pid) return false;
+  return WIFSIGNALED(status) && WTERMSIG(status) == sig;
+}
+
+}  // namespace
+
+TEST_F(cli_makedb, a_fifo_at_the_index_path_is_refused_not_waited_on) {
+  write_inputs(dir, false);
+  ASSERT_EQ(::mkfifo((dir / "f.swdb").c_str(), 0600), 0);
+  const auto timed = in_dir(dir, "timeout 10 " + binary + " makedb " + fasta_name + " f");
+  EXPECT_EQ(timed.exit_code, 2) << timed.err;
+  EXPECT_EQ(std::count(timed.err.begin(), timed.err.end(), '\n'), 1) << timed.err;
+  EXPECT_NE(timed.err.find("f.swdb exists and is not a swat-gpu database index"), std::string::npos) << timed.err;
+  EXPECT_TRUE(fs::is_fifo(dir / "f.swdb"));
+  EXPECT_EQ(count_ending(names_in(dir.path()), ".swdbv"), 0u);
+}
+
+TEST_F(cli_makedb, a_symlinked_index_is_read_through_and_never_replaced) {
+  write_inputs(dir, true);
+  fs::create_directory(dir / "A");
+  fs::create_directory(dir / "B");
+  ASSERT_EQ(makedb("--quiet " + fasta_name + " A/real --volume-size 16K").exit_code, 0);
+  fs::create_symlink("../A/real.swdb", dir / "B/link.swdb");
+  write_file(dir / "B/db.fa.swdbv", "mine\n");
+  const auto before_a = names_in(dir / "A");
+  const std::string index_bytes = read_file(dir / "A/real.swdb");
+  // A search through the link finds the volumes beside the file it names.
+  const auto through = align("q.fa B/link");
+  const auto direct = align("q.fa A/real");
+  ASSERT_EQ(through.exit_code, 0) << through.err;
+  ASSERT_EQ(direct.exit_code, 0) << direct.err;
+  EXPECT_EQ(replace_all(through.out, "B/link", "A/real"), direct.out);
+  // makedb onto the link: one line, exit 2, nothing written or removed anywhere.
+  write_file(dir / "other.fa", ">o\nMKVLAAGIVALLLAAGCSSSKEEAQ\n");
+  const auto refused = makedb("other.fa B/link");
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+  EXPECT_NE(refused.err.find("B/link.swdb is a symbolic link; refusing to replace it"), std::string::npos) << refused.err;
+  EXPECT_TRUE(fs::is_symlink(dir / "B/link.swdb"));
+  EXPECT_EQ(read_file(dir / "A/real.swdb"), index_bytes);
+  EXPECT_EQ(names_in(dir / "A"), before_a);
+  EXPECT_EQ(names_in(dir / "B"), (std::vector<std::string>{"db.fa.swdbv", "link.swdb"}));
+  EXPECT_EQ(align("q.fa A/real").out, direct.out);
+}
+
+TEST_F(cli_makedb, a_signal_leaves_no_volume_and_a_later_run_removes_what_kill_9_left) {
+  write_file(dir / "big.fa", many_records(4000, 3000));
+  for (const int sig : {SIGTERM, SIGINT}) {
+    ASSERT_TRUE(signal_makedb({"--quiet", "big.fa", "sig", "--volume-size", "4K"}, dir.path(), sig)) << sig;
+    const auto left = names_in(dir.path());
+    EXPECT_EQ(left, (std::vector<std::string>{"big.fa"})) << "signal " << sig << ": " << left.size() << " files left";
+  }
+  // kill -9 leaves its volumes (and maybe a temporary file): the next makedb of that PREFIX
+  // removes every one whose header is a swat-gpu volume's, and nothing else.
+  ASSERT_TRUE(signal_makedb({"--quiet", "big.fa", "sig", "--volume-size", "4K"}, dir.path(), SIGKILL));
+  ASSERT_GE(count_ending(names_in(dir.path()), ".swdbv"), 2u);
+  write_file(dir / "sig.abcdef.000.swdbv", "not a volume\n");
+  write_file(dir / "sig.abcdef.001.swdbv.tmp.1.2", "");
+  write_file(dir / "other.fa", ">o\nACGTACGTAAACCCGGGTTTACGT\n");
+  ASSERT_EQ(makedb("--quiet other.fa sig").exit_code, 0);
+  const auto after = names_in(dir.path());
+  EXPECT_EQ(count_ending(after, ".swdbv"), 2u);  // the new one and the file that is not a volume
+  EXPECT_EQ(count_containing(after, ".tmp."), 1u);
+  EXPECT_EQ(read_file(dir / "sig.abcdef.000.swdbv"), "not a volume\n");
+  EXPECT_EQ(after.size(), 6u) << after.size();  // big.fa other.fa sig.swdb, its volume, the two of mine
+}
+
+TEST_F(cli_makedb, a_copied_index_made_again_leaves_the_original_databases_volumes) {
+  write_inputs(dir, true);
+  ASSERT_EQ(makedb("--quiet " + fasta_name + " db --volume-size 16K").exit_code, 0);
+  const auto before = align("q.fa db");
+  ASSERT_EQ(before.exit_code, 0) << before.err;
+  fs::copy_file(dir / "db.swdb", dir / "db2.swdb");
+  write_file(dir / "other.fa", ">o\nMKVLAAGIVALLLAAGCSSSKEEAQ\n");
+  ASSERT_EQ(makedb("--quiet other.fa db2").exit_code, 0);
+  const auto after = align("q.fa db");
+  EXPECT_EQ(after.exit_code, 0) << after.err;
+  EXPECT_EQ(after.out, before.out);
 }
