@@ -3,6 +3,7 @@
 
 #include <cxxopts.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <climits>
 #include <cstdio>
@@ -28,7 +29,12 @@ older database at PREFIX stays as it was until the new index replaces it, and a 
 nothing behind.
 )";
 
-//! "1G", "512M", "4096K", "65536" (bytes) → bytes; throws usage_error naming the option.
+//! The range of --volume-size in bytes: 4K … 8388607G.
+constexpr std::uint64_t min_volume_bytes = 4096;
+constexpr std::uint64_t max_volume_size_bytes = (std::uint64_t(LLONG_MAX) >> 40) << 30;
+
+//! "1G", "512M", "4096K", "65536" (bytes) → bytes in min_volume_bytes … max_volume_size_bytes;
+//! throws usage_error naming the option and that range.
 std::uint64_t size_value(const std::string& option, const std::string& text) {
   std::string digits = text;
   std::uint64_t unit = 1;
@@ -41,8 +47,14 @@ std::uint64_t size_value(const std::string& option, const std::string& text) {
     }
     if (unit != 1) digits.pop_back();
   }
-  const long long n = integer_value(option, digits, 1, LLONG_MAX / (1ll << 40));
-  return std::uint64_t(n) * unit;
+  const bool number = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (!number) throw usage_error(option + ": '" + text + "' is not a size (bytes, or a number with K, M or G)");
+  const std::size_t first = std::min(digits.find_first_not_of('0'), digits.size());
+  const std::uint64_t n = digits.size() - first > 19 ? UINT64_MAX : std::stoull(digits.substr(first) + (first == digits.size() ? "0" : ""));
+  if (n < min_volume_bytes / unit + (min_volume_bytes % unit != 0) || n > max_volume_size_bytes / unit)
+    throw usage_error(option + ": " + text + " is outside 4K … 8388607G (4096 … " + std::to_string(max_volume_size_bytes) +
+                      " bytes)");
+  return n * unit;
 }
 
 }  // namespace
@@ -75,7 +87,6 @@ int makedb_command(const std::vector<std::string>& args) {
   o.prefix = r["prefix"].as<std::string>();
   o.alphabet = io::parse_alphabet_request(r["alphabet"].as<std::string>());
   o.max_volume_bytes = size_value("--volume-size", r["volume-size"].as<std::string>());
-  if (o.max_volume_bytes < 4096) throw usage_error("--volume-size must be at least 4K");
   o.threads = unsigned(integer_value("--threads", r["threads"].as<std::string>(), 0, UINT_MAX));
   const bool quiet = r.count("quiet") > 0;
   const io::warning_fn warn = [quiet](const std::string& w) {

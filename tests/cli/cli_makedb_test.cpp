@@ -355,3 +355,14 @@ TEST_F(cli_makedb, a_copied_index_made_again_leaves_the_original_databases_volum
   EXPECT_EQ(after.exit_code, 0) << after.err;
   EXPECT_EQ(after.out, before.out);
 }
+
+TEST_F(cli_makedb, volume_size_errors_state_the_range_it_takes) {
+  write_inputs(dir, false);
+  for (const std::string size : {"0", "1", "4095", "3K", "8388608G", "99999999999999999999"}) {
+    const auto r = makedb(fasta_name + " x --volume-size " + size);
+    EXPECT_EQ(r.exit_code, 2) << size;
+    EXPECT_NE(r.err.find("--volume-size: " + size + " is outside 4K … 8388607G"), std::string::npos) << r.err;
+  }
+  EXPECT_NE(makedb(fasta_name + " x --volume-size lots").err.find("'lots' is not a size"), std::string::npos);
+  for (const std::string size : {"4096", "4K", "16777216", "1G"}) EXPECT_EQ(makedb("--quiet " + fasta_name + " x --volume-size " + size).exit_code, 0) << size;
+}
