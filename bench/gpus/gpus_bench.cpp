@@ -11,9 +11,6 @@
 
 #include <cxxopts.hpp>
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -28,51 +25,16 @@
 #include <vector>
 
 #include "bench/common/bench_data.hpp"
+#include "bench/common/bench_process.hpp"
 #include "bench/common/bench_record.hpp"
 #include "cli/bench_registry.hpp"
 #include "cli/option_values.hpp"
 #include "common/error.hpp"
 
-extern char** environ;
-
 namespace swat::bench {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-//! One timed run of argv (stdout to /dev/null, stderr to err_path): wall seconds; throws with the
-//! command's error output when it fails.
-double timed_run(const std::vector<std::string>& argv, const std::string& err_path) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  const auto t0 = std::chrono::steady_clock::now();
-  pid_t pid = -1;
-  const int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw runtime_failure("cannot start " + argv[0] + ": " + std::strerror(rc));
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::string line;
-    for (const std::string& a : argv) line += (line.empty() ? "" : " ") + a;
-    throw runtime_failure("bench gpus: `" + line + "` failed: " + read_text(err_path));
-  }
-  return s;
-}
 
 //! The seconds of a stage in a --timing line ("scan 0.541 s, E-values", "traceback 0.030 s)").
 double stage_seconds(const std::string& timing, const std::regex& stage, const std::string& what) {
@@ -151,7 +113,7 @@ int gpus_main(const std::vector<std::string>& args) {
     } else if (name == "protein_x50") {
       const std::string x50 = dir + "/swissprot_x50.fa";
       if (!fs::exists(x50)) {
-        const std::string text = read_text(subset);
+        const std::string text = file_text(subset);
         std::ofstream out(x50);
         for (int k = 1; k <= 50; ++k) {
           std::istringstream lines(text);
@@ -167,7 +129,7 @@ int gpus_main(const std::vector<std::string>& args) {
         std::ofstream out(viral);
         for (const char* g : {"spiroplasma_virus_SkV1_NC_009987.1.fa", "lambda_NC_001416.1.fa", "stx2_phage_II_AP005154.1.fa",
                               "sarscov2_MN908947.3.fa"})
-          out << read_text(data + "/dna/" + g);
+          out << file_text(data + "/dna/" + g);
         if (!out) throw runtime_failure("bench gpus: cannot write " + viral);
       }
       write_fragments(data + "/dna/spiroplasma_kunkelii_CP010899.1.fa", fragments);
@@ -198,14 +160,14 @@ int gpus_main(const std::vector<std::string>& args) {
         std::vector<std::string> argv{self, "align", c.query, c.db, "--gpus", std::to_string(counts[g]), "--timing", "--quiet", "-o", out};
         argv.insert(argv.end(), c.options.begin(), c.options.end());
         argv.insert(argv.end(), engine.begin(), engine.end());
-        whole[g].push_back(timed_run(argv, err));
-        const std::string timing = read_text(err);
+        whole[g].push_back(timed_command("bench gpus", argv, err));
+        const std::string timing = file_text(err);
         scan[g].push_back(stage_seconds(timing, scan_stage, "scan"));
         trace[g].push_back(stage_seconds(timing, trace_stage, "traceback"));
       }
-      const std::string first = read_text(dir + "/" + c.name + "_" + std::to_string(counts[0]) + ".out");
+      const std::string first = file_text(dir + "/" + c.name + "_" + std::to_string(counts[0]) + ".out");
       for (std::size_t g = 1; g < counts.size(); ++g)
-        if (read_text(dir + "/" + c.name + "_" + std::to_string(counts[g]) + ".out") != first)
+        if (file_text(dir + "/" + c.name + "_" + std::to_string(counts[g]) + ".out") != first)
           throw runtime_failure("bench gpus: " + c.name + " on " + std::to_string(counts[g]) + " GPUs differs from " +
                                 std::to_string(counts[0]));
     }

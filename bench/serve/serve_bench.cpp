@@ -8,9 +8,7 @@
 
 #include <cxxopts.hpp>
 
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -28,50 +26,16 @@
 #include <vector>
 
 #include "bench/common/bench_data.hpp"
+#include "bench/common/bench_process.hpp"
 #include "bench/common/bench_record.hpp"
 #include "cli/bench_registry.hpp"
 #include "cli/option_values.hpp"
 #include "common/error.hpp"
 
-extern char** environ;
-
 namespace swat::bench {
 namespace {
 
 namespace fs = std::filesystem;
-
-//! Starts argv with stdout to /dev/null and stderr to err_path (or /dev/null); its pid.
-pid_t spawn(const std::vector<std::string>& argv, const std::string& err_path = "/dev/null") {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = -1;
-  const int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw runtime_failure("cannot start " + argv[0] + ": " + std::strerror(rc));
-  return pid;
-}
-
-//! Seconds from start to exit of argv; throws when it fails.
-double timed_run(const std::vector<std::string>& argv, const std::string& err_path) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const pid_t pid = spawn(argv, err_path);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::ifstream in(err_path);
-    std::stringstream err;
-    err << in.rdbuf();
-    throw runtime_failure("bench serve: " + argv[0] + " " + argv[1] + " " + argv[2] + " failed: " + err.str());
-  }
-  return s;
-}
 
 //! A server of db on socket, stopped (SIGTERM) with the object.
 class server {
@@ -80,7 +44,7 @@ class server {
          const std::string& err_path) {
     std::vector<std::string> argv{self, "serve", db, "--socket", socket};
     argv.insert(argv.end(), engine.begin(), engine.end());
-    pid_ = spawn(argv, err_path);
+    pid_ = spawn_command(argv, err_path);
     for (int k = 0; k < 6000; ++k) {  // up to 10 minutes: reading and packing a large database
       std::ifstream in(err_path);
       std::stringstream text;
@@ -194,8 +158,8 @@ int serve_main(const std::vector<std::string>& args) {
     const std::vector<std::string> request{self, "align", c.query, "--server", socket, "--quiet"};
     std::vector<double> one, two;
     for (int k = 0; k < repeat; ++k) {
-      one.push_back(timed_run(oneshot, err));
-      two.push_back(timed_run(request, err));
+      one.push_back(timed_command("bench serve", oneshot, err));
+      two.push_back(timed_command("bench serve", request, err));
     }
     const double one_s = median(one), two_s = median(two);
     std::fprintf(stderr, "%-12s %10.3f %10.3f\n", c.name.c_str(), one_s, two_s);

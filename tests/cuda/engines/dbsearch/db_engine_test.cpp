@@ -38,6 +38,33 @@ std::vector<std::uint8_t> mutated(std::mt19937& rng, const std::vector<std::uint
   return t;
 }
 
+//! The CPU engine's alignments of the whole pairs (want), and the pipeline's jobs of them: each
+//! pair's prefixes that end at its best cell, with that cell known.
+struct cpu_hits {
+  std::vector<pair_job> jobs;
+  std::vector<alignment> want;
+};
+cpu_hits hits_of(const std::vector<std::vector<std::uint8_t>>& queries, const std::vector<std::vector<std::uint8_t>>& targets,
+                 const std::vector<std::pair<std::size_t, std::size_t>>& pairs, const scoring_scheme& s) {
+  cpu_engine cpu(0);
+  std::vector<pair_job> whole;
+  for (const auto& [q, t] : pairs) whole.push_back({q, t, queries[q], targets[t]});
+  std::vector<best_cell> cells(whole.size());
+  cpu.score_many(whole, s, cells, {});
+  cpu_hits out;
+  out.want.resize(whole.size());
+  cpu.align_many(whole, s, out.want, {});
+  for (std::size_t k = 0; k < whole.size(); ++k) {
+    EXPECT_GT(cells[k].score, 0) << k;
+    pair_job j = whole[k];
+    j.query = j.query.first(std::size_t(cells[k].query_end));
+    j.target = j.target.first(std::size_t(cells[k].target_end));
+    j.known = cells[k];
+    out.jobs.push_back(j);
+  }
+  return out;
+}
+
 TEST(DbEngine, LargeBoxesAtOnceAndRepeatedBoxesOnceEqualTheCpu) {
   SWAT_REQUIRE_DEVICE();
   const scoring_scheme s = scoring::make_protein_scheme("BLOSUM62", 11, 1);
@@ -64,21 +91,7 @@ TEST(DbEngine, LargeBoxesAtOnceAndRepeatedBoxesOnceEqualTheCpu) {
       pairs.push_back({queries.size() - 1, targets.size() - 1});
     }
   }
-  cpu_engine cpu(0);
-  std::vector<pair_job> whole, jobs;
-  for (const auto& [q, t] : pairs) whole.push_back({q, t, queries[q], targets[t]});
-  std::vector<best_cell> cells(whole.size());
-  cpu.score_many(whole, s, cells, {});
-  std::vector<alignment> want(whole.size());
-  cpu.align_many(whole, s, want, {});
-  for (std::size_t k = 0; k < whole.size(); ++k) {  // the pipeline's jobs: prefixes ending at the best cell
-    ASSERT_GT(cells[k].score, 0) << k;
-    pair_job j = whole[k];
-    j.query = j.query.first(std::size_t(cells[k].query_end));
-    j.target = j.target.first(std::size_t(cells[k].target_end));
-    j.known = cells[k];
-    jobs.push_back(j);
-  }
+  const auto [jobs, want] = hits_of(queries, targets, pairs, s);
 
   engine_options o;
   o.gpu_id = swat::test::test_device().id();
@@ -142,24 +155,11 @@ TEST(DbEngine, LargeHitsAlignedInTheirReachWindowsEqualTheCpu) {
     }
     targets.push_back(targets.front());  // the first large hit twice
     pairs.push_back({0, targets.size() - 1});
-    cpu_engine cpu(0);
-    std::vector<pair_job> whole, jobs;
-    for (const auto& [q, t] : pairs) whole.push_back({q, t, queries[q], targets[t]});
-    std::vector<best_cell> cells(whole.size());
-    cpu.score_many(whole, s, cells, {});
-    std::vector<alignment> want(whole.size());
-    cpu.align_many(whole, s, want, {});
+    const auto [jobs, want] = hits_of(queries, targets, pairs, s);
     std::size_t large = 0;
-    for (std::size_t k = 0; k < whole.size(); ++k) {
-      ASSERT_GT(cells[k].score, 0) << k;
-      pair_job j = whole[k];
-      j.query = j.query.first(std::size_t(cells[k].query_end));
-      j.target = j.target.first(std::size_t(cells[k].target_end));
-      j.known = cells[k];
+    for (const pair_job& j : jobs)
       if (reach_cells(std::int64_t(j.query.size()), std::int64_t(j.target.size()), j.known.score, s) >= direct_box_min_cells)
         ++large;
-      jobs.push_back(j);
-    }
     ASSERT_EQ(large, dna ? 3u : 4u) << "the test's large hits must reach the threshold";
     engine_options o;
     o.gpu_id = swat::test::test_device().id();
