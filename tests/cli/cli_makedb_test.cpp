@@ -338,9 +338,20 @@ TEST_F(cli_makedb, a_signal_leaves_no_volume_and_a_later_run_removes_what_kill_9
   ASSERT_EQ(makedb("--quiet other.fa sig").exit_code, 0);
   const auto after = names_in(dir.path());
   EXPECT_EQ(count_ending(after, ".swdbv"), 2u);  // the new one and the file that is not a volume
-  EXPECT_EQ(count_containing(after, ".tmp."), 1u);
   EXPECT_EQ(read_file(dir / "sig.abcdef.000.swdbv"), "not a volume\n");
-  EXPECT_EQ(after.size(), 6u) << after.size();  // big.fa other.fa sig.swdb, its volume, the two of mine
+  EXPECT_TRUE(fs::exists(dir / "sig.abcdef.001.swdbv.tmp.1.2"));
+  // A temporary file the killed run had not yet given its volume header stays (nothing tells it
+  // from someone else's; slow runs, e.g. under ASan, are killed while one is being written).
+  std::size_t kept = 0;
+  for (const std::string& name : after)
+    if (name.find(".tmp.") != std::string::npos && name != "sig.abcdef.001.swdbv.tmp.1.2") {
+      ++kept;
+      EXPECT_EQ(name.rfind("sig.", 0), 0u) << name;
+      EXPECT_NE(name.find(".swdbv.tmp."), std::string::npos) << name;
+    }
+  EXPECT_EQ(count_containing(after, ".tmp."), kept + 1);
+  // big.fa other.fa sig.swdb, its volume, the two of mine, and the kept temporaries.
+  EXPECT_EQ(after.size(), 6u + kept) << after.size();
 }
 
 TEST_F(cli_makedb, a_copied_index_made_again_leaves_the_original_databases_volumes) {
