@@ -90,7 +90,9 @@ fill_result run_bands(residue_span query, residue_span target, const scoring_sch
     bb.device = where.devices[std::size_t(g) % where.devices.size()];
     cudaStream_t st = streams.on(key_of(g), bb.device);
     cuda::device_context(bb.device).make_current();
-    bb.pb = stage_fill(bb.memory, query, target, scheme, variant, options, st);
+    fill_options own = options;
+    own.special = {};  // special rows are a whole fill's (one device's memory)
+    bb.pb = stage_fill(bb.memory, query, target, scheme, variant, own, st);
     bb.pb.strip_first = std::int32_t(strips * g / g_count);
     bb.pb.strip_last = std::int32_t(strips * (g + 1) / g_count);
     bb.pb.band_beat = g_count > 1 ? static_cast<std::uint32_t*>(beat.memory) : nullptr;

@@ -117,6 +117,17 @@ fast_problem stage_fill(cuda::device_buffer& b, residue_span query, residue_span
   pb.watchdog_cycles = static_cast<long long>(options.watchdog_seconds * watchdog_clock_hz);
   pb.score_limit = 32767 - std::max(scheme.max_score(), 0);
   if (options.score16_limit > 0) pb.score_limit = std::min(pb.score_limit, options.score16_limit);
+  if (variant == fill_variant::score32 && options.special.rows) {
+    const std::int64_t every = options.special.every_rows;
+    if (every < rows || every % rows != 0 || !options.special.row_max)
+      throw std::invalid_argument("sw_fast: special rows every " + std::to_string(every) + " rows (a multiple of " +
+                                  std::to_string(rows) + " with a row_max array)");
+    pb.d_special = options.special.rows;
+    pb.special_strips = std::int32_t(every / rows);
+    pb.d_special_max = options.special.row_max;
+    const std::int64_t kept = (m - 1) / every;
+    if (kept > 0) SWAT_CUDA_CHECK(cudaMemsetAsync(pb.d_special_max, 0, std::size_t(kept) * 4, st));
+  }
   return pb;
 }
 

@@ -4,6 +4,7 @@
 #include "cuda/engines/fast/fast_engine.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "common/score_range.hpp"
 #include "cuda/common/device_context.hpp"
@@ -83,6 +84,13 @@ class fast_engine final : public engine {
       layout.devices = band_devices_;
       return fill_bands(query, target, scheme, fo, 0, layout).best;  // bands of one round, cycled over the GPUs
     }
+    // A pair whose alignment may follow (a search's long pair) keeps its special rows: the
+    // traceback then starts from them instead of filling the matrix again (fast_trace.hpp).
+    if (double(query.size()) * double(target.size()) >= special_min_cells &&
+        std::int64_t(target.size()) <= trace_max_columns && std::int64_t(query.size()) <= (1ll << 31) - 1024) {
+      if (const std::optional<best_cell> best = special_score(query, target, scheme, fo.variant == fill_variant::score16))
+        return *best;
+    }
     return ctx_.fill(query, target, scheme, fo).best;
   }
 
@@ -108,6 +116,35 @@ class fast_engine final : public engine {
   //! A GPU traceback's backend is kept for the next pair while it holds at most this much device
   //! memory (a megabase pair's checkpoint rows, gigabytes, are freed at once).
   static constexpr std::int64_t kept_trace_bytes = std::int64_t(256) << 20;
+
+  //! Score-only pairs of at least this many cells keep the special rows of their fill for the
+  //! traceback that may follow (a few gigabytes for a megabase pair: at most half the free memory).
+  static constexpr double special_min_cells = double(1ll << 32);
+
+  //! The score pass of a long pair through the traceback backend, keeping its special rows
+  //! (nullopt when they do not fit: the plain fill runs).
+  std::optional<best_cell> special_score(residue_span query, residue_span target, const scoring_scheme& scheme,
+                                         bool try16) {
+    dev_.make_current();
+    if (!(trace_scheme_ == scheme)) trace_.reset();
+    if (trace_) trace_->drop_special();
+    std::int64_t budget = std::int64_t(double(dev_.free_bytes() + (trace_ ? trace_->held_bytes() : 0)) * 0.5);
+    if (options_.max_gpu_mem_bytes > 0)
+      budget = std::min<std::int64_t>(budget, std::int64_t(options_.max_gpu_mem_bytes) - ctx_.held_bytes());
+    const std::int64_t k = special_band_rows(std::int64_t(query.size()), std::int64_t(target.size()), budget,
+                                             trace_options{}.special_band_rows);
+    if (k == 0) return std::nullopt;
+    if (!trace_) {
+      trace_ = make_gpu_trace_backend(dev_, scheme, fill_options{}.watchdog_seconds, progress_);
+      trace_scheme_ = scheme;
+    }
+    try {
+      return trace_->special_fill(query, target, k, try16);
+    } catch (...) {
+      trace_.reset();
+      throw;
+    }
+  }
 
   alignment gpu_trace(residue_span query, residue_span target, const scoring_scheme& scheme) {
     // Several GPUs (--gpus): a long pair's root crossing fill in one row band per GPU, each GPU

@@ -17,6 +17,7 @@
 #include "common/sequence.hpp"
 #include "common/traceback.hpp"
 #include "cuda/common/device_context.hpp"
+#include "cuda/engines/fast/fast_trace_types.hpp"
 #include "engine/sync_mode.hpp"
 
 namespace swat::fast {
@@ -44,6 +45,15 @@ struct fill_options {
   //! layer) every barrier_columns columns instead of per-strip ready flags (fast_barrier_kernel.cuh).
   std::optional<sync_mode> grid_barrier;
   int barrier_columns = 0;  //!< columns between two barriers (0: 64); a multiple of 32
+  //! score32 (also the rerun of an overflowed score16): keep H and F of every every_rows-th
+  //! row (a multiple of 512) below row 0 and above row m in rows (⌊(m − 1) / every_rows⌋ × n
+  //! cells, device memory the caller owns) and each such row's largest H in row_max (as many
+  //! words); the special rows of fast_trace.hpp. Ignored by the other variants.
+  struct special_rows {
+    special_cell* rows = nullptr;
+    std::int32_t* row_max = nullptr;
+    std::int64_t every_rows = 0;
+  } special;
 };
 
 //! Result of one fill.

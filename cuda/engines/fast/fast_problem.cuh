@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "cuda/engines/fast/fast_trace_types.hpp"
+
 namespace swat::fast {
 
 //! Stand-in for −infinity in E and F (same value as the reference).
@@ -74,6 +76,13 @@ struct fast_problem {
   std::uint32_t* band_beat;
   //! The band's number (its low 8 bits tag its stores into band_beat; 0 for a whole fill).
   std::int32_t band_index;
+  //! Special rows (score32 whole fills only; null: none): strip s with (s + 1) a multiple of
+  //! special_strips and s + 1 < strips stores H and F of its last row, DP row (s + 1)·strip_rows,
+  //! as special row (s + 1) / special_strips − 1 (n entries), and raises that row's largest H in
+  //! d_special_max (zeroed by the host).
+  special_cell* d_special;
+  std::int32_t special_strips;
+  std::int32_t* d_special_max;
 };
 
 //! A band's ready flag at or above this carries the error (low 4 bits) that stopped the band

@@ -248,6 +248,13 @@ __device__ void fill_strip(const fast_problem& pb, int s,
   const strip_border in = band_start ? pb.band_in : pb.border[(s + 1) & 1];
   const strip_border out = border_out_of(pb, s);
   const bool write_border = s + 1 < pb.strips;
+  // Special rows (fast_problem::d_special): this strip's last row, kept for the traceback.
+  special_cell* special = nullptr;
+  if constexpr (!origins) {
+    if (pb.d_special && write_border && (s + 1) % pb.special_strips == 0)
+      special = pb.d_special + std::size_t((s + 1) / pb.special_strips - 1) * std::size_t(n);
+  }
+  std::int32_t special_max = 0;
   const std::int32_t steps = n + 31;  // n < 2^31 - 1024
   for (std::int32_t t = 0; t < steps; ++t) {
     if ((t & 31) == 0 && t < n) {  // warp-uniform: next chunk of the upper border
@@ -363,12 +370,17 @@ __device__ void fill_strip(const fast_problem& pb, int s,
         out.oh[jj] = ohup;
         out.of[jj] = ofup;
       }
+      if (special) {
+        special[jj] = special_cell{hup, fup};
+        special_max = max(special_max, hup);
+      }
       if (((jj + 1) & 31) == 0 || jj + 1 == n) {
         publish_ready(pb, s, std::uint32_t(jj + 1), band_end);
       }
     }
   }
 
+  if (special && lane == 31) atomicMax(pb.d_special_max + ((s + 1) / pb.special_strips - 1), special_max);
   add_wait_cycles(pb, waited);
   reduce_and_store_best<origins>(pb, s, best, best_i, best_j, best_o);
 }

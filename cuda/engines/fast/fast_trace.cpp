@@ -23,9 +23,12 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-//! How a segment begins: a crossing cell of the path (true H and F) or zero borders from a column.
+//! How a segment begins: a crossing cell of the path (true H and F), zero borders from a column,
+//! or a kept special row as its top border (the crossing unknown, found by the walk).
 struct segment_start {
   bool zero = false;         //!< zero borders: the walk stops at H = 0 (the alignment's begin)
+  bool border = false;       //!< top border: special row border_row from column col on
+  std::int64_t border_row = -1;
   std::int64_t col = 0;      //!< global column of the crossing cell / of the left border
   bool state_f = false;      //!< crossing lands in state F
   std::int32_t h = 0;        //!< true H at the crossing cell
@@ -47,6 +50,29 @@ class tracer {
   alignment run() {
     const std::int64_t m = std::int64_t(q_.size()), n = std::int64_t(t_.size());
     if (n > trace_max_columns) throw std::invalid_argument("sw_fast trace: target too long");
+    budget_ = opt_.budget_bytes;
+    if (opt_.special) {
+      const special_rows_of& kept = be_.special_kept();
+      std::int64_t k = 0;
+      best_cell best;
+      if (special_rows_serve(kept, q_, t_)) {
+        k = kept.band_rows;
+        best = kept.best;
+        st_.special_reused = true;
+        held_ = special_fill_bytes(std::int64_t(kept.query.size()), std::int64_t(kept.target.size()), k);
+      } else if ((k = special_band_rows(m, n, budget_, opt_.special_band_rows)) > 0) {
+        const auto t0 = std::chrono::steady_clock::now();
+        best = be_.special_fill(q_, t_, k, false);
+        st_.special_seconds = seconds_since(t0);
+        held_ = special_fill_bytes(m, n, k);
+      }
+      if (k > 0) {
+        st_.special_rows_k = k;
+        st_.peak_bytes = std::max(st_.peak_bytes, held_);
+        budget_ -= held_;
+        return walk_bands(best, k);
+      }
+    }
     const std::int64_t k = choose_band(m, n, opt_.preferred_band_rows);
     st_.root_band_rows = k;
     trace_sub sub;
@@ -77,15 +103,15 @@ class tracer {
   //! Smallest multiple of the strip ≥ preferred whose crossing fill fits the budget.
   std::int64_t choose_band(std::int64_t rows, std::int64_t cols, std::int64_t preferred) {
     std::int64_t k = std::max<std::int64_t>(1, ceil_div(preferred, trace_strip_rows)) * trace_strip_rows;
-    if (crossing_fill_bytes(rows, cols, k) > opt_.budget_bytes) {
-      const std::int64_t room = opt_.budget_bytes - crossing_fill_bytes(rows, cols, rows);
+    if (crossing_fill_bytes(rows, cols, k) > budget_) {
+      const std::int64_t room = budget_ - crossing_fill_bytes(rows, cols, rows);
       const std::int64_t rows_kept = room / (16 * std::max<std::int64_t>(cols, 1));
       if (rows_kept < 1 && rows > k)
         throw std::runtime_error("sw_fast trace: GPU memory budget of " + std::to_string(opt_.budget_bytes) +
                                  " bytes cannot hold one checkpoint row of " + std::to_string(cols) + " columns");
       k = std::max(k, ceil_div(ceil_div(rows, rows_kept + 1), trace_strip_rows) * trace_strip_rows);
     }
-    st_.peak_bytes = std::max(st_.peak_bytes, crossing_fill_bytes(rows, cols, k));
+    st_.peak_bytes = std::max(st_.peak_bytes, held_ + crossing_fill_bytes(rows, cols, k));
     return k;
   }
 
@@ -109,7 +135,14 @@ class tracer {
         return out;
       }
       if (b == 0) {
-        if (start.zero) {
+        if (start.border) {  // the crossing of the special row on top, with its exact values
+          special_cell top{};
+          be_.special_cells(start.border_row, lo + c, 1, &top);
+          s.start.col = lo + c;
+          s.start.state_f = f;
+          s.start.h = top.h;
+          s.start.f = top.f;
+        } else if (start.zero) {
           if (f) throw std::logic_error("sw_fast trace: path lands in state F on a zero border");
           s.start.zero = true;
           s.start.col = lo + c;
@@ -135,14 +168,19 @@ class tracer {
     }
   }
 
-  static std::int64_t col_lo(const segment& s) { return s.start.zero ? s.start.col : s.start.col - 1; }
+  static std::int64_t col_lo(const segment& s) {
+    return s.start.zero || s.start.border ? s.start.col : s.start.col - 1;
+  }
 
   trace_sub make_sub(const segment& s) const {
     const std::int64_t lo = col_lo(s);
     trace_sub sub;
     sub.query = q_.subspan(std::size_t(s.row0), std::size_t(s.row1 - s.row0));
     sub.target = t_.subspan(std::size_t(lo), std::size_t(s.end_col - lo));
-    if (!s.start.zero) {
+    if (s.start.border) {
+      sub.top_row = s.start.border_row;
+      sub.top_col = lo;
+    } else if (!s.start.zero) {
       sub.start_col = std::int32_t(s.start.col - lo);
       sub.start_h = s.start.h;
       sub.start_f = s.start.f;
@@ -154,12 +192,12 @@ class tracer {
     const std::int64_t rows = s.row1 - s.row0, lo = col_lo(s), cols = s.end_col - lo;
     if (rows < 1 || cols < 1) throw std::logic_error("sw_fast trace: empty segment");
     const trace_sub sub = make_sub(s);
-    if (codes_fill_bytes(rows, cols) <= opt_.budget_bytes || rows <= trace_strip_rows) {
-      if (codes_fill_bytes(rows, cols) > opt_.budget_bytes)
+    if (codes_fill_bytes(rows, cols) <= budget_ || rows <= trace_strip_rows) {
+      if (codes_fill_bytes(rows, cols) > budget_)
         throw std::runtime_error("sw_fast trace: GPU memory budget of " + std::to_string(opt_.budget_bytes) +
                                  " bytes cannot hold the codes of a " + std::to_string(rows) + " x " +
                                  std::to_string(cols) + " segment");
-      st_.peak_bytes = std::max(st_.peak_bytes, codes_fill_bytes(rows, cols));
+      st_.peak_bytes = std::max(st_.peak_bytes, held_ + codes_fill_bytes(rows, cols));
       auto t0 = std::chrono::steady_clock::now();
       be_.codes_fill(sub);
       st_.codes_seconds += seconds_since(t0);
@@ -182,15 +220,29 @@ class tracer {
     for (const segment& c : children) solve(c);
   }
 
-  //! Walks the codes of segment s (rules of walk_traceback) from its end to its start.
-  void walk(const segment& s, std::int64_t rows, std::int64_t cols, std::int64_t lo) {
+  enum class state { h, e, f };
+  //! Where a walk over the codes of the last codes fill ended: on a cell whose H is 0 (stopped),
+  //! or on row 0 or column 0 in state st.
+  struct walk_end {
+    std::int64_t i = 0, j = 0;
+    state st = state::h;
+    bool stopped = false;
+  };
+
+  //! Walks the codes of the last codes fill (rules of walk_traceback) from (rows, cols) in state
+  //! H or F, pushing the operations.
+  walk_end walk_codes(std::int64_t rows, std::int64_t cols, bool end_f) {
+    walk_end w;
     std::int64_t i = rows, j = cols;
-    enum class state { h, e, f } st = s.end_f ? state::f : state::h;
+    state st = end_f ? state::f : state::h;
     while (i > 0 && j > 0) {
       const std::uint8_t code = be_.code_at(i, j);
       if (st == state::h) {
         const std::uint8_t src = code & code_h_mask;
-        if (src == code_zero) break;
+        if (src == code_zero) {
+          w.stopped = true;
+          break;
+        }
         if (src == code_diag) {
           push_op(rev_, 'M');
           --i;
@@ -208,6 +260,17 @@ class tracer {
         --i;
       }
     }
+    w.i = i;
+    w.j = j;
+    w.st = st;
+    return w;
+  }
+
+  //! Walks the codes of segment s from its end to its start.
+  void walk(const segment& s, std::int64_t rows, std::int64_t cols, std::int64_t lo) {
+    const walk_end w = walk_codes(rows, cols, s.end_f);
+    const std::int64_t i = w.i, j = w.j;
+    const state st = w.st;
     if (s.start.zero) {
       if (st != state::h) throw std::logic_error("sw_fast trace: walk left the matrix inside a gap");
       begin_i_ = s.row0 + i;
@@ -220,12 +283,141 @@ class tracer {
                              std::to_string(s.row1) + "] missed its start cell");
   }
 
+  //! The smallest column the path into (end_row, end_col) of the band of rows (row0, end_row]
+  //! can cross the row above in (or begin in), the path's value there being v (fast_trace.hpp,
+  //! step a); b is the band (b ≥ 1: special row b − 1 on top, b = 0: row 0 of the matrix).
+  std::int64_t band_lo(std::int64_t b, std::int64_t rows, std::int64_t end_col, std::int32_t v) {
+    const scoring_scheme& sc = be_.scheme();
+    const std::int64_t smax = sc.max_score(), go = sc.gap_open, ge = sc.gap_extend;
+    const auto gain = [&](std::int64_t w) { return w <= rows ? w * smax : rows * smax - go - ge * (w - rows); };
+    const std::int64_t hmax = b >= 1 ? be_.special_max(b - 1) : 0;
+    if (hmax + rows * smax < v) throw std::logic_error("sw_fast trace: a band's end is out of reach of the row above");
+    std::int64_t wmax = end_col;  // widest band any path of value v can span
+    if (ge > 0) {
+      const std::int64_t slack = hmax + rows * smax - go - v;
+      wmax = std::min(end_col, rows + (slack > 0 ? slack / ge : 0));
+    }
+    const std::int64_t first = end_col - wmax;
+    if (b == 0) return first;  // H_top = 0: every column from end_col − wmax on qualifies
+    if (first == 0 && gain(end_col) >= v) return 0;  // column 0: H = 0 there
+    const std::int64_t c0 = std::max<std::int64_t>(first, 1);
+    top_.resize(std::size_t(end_col - c0 + 1));
+    be_.special_cells(b - 1, c0, std::int64_t(top_.size()), top_.data());
+    for (std::int64_t c = c0; c <= end_col; ++c)
+      if (std::int64_t(top_[std::size_t(c - c0)].h) + gain(end_col - c) >= v) return c;
+    throw std::logic_error("sw_fast trace: no column of the row above reaches a band's end");
+  }
+
+  //! Walks the path from the best cell up band by band over the kept special rows of band K.
+  alignment walk_bands(const best_cell& best, std::int64_t k) {
+    alignment aln;
+    if (best.score <= 0) return aln;
+    std::int64_t row = best.query_end, col = best.target_end;
+    bool in_f = false;
+    std::int32_t v = best.score;
+    for (;;) {
+      const std::int64_t b = (row - 1) / k, row0 = b * k;
+      const std::int64_t lo = band_lo(b, row - row0, col, v);
+      segment s;
+      s.row0 = row0;
+      s.row1 = row;
+      s.end_col = col;
+      s.end_f = in_f;
+      s.start.col = std::max<std::int64_t>(lo - 1, 0);
+      if (b == 0) {
+        s.start.zero = true;
+      } else {
+        s.start.border = true;
+        s.start.border_row = b - 1;
+      }
+      ++st_.bands;
+      st_.band_cells += (row - row0) * (col - s.start.col);
+      segment_start crossing;
+      if (!solve_band(s, crossing)) break;  // the path begins in this band
+      row = row0;
+      col = crossing.col;
+      in_f = crossing.state_f;
+      v = in_f ? crossing.f : crossing.h;
+      if (!in_f && v == 0) {  // the walk stops on a cell whose H is 0: the alignment begins there
+        begin_i_ = row;
+        begin_j_ = col;
+        break;
+      }
+    }
+    aln.score = best.score;
+    aln.query_begin = begin_i_;
+    aln.target_begin = begin_j_;
+    aln.query_end = best.query_end;
+    aln.target_end = best.target_end;
+    aln.ops.assign(rev_.rbegin(), rev_.rend());
+    return aln;
+  }
+
+  //! Solves band s (start zero or border): its operations pushed, and either the begin recorded
+  //! (false) or the crossing on its top row returned in crossing (true).
+  bool solve_band(const segment& s, segment_start& crossing) {
+    const std::int64_t rows = s.row1 - s.row0, lo = col_lo(s), cols = s.end_col - lo;
+    if (rows < 1 || cols < 1) throw std::logic_error("sw_fast trace: empty band");
+    const trace_sub sub = make_sub(s);
+    if (codes_fill_bytes(rows, cols) <= budget_ || rows <= trace_strip_rows) {
+      if (codes_fill_bytes(rows, cols) > budget_)
+        throw std::runtime_error("sw_fast trace: GPU memory budget of " + std::to_string(opt_.budget_bytes) +
+                                 " bytes cannot hold the codes of a " + std::to_string(rows) + " x " +
+                                 std::to_string(cols) + " band");
+      st_.peak_bytes = std::max(st_.peak_bytes, held_ + codes_fill_bytes(rows, cols));
+      auto t0 = std::chrono::steady_clock::now();
+      be_.codes_fill(sub);
+      st_.codes_seconds += seconds_since(t0);
+      ++st_.codes_fills;
+      t0 = std::chrono::steady_clock::now();
+      const walk_end w = walk_codes(rows, cols, s.end_f);
+      st_.walk_seconds += seconds_since(t0);
+      if (w.stopped || (w.i > 0 && w.j == 0 && lo == 0) || (w.i == 0 && s.start.zero)) {
+        // H = 0 at the stop cell, the matrix's left column, or row 0 of the matrix
+        if (w.st != state::h) throw std::logic_error("sw_fast trace: walk left the matrix inside a gap");
+        begin_i_ = s.row0 + w.i;
+        begin_j_ = lo + w.j;
+        return false;
+      }
+      if (w.i != 0 || w.j == 0 || w.st == state::e)
+        throw std::logic_error("sw_fast trace: walk of rows (" + std::to_string(s.row0) + ", " +
+                               std::to_string(s.row1) + "] left its band's columns");
+      special_cell top{};
+      be_.special_cells(s.start.border_row, lo + w.j, 1, &top);
+      crossing.col = lo + w.j;
+      crossing.state_f = w.st == state::f;
+      crossing.h = top.h;
+      crossing.f = top.f;
+      return true;
+    }
+    // Too wide for its codes: a crossing fill of the band with the same top border, then its
+    // segments (the topmost starts on the crossing of the special row, or at the begin).
+    const std::int64_t k = choose_band(rows, cols, trace_strip_rows);
+    if (k >= rows)
+      throw std::runtime_error("sw_fast trace: GPU memory budget too small to split a " + std::to_string(rows) +
+                               " x " + std::to_string(cols) + " band");
+    const auto t0 = std::chrono::steady_clock::now();
+    const crossing_result cr = be_.crossing_fill(sub, k, cols);
+    st_.crossing_seconds += seconds_since(t0);
+    ++st_.crossing_fills;
+    const auto children =
+        follow(s.end_f ? cr.end_pf : cr.end_ph, (rows - 1) / k, k, s.row0, lo, s.row1, s.end_col, s.end_f, s.start);
+    for (const segment& c : children) solve(c);
+    const segment_start& top = children.back().start;
+    if (top.zero) return false;  // solve() recorded the begin
+    crossing = top;
+    return true;
+  }
+
   residue_span q_, t_;
   trace_backend& be_;
   const trace_options& opt_;
   trace_stats& st_;
   std::vector<cigar_op> rev_;
   std::int64_t begin_i_ = 0, begin_j_ = 0;
+  std::int64_t budget_ = 0;  //!< device bytes for the fills beside the special rows
+  std::int64_t held_ = 0;    //!< device bytes of the special rows (and their fill)
+  std::vector<special_cell> top_;
 };
 
 //! Scalar model of both fills (tests): row-major, same pointers, checkpoints and codes.
@@ -246,6 +438,54 @@ class cpu_trace_backend final : public trace_backend {
     return codes_.at(std::size_t(i - 1) * std::size_t(n_) + std::size_t(j - 1));
   }
   std::int64_t held_bytes() const override { return 0; }
+  const scoring_scheme& scheme() const override { return scheme_; }
+
+  best_cell special_fill(residue_span query, residue_span target, std::int64_t k, bool /*try16*/) override {
+    drop_special();
+    const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
+    const std::int32_t goe = scheme_.gap_open + scheme_.gap_extend, ge = scheme_.gap_extend;
+    const std::int64_t kept = (m - 1) / k;
+    sp_.assign(std::size_t(kept) * std::size_t(n), special_cell{});
+    sp_max_.assign(std::size_t(kept), 0);
+    sp_n_ = n;
+    std::vector<std::int32_t> hr(std::size_t(n + 1), 0), fr(std::size_t(n + 1), trace_minus_infinity);
+    best_cell best;
+    for (std::int64_t i = 1; i <= m; ++i) {
+      std::int32_t e = trace_minus_infinity, hleft = 0, diag = 0;
+      for (std::int64_t j = 1; j <= n; ++j) {
+        e = std::max(hleft - goe, e - ge);
+        const std::int32_t f = std::max(hr[std::size_t(j)] - goe, fr[std::size_t(j)] - ge);
+        const std::int32_t h =
+            std::max({0, diag + scheme_.score(query[std::size_t(i - 1)], target[std::size_t(j - 1)]), e, f});
+        if (h > 0 && cell_beats(h, i, j, best.score, best.query_end, best.target_end)) best = {h, i, j};
+        diag = hr[std::size_t(j)];
+        hr[std::size_t(j)] = h;
+        fr[std::size_t(j)] = f;
+        hleft = h;
+      }
+      if (i % k == 0 && i < m) {
+        const std::size_t b = std::size_t(i / k - 1);
+        for (std::int64_t j = 1; j <= n; ++j) {
+          sp_[b * std::size_t(n) + std::size_t(j - 1)] = special_cell{hr[std::size_t(j)], fr[std::size_t(j)]};
+          sp_max_[b] = std::max(sp_max_[b], hr[std::size_t(j)]);
+        }
+      }
+    }
+    kept_.query.assign(query.begin(), query.end());
+    kept_.target.assign(target.begin(), target.end());
+    kept_.band_rows = k;
+    kept_.best = best;
+    return best;
+  }
+  void special_cells(std::int64_t b, std::int64_t c0, std::int64_t count, special_cell* out) override {
+    for (std::int64_t c = 0; c < count; ++c) out[c] = sp_.at(std::size_t(b) * std::size_t(sp_n_) + std::size_t(c0 - 1 + c));
+  }
+  std::int32_t special_max(std::int64_t b) override { return sp_max_.at(std::size_t(b)); }
+  void drop_special() override {
+    kept_ = {};
+    sp_.clear();
+    sp_max_.clear();
+  }
 
  private:
   void run(const trace_sub& sub, std::int64_t k, std::int64_t end_col, crossing_result* res, bool codes) {
@@ -254,7 +494,15 @@ class cpu_trace_backend final : public trace_backend {
     const std::int32_t goe = scheme_.gap_open + scheme_.gap_extend, ge = scheme_.gap_extend;
     std::vector<std::int32_t> hr(std::size_t(n + 1), 0), fr(std::size_t(n + 1), trace_minus_infinity);
     std::vector<std::uint32_t> ph(std::size_t(n + 1)), pf(std::size_t(n + 1));
-    if (sub.start_col > 0) hr[std::size_t(sub.start_col)] = sub.start_h, fr[std::size_t(sub.start_col)] = sub.start_f;
+    if (sub.top_row >= 0) {
+      for (std::int64_t c = 1; c <= n; ++c) {
+        const special_cell top = sp_.at(std::size_t(sub.top_row) * std::size_t(sp_n_) + std::size_t(sub.top_col + c - 1));
+        hr[std::size_t(c)] = top.h;
+        fr[std::size_t(c)] = top.f;
+      }
+    } else if (sub.start_col > 0) {
+      hr[std::size_t(sub.start_col)] = sub.start_h, fr[std::size_t(sub.start_col)] = sub.start_f;
+    }
     for (std::int64_t c = 0; c <= n; ++c) ph[std::size_t(c)] = std::uint32_t(c), pf[std::size_t(c)] = std::uint32_t(c) | ptr_state_f;
     ck_.clear();
     if (codes) codes_.assign(std::size_t(m) * std::size_t(n), 0);
@@ -304,6 +552,9 @@ class cpu_trace_backend final : public trace_backend {
   std::int64_t n_ = 0;
   std::vector<checkpoint_entry> ck_;
   std::vector<std::uint8_t> codes_;
+  std::vector<special_cell> sp_;  //!< kept special rows, sp_n_ columns each
+  std::vector<std::int32_t> sp_max_;
+  std::int64_t sp_n_ = 0;
 };
 
 }  // namespace
@@ -314,6 +565,33 @@ std::int64_t crossing_fill_bytes(std::int64_t rows, std::int64_t cols, std::int6
 
 std::int64_t codes_fill_bytes(std::int64_t rows, std::int64_t cols) {
   return fixed_bytes(rows, cols) + 128 * ceil_div(rows, trace_strip_rows) * (cols + 31);
+}
+
+std::int64_t special_fill_bytes(std::int64_t rows, std::int64_t cols, std::int64_t band_rows) {
+  const std::int64_t kept = (rows - 1) / band_rows;
+  const std::int64_t strips = ceil_div(rows, special_strip_rows);
+  // rows and maxima, then the score fill's query (whole strips), target, table, flags and bests,
+  // error words and two border rows (fast_dispatch.cu), with room for the layout's alignment
+  return kept * (cols * std::int64_t(sizeof(special_cell)) + 4) + strips * (special_strip_rows + 28) + cols + 16 * cols +
+         8192;
+}
+
+std::int64_t special_band_rows(std::int64_t rows, std::int64_t cols, std::int64_t budget_bytes, std::int64_t preferred) {
+  for (std::int64_t k = std::max<std::int64_t>(1, ceil_div(preferred, special_strip_rows)) * special_strip_rows;
+       k <= special_max_band_rows; k *= 2) {
+    // the rows, and beside them one band's codes a little wider than the band is tall
+    const std::int64_t band = std::min(k, rows);
+    if (special_fill_bytes(rows, cols, k) + codes_fill_bytes(band, std::min(cols, 2 * band + 1024)) <= budget_bytes)
+      return k;
+  }
+  return 0;
+}
+
+bool special_rows_serve(const special_rows_of& kept, residue_span query, residue_span target) {
+  return kept.band_rows > 0 && query.size() <= kept.query.size() && target.size() <= kept.target.size() &&
+         std::size_t(kept.best.query_end) <= query.size() && std::size_t(kept.best.target_end) <= target.size() &&
+         std::equal(query.begin(), query.end(), kept.query.begin()) &&
+         std::equal(target.begin(), target.end(), kept.target.begin());
 }
 
 alignment trace_alignment(residue_span query, residue_span target, trace_backend& backend,

@@ -18,6 +18,28 @@
 //     with the rules of walk_traceback down to the crossing, checking it lands there. A segment
 //     whose codes do not fit the budget is split again by a crossing fill (recursion).
 //
+// Special rows (the default whenever they fit the budget; CUDAlign's special rows, with the walk
+// of this file instead of its matching): the score fill itself (score32, fast_tile.cuh) keeps H
+// and F of every K-th row (8 bytes per column) and each such row's largest H; the score pass of a
+// search keeps them for the alignment that follows (special_kept). Then the path is walked band by
+// band from the best cell up:
+//  a. A band's end is (row, col, state H/F) with its exact value v (the best score, or the special
+//     row's H/F). Its path crosses the special row above at some column c ≥ lo, lo the smallest
+//     column with H_top(c) + UB(col − c) ≥ v, where UB(w) bounds what any path across R ≤ K rows
+//     and w columns can gain: w·s_max for w ≤ R, R·s_max − o − e·(w − R) beyond (w − R columns of
+//     horizontal gap at least, opened in the band: a path enters a band in state H or F, and F ≤ H
+//     on the top row, so a vertical gap gains nothing over H_top). A path that begins inside the
+//     band starts from 0 ≤ H_top(c) and is bounded alike. Columns only grow along a path, so the
+//     band's path lies in columns [lo, col]. The columns H_top reads are the special row's from
+//     col − wmax on, wmax from the row's largest H.
+//  b. The band is refilled from column lo − 1 with the special row as its exact top border (H = 0,
+//     E = −inf in its left column): by the argument of engine/cpu_traceback.hpp its codes
+//     reproduce the reference's path, which the CPU walks to the row above (or to its begin).
+//     A band whose codes do not fit the budget is cut by a crossing fill with the same top border
+//     (steps 1–3 below, the special row's values at the landing column as the start).
+// Bands are sequential (each band's end is the crossing found above it), each about K × (K + a
+// few hundred) cells for a similar pair: the traceback costs the score fill plus m/K small fills.
+//
 // Device memory (bytes) for an m × n pair, K-row bands, budget B (≤ free memory, ≤ --max-gpu-mem):
 //   fixed F(r, w) = r + w + 32·w + 28·⌈r/256⌉ + 4 KiB          (sequences, borders, flags, bests)
 //   root:   F(m, n) + 16·n·(⌈m/K⌉ − 1)                          (checkpoint rows)
@@ -42,14 +64,27 @@ namespace swat::fast {
 //! Rows of one strip of the traceback fills (band sizes are multiples of it).
 inline constexpr std::int64_t trace_strip_rows = 256;
 
+//! Rows of one strip of the score fill that keeps special rows (K is a multiple of it).
+inline constexpr std::int64_t special_strip_rows = 512;
+
 //! One sub-problem: query rows 1..|query| against target columns 1..|target| (local); the top
-//! border row 0 holds H = 0, F = −inf except at start_col (1-based, 0 = none).
+//! border row 0 holds H = 0, F = −inf except at start_col (1-based, 0 = none), or with top_row ≥ 0
+//! the kept special row top_row at DP columns top_col + 1 … (H(0, 0) = 0 either way).
 struct trace_sub {
   residue_span query;                              //!< rows of the sub-problem
   residue_span target;                             //!< columns of the sub-problem
   std::int32_t start_col = 0;                      //!< column of the start cell on row 0
   std::int32_t start_h = 0;                        //!< H of the start cell
   std::int32_t start_f = trace_minus_infinity;     //!< F of the start cell
+  std::int64_t top_row = -1;                       //!< special row on top (row (top_row + 1)·K), or −1
+  std::int64_t top_col = 0;                        //!< its DP column of sub column 0
+};
+
+//! What a backend's kept special rows are of (band_rows 0: none kept).
+struct special_rows_of {
+  std::vector<std::uint8_t> query, target;  //!< the pair filled (copies: reuse compares contents)
+  std::int64_t band_rows = 0;               //!< K
+  best_cell best;                           //!< its best cell (tie rule)
 };
 
 //! Result of a crossing fill.
@@ -76,7 +111,38 @@ class trace_backend {
   virtual std::uint8_t code_at(std::int64_t i, std::int64_t j) const = 0;
   //! Device bytes held now.
   virtual std::int64_t held_bytes() const = 0;
+
+  //! The scheme of the fills.
+  virtual const scoring_scheme& scheme() const = 0;
+  //! Score fill of query × target keeping the special rows (rows K, 2K, … below row m; H, F and
+  //! each row's largest H) until the next special fill or drop_special. try16: the packed 16-bit
+  //! fill first (a score pass), which keeps no rows when no score passes 16 bits. Returns the
+  //! best cell; special_kept() says whether rows were kept.
+  virtual best_cell special_fill(residue_span query, residue_span target, std::int64_t band_rows, bool try16) = 0;
+  //! Columns c0 … c0 + count − 1 (DP, c0 ≥ 1) of kept special row b (row (b + 1)·K).
+  virtual void special_cells(std::int64_t b, std::int64_t c0, std::int64_t count, special_cell* out) = 0;
+  //! Largest H of kept special row b.
+  virtual std::int32_t special_max(std::int64_t b) = 0;
+  //! Frees the kept special rows.
+  virtual void drop_special() = 0;
+  //! What the kept special rows are of.
+  const special_rows_of& special_kept() const { return kept_; }
+
+ protected:
+  special_rows_of kept_;
 };
+
+//! Device bytes of a special fill of rows × cols keeping every band_rows-th row (rows, row
+//! maxima and the score fill's own buffers).
+std::int64_t special_fill_bytes(std::int64_t rows, std::int64_t cols, std::int64_t band_rows);
+//! K of the special rows for rows × cols within budget_bytes: the smallest multiple of
+//! special_strip_rows ≥ preferred for which the rows and a band's codes fit, or 0 when none up to
+//! special_max_band_rows does (the crossing-pointer root fill then runs).
+std::int64_t special_band_rows(std::int64_t rows, std::int64_t cols, std::int64_t budget_bytes, std::int64_t preferred);
+inline constexpr std::int64_t special_max_band_rows = 65536;
+//! True when kept special rows serve query × target: both are prefixes of the pair kept (same
+//! residues) and its best cell lies in them (it is then their best cell too).
+bool special_rows_serve(const special_rows_of& kept, residue_span query, residue_span target);
 
 //! Device bytes of a crossing fill of rows × cols in bands of band_rows (bound above).
 std::int64_t crossing_fill_bytes(std::int64_t rows, std::int64_t cols, std::int64_t band_rows);
@@ -87,6 +153,8 @@ std::int64_t codes_fill_bytes(std::int64_t rows, std::int64_t cols);
 struct trace_options {
   std::int64_t budget_bytes = 0;             //!< device bytes allowed (> 0)
   std::int64_t preferred_band_rows = 4096;   //!< smallest band K tried at the root (rows)
+  bool special = true;                       //!< special rows when they fit (else the root fill)
+  std::int64_t special_band_rows = 2048;     //!< smallest K of the special rows (× 512)
 };
 
 //! Where the time went (seconds, host clock around the backend calls).
@@ -99,6 +167,11 @@ struct trace_stats {
   std::int64_t root_band_rows = 0;  //!< K of the root fill
   std::int64_t peak_bytes = 0;  //!< largest planned device footprint (bytes)
   double root_flag_wait_share = 0;  //!< root crossing fill: share of warp time waiting on flags
+  double special_seconds = 0;   //!< the special fill (0 when the score pass's rows were reused)
+  bool special_reused = false;  //!< the score pass's special rows served
+  std::int64_t special_rows_k = 0;  //!< K of the special rows (0: the crossing-pointer root fill ran)
+  int bands = 0;                //!< bands walked from the special rows
+  std::int64_t band_cells = 0;  //!< cells of their refills
 };
 
 //! Optimal local alignment of query × target (reference tie rules) through the backend. Throws

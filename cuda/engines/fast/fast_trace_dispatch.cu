@@ -45,7 +45,7 @@ class gpu_trace_backend final : public trace_backend {
  public:
   gpu_trace_backend(const cuda::device_context& dev, const scoring_scheme& s, double watchdog,
                     trace_progress progress)
-      : dev_(dev), packed_(s), watchdog_(watchdog), progress_(progress) {
+      : dev_(dev), scheme_(s), packed_(s), watchdog_(watchdog), progress_(progress) {
     if (!scheme_fits(s)) throw std::invalid_argument("sw_fast trace: scores must lie in [-127, 127]");
     dev_.make_current();
     SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
@@ -166,9 +166,71 @@ class gpu_trace_backend final : public trace_backend {
     return std::uint8_t((word >> (4 * r)) & 15u);
   }
 
-  std::int64_t held_bytes() const override { return std::int64_t(buffer_.bytes()); }
+  std::int64_t held_bytes() const override {
+    return std::int64_t(buffer_.bytes() + special_.bytes()) + (fill_ ? fill_->held_bytes() : 0);
+  }
+  const scoring_scheme& scheme() const override { return scheme_; }
+
+  best_cell special_fill(residue_span query, residue_span target, std::int64_t k, bool try16) override {
+    dev_.make_current();
+    kept_ = {};
+    const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
+    const std::int64_t kept = (m - 1) / k;
+    const std::size_t rows_bytes = std::size_t(kept) * std::size_t(n) * sizeof(special_cell);
+    const std::size_t max_at = (rows_bytes + 255) / 256 * 256, bytes = max_at + std::size_t(kept) * 4;
+    fill_options fo;
+    fo.variant = try16 ? fill_variant::score16 : fill_variant::score32;
+    fo.watchdog_seconds = watchdog_;
+    if (kept > 0) {
+      if (special_.bytes() < bytes) special_.release();  // never the old rows and the new at once
+      special_.reserve(bytes);
+      fo.special.rows = special_.as<special_cell>(0);
+      fo.special.row_max = special_.as<std::int32_t>(max_at);
+      fo.special.every_rows = k;
+    }
+    if (!fill_) fill_ = std::make_unique<fill_context>(dev_);
+    const fill_result r = fill_->fill(query, target, scheme_, fo);
+    if (r.ran != fill_variant::score32) {  // a 16-bit score pass: no rows
+      special_.release();
+      return r.best;
+    }
+    special_n_ = n;
+    special_max_at_ = max_at;
+    kept_.query.assign(query.begin(), query.end());
+    kept_.target.assign(target.begin(), target.end());
+    kept_.band_rows = k;
+    kept_.best = r.best;
+    return r.best;
+  }
+
+  void special_cells(std::int64_t b, std::int64_t c0, std::int64_t count, special_cell* out) override {
+    dev_.make_current();
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(out, special_row(b) + (c0 - 1), std::size_t(count) * sizeof(special_cell),
+                                    cudaMemcpyDeviceToHost, stream_));
+    SWAT_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  std::int32_t special_max(std::int64_t b) override {
+    dev_.make_current();
+    std::int32_t v = 0;
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(&v, special_.as<std::int32_t>(special_max_at_) + b, 4, cudaMemcpyDeviceToHost, stream_));
+    SWAT_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return v;
+  }
+
+  void drop_special() override {
+    dev_.make_current();
+    kept_ = {};
+    special_.release();
+  }
 
  private:
+  //! Kept special row b (special_n_ cells).
+  special_cell* special_row(std::int64_t b) const {
+    if (kept_.band_rows <= 0) throw std::logic_error("sw_fast trace: no special rows kept");
+    return special_.as<special_cell>(0) + std::size_t(b) * std::size_t(special_n_);
+  }
+
   void check_error(std::int32_t error) const {
     if (error != 0)
       throw cuda_error("sw_fast trace: a ready flag did not rise within " + std::to_string(watchdog_) + " s (watchdog)");
@@ -257,6 +319,7 @@ class gpu_trace_backend final : public trace_backend {
     tp.start_col = sub.start_col;
     tp.start_h = sub.start_h;
     tp.start_f = sub.start_f;
+    tp.d_top = sub.top_row >= 0 ? special_row(sub.top_row) + sub.top_col : nullptr;
     tp.band_strips = std::int32_t(band_rows / trace_strip_rows);
     tp.d_ck = codes ? nullptr : buffer_.as<checkpoint_entry>(o_extra);
     tp.end_col = 0;
@@ -268,6 +331,7 @@ class gpu_trace_backend final : public trace_backend {
   }
 
   cuda::device_context dev_;
+  scoring_scheme scheme_;
   packed_scheme packed_;
   double watchdog_;
   double sm_clock_hz_ = 0;  // nominal SM clock (clock64 cycles per second)
@@ -283,6 +347,10 @@ class gpu_trace_backend final : public trace_backend {
   std::size_t h_codes_bytes_ = 0;
   checkpoint_entry* ck_ = nullptr;
   std::int64_t n_ = 0;
+  std::unique_ptr<fill_context> fill_;  //!< the special fill's own buffers
+  cuda::device_buffer special_;         //!< kept special rows, then their maxima at special_max_at_
+  std::int64_t special_n_ = 0;
+  std::size_t special_max_at_ = 0;
 };
 
 //! Crossing fills of a long pair cut into row bands over several GPUs (make_banded_trace_backend).
@@ -317,6 +385,8 @@ class banded_trace_backend final : public trace_backend {
         part.start_col = sub.start_col;
         part.start_h = sub.start_h;
         part.start_f = sub.start_f;
+        part.top_row = sub.top_row;
+        part.top_col = sub.top_col;
       }
       const bool last = d + 1 == parts_.size();
       tp[d] = parts_[d]->stage_crossing(part, band_rows, last ? end_col : 0, !last);
@@ -392,6 +462,21 @@ class banded_trace_backend final : public trace_backend {
 
   void codes_fill(const trace_sub& sub) override { parts_[0]->codes_fill(sub); }
   std::uint8_t code_at(std::int64_t i, std::int64_t j) const override { return parts_[0]->code_at(i, j); }
+  //! Special rows: the first device's (the root fill's bands over the devices run only without them).
+  const scoring_scheme& scheme() const override { return parts_[0]->scheme(); }
+  best_cell special_fill(residue_span query, residue_span target, std::int64_t k, bool try16) override {
+    const best_cell best = parts_[0]->special_fill(query, target, k, try16);
+    kept_ = parts_[0]->special_kept();
+    return best;
+  }
+  void special_cells(std::int64_t b, std::int64_t c0, std::int64_t count, special_cell* out) override {
+    parts_[0]->special_cells(b, c0, count, out);
+  }
+  std::int32_t special_max(std::int64_t b) override { return parts_[0]->special_max(b); }
+  void drop_special() override {
+    parts_[0]->drop_special();
+    kept_ = {};
+  }
   std::int64_t held_bytes() const override {
     std::int64_t bytes = 0;
     for (const auto& p : parts_) bytes += p->held_bytes();

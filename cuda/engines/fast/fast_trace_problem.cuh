@@ -17,6 +17,7 @@ struct trace_problem {
   std::int32_t start_col;        //!< top border: column (1-based) holding start_h/start_f, 0 none
   std::int32_t start_h;          //!< H(0, start_col); every other H(0, j) = 0
   std::int32_t start_f;          //!< F(0, start_col); every other F(0, j) = −inf
+  const special_cell* d_top;     //!< non-null: H(0, j), F(0, j) = d_top[j − 1] (start_col unused)
   std::int32_t band_strips;      //!< strips per band (crossing mode)
   checkpoint_entry* d_ck;        //!< (bands − 1) × n: row b·K of band b's top, b = 1 …; one
                                  //!< more (the last row) when the fill hands it to a band below

@@ -9,7 +9,8 @@
 //   codes (codes_v = true): the 4-bit code of every cell (make_code of common/traceback.hpp),
 //     8 codes of a lane in one word per step: word (s·(n + 31) + t)·32 + lane, nibble r (so a
 //     warp stores 128 contiguous bytes per step).
-// The top border row holds H = 0, F = −inf except at start_col (start_h, start_f).
+// The top border row holds H = 0, F = −inf except at start_col (start_h, start_f), or, with
+// d_top, the H and F of a special row (columns 1..n; the corner H(0, 0) is 0 either way).
 
 #include <cuda/atomic>
 
@@ -115,6 +116,12 @@ __device__ void trace_strip(const trace_problem& tp, int s,
               ch_of = tp.pf[ib][c];
             }
           }
+        }
+      } else if (tp.d_top) {  // the top border is a special row of the score fill
+        if (c < n) {
+          const special_cell top = tp.d_top[c];
+          ch_h = top.h;
+          ch_f = top.f;
         }
       } else {
         ch_h = c + 1 == tp.start_col ? tp.start_h : 0;

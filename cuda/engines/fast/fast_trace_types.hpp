@@ -29,4 +29,11 @@ struct alignas(16) checkpoint_entry {
   std::uint32_t pf;  //!< crossing pointer of F
 };
 
+//! One column of a special row: H and F of a row b·K kept by the score fill (fast_trace.hpp,
+//! special-row traceback), exact values of the whole matrix.
+struct alignas(8) special_cell {
+  std::int32_t h;
+  std::int32_t f;
+};
+
 }  // namespace swat::fast

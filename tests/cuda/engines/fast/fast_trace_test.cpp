@@ -24,9 +24,11 @@
 namespace swat::fast {
 namespace {
 
-//! A budget that holds the root with ~4 checkpoint rows but forces splits of wide segments.
+//! A budget that holds the root with ~4 checkpoint rows but forces splits of wide segments
+//! (the crossing-pointer root fill: no special rows).
 trace_options tight(std::int64_t m, std::int64_t n, std::int64_t preferred) {
   trace_options o;
+  o.special = false;
   o.preferred_band_rows = preferred;
   o.budget_bytes = std::max(crossing_fill_bytes(m, n, std::max<std::int64_t>(trace_strip_rows, (m + 4) / 5)),
                             codes_fill_bytes(trace_strip_rows, n + 1));
@@ -73,7 +75,84 @@ trace_backend& gpu_backend(const scoring_scheme& s) {
   return *kept.back().second;
 }
 
+//! Special rows every 512 rows, two ways on each pair: (a) filled by the traceback itself under a
+//! roomy budget; (b) kept by a score pass of the whole pair (as a search's) and reused for the
+//! prefixes that end at its best cell, under a budget that leaves wide bands no room for their
+//! codes, so that they are cut by crossing fills whose top border is the special row.
+void special_pairs(trace_backend& (*get)(const scoring_scheme&), int pairs, std::int64_t max_len, std::uint32_t seed) {
+  auto schemes = test::schemes();
+  schemes.push_back(scoring::make_dna_scheme(2, -3, 4, 0));  // gap extension free: no width bound
+  std::mt19937 rng(seed);
+  int failed = 0, bands = 0, band_splits = 0, reused = 0;
+  for (int k = 0; k < pairs && failed < 5; ++k) {
+    const scoring_scheme& s = schemes[std::size_t(k) % schemes.size()];
+    const std::int64_t m = std::uniform_int_distribution<std::int64_t>(1, max_len)(rng);
+    const std::int64_t n = std::uniform_int_distribution<std::int64_t>(1, max_len)(rng);
+    auto q = test::random_residues(rng, m, s);
+    if (k % 4 == 3) {  // tandem repeats: equal-scoring paths everywhere, ties across band edges
+      const std::size_t unit = std::uniform_int_distribution<std::size_t>(1, 12)(rng);
+      for (std::size_t i = unit; i < q.size(); ++i) q[i] = q[i - unit];
+    }
+    const auto t = test::related_or_random(rng, q, n, s);
+    const alignment want = reference::align(q, t, s);
+    trace_backend& be = get(s);
+    {
+      trace_options o;
+      o.budget_bytes = std::int64_t(1) << 30;
+      o.special_band_rows = 512;
+      trace_stats st;
+      be.drop_special();
+      const alignment got = trace_alignment(q, t, be, o, &st);
+      EXPECT_EQ(got, want) << "pair " << k << " m " << m << " n " << n << " " << s.matrix_name << " (special rows)";
+      EXPECT_EQ(st.special_rows_k, 512);
+      EXPECT_FALSE(st.special_reused);
+      bands += st.bands;
+      failed += got == want ? 0 : 1;
+    }
+    const best_cell best = be.special_fill(q, t, 512, false);
+    ASSERT_EQ(best.score, want.score);
+    ASSERT_EQ(be.special_kept().band_rows, 512);
+    const residue_span qp = residue_span(q).first(std::size_t(best.query_end));
+    const residue_span tp = residue_span(t).first(std::size_t(best.target_end));
+    trace_options o;
+    o.special_band_rows = 512;
+    o.budget_bytes = special_fill_bytes(m, n, 512) + crossing_fill_bytes(512, n + 1, 256) + 130 * (n + 32);
+    trace_stats st;
+    const alignment got = trace_alignment(qp, tp, be, o, &st);
+    EXPECT_EQ(got, want) << "pair " << k << " m " << m << " n " << n << " " << s.matrix_name << " (kept rows)";
+    EXPECT_TRUE(st.special_reused || want.score == 0);
+    EXPECT_LE(st.peak_bytes, o.budget_bytes);
+    reused += st.special_reused ? 1 : 0;
+    band_splits += st.crossing_fills;
+    failed += got == want ? 0 : 1;
+  }
+  // A different pair's rows are not reused: the traceback fills its own.
+  const auto q = test::random_residues(rng, 900, schemes[0]);
+  const auto t = test::related_or_random(rng, q, 800, schemes[0]);
+  trace_backend& be = get(schemes[0]);
+  be.special_fill(t, q, 512, false);
+  trace_options o;
+  o.budget_bytes = std::int64_t(1) << 30;
+  o.special_band_rows = 512;
+  trace_stats st;
+  EXPECT_EQ(trace_alignment(q, t, be, o, &st), reference::align(q, t, schemes[0]));
+  EXPECT_FALSE(st.special_reused);
+  std::printf("special rows: %d pairs, %d bands, %d kept rows reused, %d band crossing fills, %d failed\n", pairs, bands,
+              reused, band_splits, failed);
+  EXPECT_GT(band_splits, 0);
+  EXPECT_GT(bands, pairs);
+}
+
 TEST(FastTrace, CpuModelEqualsReference) { random_pairs(cpu_backend, swat::test::test_size(40, 150, 300), 1500, 11); }
+
+TEST(FastTrace, CpuModelSpecialRowsEqualReference) {
+  special_pairs(cpu_backend, swat::test::test_size(40, 150, 300), 1800, 16);
+}
+
+TEST(FastTrace, GpuSpecialRowsEqualReference) {
+  SWAT_REQUIRE_DEVICE();
+  special_pairs(gpu_backend, swat::test::test_size(60, 150, 600), 3000, 17);
+}
 
 TEST(FastTrace, GpuEqualsReference) {
   SWAT_REQUIRE_DEVICE();
@@ -100,6 +179,16 @@ TEST(FastTrace, GpuMidSizeEqualsCpuEngine) {
       EXPECT_EQ(rescore(got, q, t, s), got.score);
       EXPECT_LE(st.peak_bytes, o.budget_bytes);
     }
+    for (std::int64_t special_k : {std::int64_t(512), std::int64_t(2048)}) {  // the special rows
+      trace_options o;
+      o.budget_bytes = std::int64_t(1) << 30;
+      o.special_band_rows = special_k;
+      trace_stats st;
+      gpu_backend(s).drop_special();  // (the rows of the run before would serve this pair)
+      EXPECT_EQ(trace_alignment(q, t, gpu_backend(s), o, &st), want) << "pair " << k << " special K " << special_k;
+      EXPECT_EQ(st.special_rows_k, special_k);
+      EXPECT_FALSE(st.special_reused);
+    }
   }
   // The engine path (GPU trace above 2^24 cells), pair after pair on one engine: its backend is
   // kept while the scheme stays and made again when it changes.
@@ -110,6 +199,28 @@ TEST(FastTrace, GpuMidSizeEqualsCpuEngine) {
     const auto q = test::random_residues(rng, sizes[k].first, s);
     const auto t = test::related_or_random(rng, q, sizes[k].second, s);
     EXPECT_EQ(eng->align(q, t, s), cpu.align(q, t, s)) << "engine pair " << k << " " << s.matrix_name;
+  }
+}
+
+//! A search's pattern on one engine: the score pass of a long pair keeps its special rows, and
+//! the alignment of the prefixes that end at its best cell starts from them.
+TEST(FastTrace, EngineAlignsFromItsScorePassSpecialRows) {
+  SWAT_REQUIRE_DEVICE();
+  const auto schemes = test::schemes();
+  std::mt19937 rng(18);
+  cpu_engine cpu;
+  auto eng = make_fast_engine(engine_options{});
+  for (int k = 0; k < 2; ++k) {
+    const scoring_scheme& s = schemes[std::size_t(k)];
+    const auto q = test::random_residues(rng, 70000, s);
+    const auto t = test::related_or_random(rng, q, 66000, s);
+    const best_cell best = eng->score_only(q, t, s);
+    const alignment want = cpu.align(q, t, s);
+    ASSERT_EQ(best.score, want.score) << s.matrix_name;
+    const alignment got = eng->align(residue_span(q).first(std::size_t(best.query_end)),
+                                     residue_span(t).first(std::size_t(best.target_end)), s);
+    EXPECT_EQ(got, want) << s.matrix_name;
+    EXPECT_EQ(eng->align(q, t, s), want) << s.matrix_name << " (the whole pair, rows filled again)";
   }
 }
 
@@ -166,16 +277,19 @@ TEST(FastTrace, Spiroplasma) {
   const auto q = read("spiroplasma_kunkelii_CP010899.1.fa");
   const auto t = read("spiroplasma_kunkelii_CP010899.1_mutated_seed42.fa");
   const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
-  // Root bands of 2048 rows (with the progress hook); long runs add 4096.
-  std::vector<std::int64_t> band_rows{2048};
+  // Special rows of 2048 rows, then the crossing-pointer root fill with bands of 2048 rows (with
+  // the progress hook; long runs add 4096): the same alignment.
+  std::vector<std::int64_t> band_rows{0, 2048};
   if (swat::test::long_run()) band_rows.push_back(4096);
+  alignment first;
   for (std::int64_t pref : band_rows) {
-    trace_progress hook;  // K = 2048 prints the progress hook's calls (a TTY is not there)
+    trace_progress hook;  // the root fill of K = 2048 prints the progress hook's calls (a TTY is not there)
     if (pref == 2048)
       hook = {[](void*, double f, double e) { std::fprintf(stderr, "\rfill %3d%% (%.1f s)%s", int(f * 100), e, f >= 1 ? "\n" : ""); },
               nullptr};
     auto be = make_gpu_trace_backend(swat::test::test_device(), s, 20.0, hook);
     trace_options o;
+    o.special = pref == 0;
     o.preferred_band_rows = pref;
     o.budget_bytes = std::int64_t(double(swat::test::test_device().free_bytes()) * 0.85);
     trace_stats st;
@@ -186,11 +300,16 @@ TEST(FastTrace, Spiroplasma) {
     EXPECT_EQ(a.query_end, 1463918);
     EXPECT_EQ(a.target_end, 1463909);
     EXPECT_EQ(rescore(a, q, t, s), a.score);
-    std::printf("spiroplasma trace K=%lld: score %d begin %lld,%lld end %lld,%lld ops %zu; total %.3f s = "
-                "crossing fills %.3f s (%d) + codes fills %.3f s (%d) + CPU walk %.3f s; peak plan %.2f GB\n",
-                (long long)st.root_band_rows, a.score, (long long)a.query_begin + 1, (long long)a.target_begin + 1,
-                (long long)a.query_end, (long long)a.target_end, a.ops.size(), total, st.crossing_seconds,
-                st.crossing_fills, st.codes_seconds, st.codes_fills, st.walk_seconds, double(st.peak_bytes) / 1e9);
+    if (pref == 0) first = a;
+    else EXPECT_EQ(a, first) << "the root fill's alignment differs from the special rows'";
+    std::printf("spiroplasma trace %s K=%lld: score %d begin %lld,%lld end %lld,%lld ops %zu; total %.3f s = "
+                "special fill %.3f s + crossing fills %.3f s (%d) + codes fills %.3f s (%d, %d bands, %.3g cells) + "
+                "CPU walk %.3f s; peak plan %.2f GB\n",
+                pref == 0 ? "special rows" : "root fill", (long long)(pref == 0 ? st.special_rows_k : st.root_band_rows),
+                a.score, (long long)a.query_begin + 1, (long long)a.target_begin + 1, (long long)a.query_end,
+                (long long)a.target_end, a.ops.size(), total, st.special_seconds, st.crossing_seconds,
+                st.crossing_fills, st.codes_seconds, st.codes_fills, st.bands, double(st.band_cells), st.walk_seconds,
+                double(st.peak_bytes) / 1e9);
   }
 }
 
