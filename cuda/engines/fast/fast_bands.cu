@@ -110,11 +110,13 @@ fill_result run_bands(residue_span query, residue_span target, const scoring_sch
       pb.band_out = next.border[s & 1];
       pb.band_ready = next.d_ready + s;
     } else {
-      auto h = std::make_unique<host_handover>(256 + std::size_t(n) * border_cell);
+      const std::size_t chunk_bases = packed16 ? std::size_t((n + 31) / 32) * 4 : 0;  // relative16
+      auto h = std::make_unique<host_handover>(256 + std::size_t(n) * border_cell + chunk_bases);
       auto* base = static_cast<std::uint8_t*>(h->memory);
       pb.band_ready = reinterpret_cast<std::uint32_t*>(base);
       pb.band_out.h = reinterpret_cast<std::int32_t*>(base + 256);
       pb.band_out.f = packed16 ? nullptr : reinterpret_cast<std::int32_t*>(base + 256 + 4 * std::size_t(n));
+      pb.band_out.base = packed16 ? reinterpret_cast<std::int32_t*>(base + 256 + std::size_t(n) * border_cell) : nullptr;
       staged.push_back(std::move(h));
       ++res.handovers_through_host;
     }

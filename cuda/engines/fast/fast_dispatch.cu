@@ -36,6 +36,10 @@ bool scheme_fits16(const scoring_scheme& scheme) {
   return scheme_fits(scheme) && scheme.gap_open + scheme.gap_extend <= 8192;
 }
 
+bool scheme_relative16(const scoring_scheme& scheme) {
+  return scheme_fits16(scheme) && relative16_fits(scheme.gap_open + scheme.gap_extend, scheme.max_score());
+}
+
 //! Launches the packed 16-bit fill with grid barrier `mode` (persistent modes only, not none)
 //! through the barrier layer's launch body; returns the blocks.
 int launch_fill_barrier16(const cuda::device_context& dev, sync_mode mode, const fast_problem& pb, int chunk,
@@ -84,6 +88,8 @@ fast_problem stage_fill(cuda::device_buffer& b, residue_span query, residue_span
   const std::size_t off_best = layout.add(std::size_t(strips) * sizeof(strip_best));
   const std::size_t off_error = layout.add(16);  // error word, a banded fill's beat count at +4, the 8-byte flag-wait counter at +8
   const std::size_t off_border = layout.add(2 * std::size_t(n) * border_cell);
+  const std::size_t chunks = std::size_t((n + 31) / 32);
+  const std::size_t off_base = packed16 ? layout.add(2 * chunks * 4) : 0;  // relative16: chunk bases
   b.reserve(layout.bytes());
 
   // Pageable sources: each copy returns once its bytes are staged, so q may go out of scope.
@@ -109,6 +115,7 @@ fast_problem stage_fill(cuda::device_buffer& b, residue_span query, residue_span
     pb.border[k].f = packed16 ? nullptr : b.as<std::int32_t>(row + 4 * std::size_t(n));
     pb.border[k].oh = origins ? b.as<std::uint64_t>(row + 8 * std::size_t(n)) : nullptr;
     pb.border[k].of = origins ? b.as<std::uint64_t>(row + 16 * std::size_t(n)) : nullptr;
+    pb.border[k].base = packed16 ? b.as<std::int32_t>(off_base + std::size_t(k) * chunks * 4) : nullptr;
   }
   pb.d_ready = b.as<std::uint32_t>(off_ready);
   pb.d_best = b.as<strip_best>(off_best);
@@ -117,7 +124,10 @@ fast_problem stage_fill(cuda::device_buffer& b, residue_span query, residue_span
   pb.watchdog_cycles = static_cast<long long>(options.watchdog_seconds * watchdog_clock_hz);
   pb.score_limit = 32767 - std::max(scheme.max_score(), 0);
   if (options.score16_limit > 0) pb.score_limit = std::min(pb.score_limit, options.score16_limit);
-  if (variant == fill_variant::score32 && options.special.rows) {
+  // Relative 16-bit scores (no overflow) where the scheme allows; a test's score16_limit asks for
+  // the absolute fill and its overflow instead.
+  pb.relative16 = packed16 && options.score16_limit == 0 && scheme_relative16(scheme);
+  if ((variant == fill_variant::score32 || variant == fill_variant::score16) && options.special.rows) {
     const std::int64_t every = options.special.every_rows;
     if (every < rows || every % rows != 0 || !options.special.row_max)
       throw std::invalid_argument("sw_fast: special rows every " + std::to_string(every) + " rows (a multiple of " +

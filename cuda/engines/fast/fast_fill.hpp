@@ -26,8 +26,9 @@ namespace swat::fast {
 enum class fill_variant {
   score32,    //!< int32 DPX, 16 rows per thread, best cell only
   origins32,  //!< int32, 8 rows per thread, best cell and its origin (exact begin)
-  score16,    //!< int16x2 DPX (two cells per register), best cell only; reruns as score32
-              //!< when a score passes the 16-bit limit (or at once when o + e > 8192)
+  score16,    //!< int16x2 DPX (two cells per register), best cell only; scores relative to a
+              //!< base where scheme_relative16, else reruns as score32 when a score passes the
+              //!< 16-bit limit (or at once when o + e > 8192)
 };
 
 //! Columns between two grid barriers of the barrier variant when fill_options gives none.
@@ -80,6 +81,9 @@ struct fill_result {
 bool scheme_fits(const scoring_scheme& scheme);
 //! True when the packed 16-bit fill can run the scheme (scheme_fits and o + e ≤ 8192).
 bool scheme_fits16(const scoring_scheme& scheme);
+//! True when the packed 16-bit fill holds the scheme's scores relative to a base, exact however
+//! high they go (scheme_fits16 and o + e + max s ≤ 30); otherwise it reruns at 32 bits past 32767.
+bool scheme_relative16(const scoring_scheme& scheme);
 
 //! Reusable device buffers for fills on one device (one pair at a time; not thread-safe).
 class fill_context {

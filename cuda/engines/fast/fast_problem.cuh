@@ -12,6 +12,15 @@ namespace swat::fast {
 inline constexpr std::int32_t fast_minus_infinity = -(1 << 29);
 //! −infinity of the packed 16-bit fill (E~ and F~ start there; −16384 − e stays above −32768).
 inline constexpr std::int32_t fast_minus_infinity16 = -(1 << 14);
+//! Relative 16-bit scores (fast_tile16.cuh, top): thresholds of the warp's largest H and the floor.
+inline constexpr std::int32_t rebase_high = 30000;
+inline constexpr std::int32_t rebase_mid = 20000;
+inline constexpr std::int32_t rebase_low = 12000;
+inline constexpr std::int32_t rebase_floor = -24000;
+//! True when the packed fill can hold a scheme's scores relative to a base (o + e + max s ≤ 30).
+inline bool relative16_fits(std::int32_t gap_open_extend, std::int32_t max_score) {
+  return gap_open_extend + max_score <= 30 && max_score >= 0;
+}
 //! Error words of a fill.
 inline constexpr std::int32_t fast_error_watchdog = 1;
 inline constexpr std::int32_t fast_error_overflow = 2;
@@ -34,6 +43,9 @@ struct strip_border {
   std::int32_t* f;   //!< F of the strip's last row, n entries
   std::uint64_t* oh; //!< origins of H (with origins only)
   std::uint64_t* of; //!< origins of F (with origins only)
+  //! Packed 16-bit fill with relative scores (fast_problem::relative16): the base of every 32
+  //! columns of the row (its values are relative to it), ⌈n / 32⌉ entries.
+  std::int32_t* base;
 };
 
 //! Everything the fill kernel reads and writes.
@@ -52,6 +64,9 @@ struct fast_problem {
   strip_best* d_best;             //!< per strip: best cell
   std::int32_t* d_error;          //!< 0 = fine, 1 = watchdog fired, 2 = 16-bit overflow
   std::int32_t score_limit;       //!< packed 16-bit fill: a best above this is an overflow
+  //! Packed 16-bit fill: 1 = scores held relative to a warp base that follows them (no overflow;
+  //! fast_tile16.cuh), 0 = absolute scores up to score_limit.
+  std::int32_t relative16;
   long long watchdog_cycles;      //!< spin limit (clock64 cycles) before d_error is set
   unsigned long long* d_wait_cycles;  //!< null, or sum over warps of clock64 cycles spent waiting on flags
   //! Band of a fill cut into bands of strips (fast_bands.hpp; 0 and 0 = strips for a whole

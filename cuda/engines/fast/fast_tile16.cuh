@@ -18,7 +18,23 @@
 //   H(i,j)  = max(0, H(i−1,j−1) + s, max(E~, F~) − o − e)      VIMNMX + VIADDMNMX.RELU (+ add)
 // The border row between strips holds H | F~ << 16 per column (4 bytes).
 //
-// Overflow: with T = pb.score_limit ≤ 32767 − max s, as long as every H computed so far is ≤ T
+// Relative scores (pb.relative16, the default where the scheme allows it): every value of the warp
+// is held relative to a warp-uniform 32-bit base b (absolute = relative + b), so that no score
+// overflows. Two cells next to each other (a row or a column apart) differ by at most
+// o + e + max s (E(i,j) ≥ H(i,j−1) − o − e and, by induction over the rows, H(i,j) ≤ H(i,j−1) +
+// o + e + max s), and the warp's cells at one step are at most 1023 rows and 63 columns apart:
+// they span at most D = 1086·(o + e + max s) ≤ 32,580 for o + e + max s ≤ 30 (relative16_fits).
+// E~ ≥ H(i,j−1) and F~ ≥ H(i−1,j) after their first step, so E~ and F~ lie in the same span.
+// Every 32 steps (t ≡ 30 mod 32, so that every 32-column chunk of the border row the strip writes
+// has one base) the warp takes its largest H: above rebase_high it moves b up so that the largest
+// is rebase_mid, and below rebase_low (with b > 0) down likewise (not below 0). So the largest H
+// stays below rebase_high + 32·(o + e + max s) < 32767 − max s, and while b > 0 the smallest
+// value is above rebase_low − D > rebase_floor: no value saturates, and H's floor of 0 is −b
+// (representable whenever a cell can be 0: then b ≤ D − rebase_low). The border row keeps the
+// relative values with the base of each chunk (strip_border::base); the strip below adds the
+// difference of the bases to what it reads. The best cell is kept in absolute scores.
+//
+// Overflow (relative16 = 0): with T = pb.score_limit ≤ 32767 − max s, as long as every H computed so far is ≤ T
 // every sum above stays ≤ 32767 and every value is exact; the first H above T is therefore
 // computed exactly, exceeds its lane's best, and is seen by the best-cell check, which raises
 // fast_error_overflow (the host reruns the pair at 32 bits); every warp polls the error word
@@ -34,6 +50,7 @@ namespace swat::fast {
 // (lo16), the bottom half in bits 16–31 (hi16).
 using swat::cuda::byte_pair;
 using swat::cuda::splat16;
+using swat::cuda::pack16;
 __device__ __forceinline__ std::int32_t top16(std::uint32_t x) { return swat::cuda::lo16(x); }
 __device__ __forceinline__ std::int32_t bottom16(std::uint32_t x) { return swat::cuda::hi16(x); }
 
@@ -104,9 +121,18 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
   std::uint32_t out_t = pad | (pad << 16);         // target ranks of the last step
   const std::uint32_t border_none = std::uint32_t(minus_inf & 0xffff0000u);  // H = 0, F~ = −inf
   std::uint32_t ch_hf = border_none, ch_t = pad;   // border chunk: lane k holds column start + k
-  std::uint32_t best2 = 0;                         // both halves' best scores (packed)
-  std::int32_t best_top = 0, top_i = 0, top_j = 0, best_bottom = 0, bottom_i = 0, bottom_j = 0;
+  std::uint32_t best2 = 0;                         // both halves' best scores (packed, relative)
+  std::int32_t best_top = 0, top_i = 0, top_j = 0, best_bottom = 0, bottom_i = 0, bottom_j = 0;  // absolute
   bool overflow = false;
+  const bool relative = pb.relative16 != 0;
+  std::int32_t base = 0;          // warp-uniform: absolute = relative + base
+  std::uint32_t zero_rel = 0;     // H's floor (absolute 0) in relative terms
+  const std::uint32_t floor16 = splat16(rebase_floor);
+  // Special rows (fast_problem::d_special): this strip's last row, kept for the traceback.
+  special_cell* special = nullptr;
+  if (pb.d_special && s + 1 < pb.strips && (s + 1) % pb.special_strips == 0)
+    special = pb.d_special + std::size_t((s + 1) / pb.special_strips - 1) * std::size_t(n);
+  std::int32_t special_max = 0;
   ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device> error(*pb.d_error);
 
   const strip_border in = band_entry(pb, s) ? pb.band_in : pb.border[(s + 1) & 1];
@@ -132,7 +158,13 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
           if (s > 0) {
             const std::uint32_t need = std::uint32_t(t < n - 32 ? t + 32 : n);
             if (!sync.wait(pb, s, need)) return;
-            if (c < n) ch_hf = std::uint32_t(in.h[c]);
+            if (c < n) {
+              ch_hf = std::uint32_t(in.h[c]);
+              if (relative) {  // from the chunk's base to this warp's
+                const std::int32_t d = in.base[t >> 5] - base;
+                ch_hf = __vaddss2(ch_hf, splat16(max(-32767, min(32767, d))));
+              }
+            }
           }
           if (c < n) ch_t = pb.d_target[c];
         }
@@ -154,16 +186,18 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
       const profile_entry<policy_t::profile_words> pbm = prof_bottom[(vt >> 16) * 32 + lane];
       std::uint32_t hup = vh, fup = vf;
       std::uint32_t dsum[R];
+      // max(diagonal + s, floor of H), then H = max(that, max(E~, F~) − o − e): the floor is 0
+      // (absolute), −base relative (the instructions of a plain add and a ReLU max).
   #pragma unroll
       for (int r = 0; r < R; ++r) {
-        dsum[r] = __vadd2(r == 0 ? up_prev : h[r - 1], byte_pair(pt.w[r / 4], pbm.w[r / 4], r % 4));
+        dsum[r] = __viaddmax_s16x2(r == 0 ? up_prev : h[r - 1], byte_pair(pt.w[r / 4], pbm.w[r / 4], r % 4), zero_rel);
         e[r] = __viaddmax_s16x2(e[r], neg_ge, h[r]);
       }
-      std::uint32_t colmax = 0;
+      std::uint32_t colmax = floor16;
   #pragma unroll
       for (int r = 0; r < R; ++r) {
         fup = __viaddmax_s16x2(fup, neg_ge, hup);
-        h[r] = __viaddmax_s16x2_relu(__vmaxs2(e[r], fup), neg_goe, dsum[r]);
+        h[r] = __viaddmax_s16x2(__vmaxs2(e[r], fup), neg_goe, dsum[r]);
         hup = h[r];
         if (r % 2 == 1) colmax = __vimax3_s16x2(colmax, h[r - 1], h[r]);
       }
@@ -174,12 +208,13 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
 
       if (__vmaxs2(colmax, best2) != best2) {  // a half beat its best (first column: smallest j)
         const std::int32_t jt = t - lane, jb = t - 32 - lane;
-        const std::int32_t ct = top16(colmax), cb = bottom16(colmax);
+        const std::int32_t rt = top16(colmax), rb = bottom16(colmax);
+        const std::int32_t ct = rt + base, cb = rb + base;
         if (ct > best_top && jt >= 0 && jt < n) {
           int ri = 0;
   #pragma unroll
           for (int r = R - 1; r >= 0; --r)
-            if (top16(h[r]) == ct) ri = r;
+            if (top16(h[r]) == rt) ri = r;
           best_top = ct;
           top_i = std::int32_t(top0 + ri + 1);
           top_j = jt + 1;
@@ -188,13 +223,13 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
           int ri = 0;
   #pragma unroll
           for (int r = R - 1; r >= 0; --r)
-            if (bottom16(h[r]) == cb) ri = r;
+            if (bottom16(h[r]) == rb) ri = r;
           best_bottom = cb;
           bottom_i = std::int32_t(bottom0 + ri + 1);
           bottom_j = jb + 1;
         }
-        best2 = (std::uint32_t(best_top) & 0xffffu) | (std::uint32_t(best_bottom) << 16);
-        if (max(best_top, best_bottom) > pb.score_limit && !overflow) {
+        best2 = pack16(max(-32768, min(32767, best_top - base)), max(-32768, min(32767, best_bottom - base)));
+        if (!relative && max(best_top, best_bottom) > pb.score_limit && !overflow) {
           overflow = true;
           raise_error(pb, fast_error_overflow);
         }
@@ -204,7 +239,36 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
         const std::int32_t jb = t - 63;
         if (jb >= 0 && jb < n) {
           out.h[jb] = std::int32_t(__byte_perm(hup, fup, 0x7632));  // bottom H | bottom F~ << 16
+          if (relative && (jb & 31) == 0) out.base[jb >> 5] = base;  // one base per chunk (rebases at t ≡ 30)
+          if (special) {  // absolute H and F = F~ − o − e of the strip's last row
+            const std::int32_t hh = bottom16(hup) + base;
+            special[jb] = special_cell{hh, bottom16(fup) + base - pb.gap_open_extend};
+            special_max = max(special_max, hh);
+          }
           if (((jb + 1) & 31) == 0 || jb + 1 == n) sync.publish(pb, s, std::uint32_t(jb + 1));
+        }
+      }
+
+      // Rebase (relative scores): warp-uniform, every 32 steps at t ≡ 30 (mod 32).
+      if (relative && (t & 31) == 30) {
+        const std::int32_t high = __reduce_max_sync(full, max(top16(colmax), bottom16(colmax)));
+        std::int32_t delta = 0;
+        if (high > rebase_high) delta = high - rebase_mid;
+        else if (base > 0 && high < rebase_low) delta = max(high - rebase_mid, -base);
+        if (delta != 0) {
+          const std::uint32_t d = splat16(delta);
+  #pragma unroll
+          for (int r = 0; r < R; ++r) {
+            h[r] = __vsubss2(h[r], d);
+            e[r] = __vmaxs2(__vsubss2(e[r], d), floor16);
+          }
+          up_prev = __vsubss2(up_prev, d);
+          out_h = __vsubss2(out_h, d);
+          out_f = __vmaxs2(__vsubss2(out_f, d), floor16);
+          ch_hf = __vsubss2(ch_hf, d);
+          base += delta;
+          zero_rel = splat16(max(-base, rebase_floor));
+          best2 = pack16(max(-32768, min(32767, best_top - base)), max(-32768, min(32767, best_bottom - base)));
         }
       }
     }
@@ -219,6 +283,7 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
     best_j = bottom_j;
   }
   if (idle) return;
+  if (special && lane == 31) atomicMax(pb.d_special_max + ((s + 1) / pb.special_strips - 1), special_max);
   sync.finish(pb);
   reduce_and_store_best<false>(pb, s, best, best_i, best_j, 0);
 }

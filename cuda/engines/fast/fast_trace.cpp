@@ -62,7 +62,7 @@ class tracer {
         held_ = special_fill_bytes(std::int64_t(kept.query.size()), std::int64_t(kept.target.size()), k);
       } else if ((k = special_band_rows(m, n, budget_, opt_.special_band_rows)) > 0) {
         const auto t0 = std::chrono::steady_clock::now();
-        best = be_.special_fill(q_, t_, k, false);
+        best = be_.special_fill(q_, t_, k, std::min(m, n) >= special_fill16_min_length);
         st_.special_seconds = seconds_since(t0);
         held_ = special_fill_bytes(m, n, k);
       }

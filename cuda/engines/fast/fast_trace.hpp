@@ -116,8 +116,8 @@ class trace_backend {
   virtual const scoring_scheme& scheme() const = 0;
   //! Score fill of query × target keeping the special rows (rows K, 2K, … below row m; H, F and
   //! each row's largest H) until the next special fill or drop_special. try16: the packed 16-bit
-  //! fill first (a score pass), which keeps no rows when no score passes 16 bits. Returns the
-  //! best cell; special_kept() says whether rows were kept.
+  //! fill (when K is a multiple of its 1024-row strips), else the 32-bit one. Returns the best
+  //! cell; special_kept() says what the rows are of.
   virtual best_cell special_fill(residue_span query, residue_span target, std::int64_t band_rows, bool try16) = 0;
   //! Columns c0 … c0 + count − 1 (DP, c0 ≥ 1) of kept special row b (row (b + 1)·K).
   virtual void special_cells(std::int64_t b, std::int64_t c0, std::int64_t count, special_cell* out) = 0;
@@ -140,6 +140,9 @@ std::int64_t special_fill_bytes(std::int64_t rows, std::int64_t cols, std::int64
 //! special_max_band_rows does (the crossing-pointer root fill then runs).
 std::int64_t special_band_rows(std::int64_t rows, std::int64_t cols, std::int64_t budget_bytes, std::int64_t preferred);
 inline constexpr std::int64_t special_max_band_rows = 65536;
+//! The traceback's own special fill takes the packed 16-bit fill from this length of the shorter
+//! sequence on (as the fast engine's score pass: fast_engine.cpp, score16_min_length).
+inline constexpr std::int64_t special_fill16_min_length = std::int64_t(1) << 17;
 //! True when kept special rows serve query × target: both are prefixes of the pair kept (same
 //! residues) and its best cell lies in them (it is then their best cell too).
 bool special_rows_serve(const special_rows_of& kept, residue_span query, residue_span target);

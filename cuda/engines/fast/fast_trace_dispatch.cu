@@ -179,7 +179,8 @@ class gpu_trace_backend final : public trace_backend {
     const std::size_t rows_bytes = std::size_t(kept) * std::size_t(n) * sizeof(special_cell);
     const std::size_t max_at = (rows_bytes + 255) / 256 * 256, bytes = max_at + std::size_t(kept) * 4;
     fill_options fo;
-    fo.variant = try16 ? fill_variant::score16 : fill_variant::score32;
+    // the packed fill's strips are 1024 rows: its special rows need K a multiple of that
+    fo.variant = try16 && k % 1024 == 0 ? fill_variant::score16 : fill_variant::score32;
     fo.watchdog_seconds = watchdog_;
     if (kept > 0) {
       if (special_.bytes() < bytes) special_.release();  // never the old rows and the new at once
@@ -189,11 +190,9 @@ class gpu_trace_backend final : public trace_backend {
       fo.special.every_rows = k;
     }
     if (!fill_) fill_ = std::make_unique<fill_context>(dev_);
+    // Every variant writes the rows (a 16-bit fill that overflowed is rerun at 32 bits, which
+    // writes them again), exact whenever its result is.
     const fill_result r = fill_->fill(query, target, scheme_, fo);
-    if (r.ran != fill_variant::score32) {  // a 16-bit score pass: no rows
-      special_.release();
-      return r.best;
-    }
     special_n_ = n;
     special_max_at_ = max_at;
     kept_.query.assign(query.begin(), query.end());

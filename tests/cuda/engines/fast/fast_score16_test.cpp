@@ -1,6 +1,7 @@
-// The packed 16-bit fill (fast_tile16.cuh): exact against the reference while the scores fit,
-// and an automatic 32-bit rerun when they do not — forced both by a real overflow (scores past
-// 32767) and by a lowered limit on ordinary pairs, on both sides of the limit.
+// The packed 16-bit fill (fast_tile16.cuh): exact against the reference and the CPU engine, with
+// scores relative to a warp base far past 32767 where the scheme allows it, and otherwise (or
+// with a lowered limit) an automatic 32-bit rerun on overflow — forced both by a real overflow
+// and by a lowered limit on ordinary pairs, on both sides of the limit.
 
 #include <gtest/gtest.h>
 
@@ -54,35 +55,74 @@ TEST(FastScore16, EqualsReferenceOnSeededPairs) {
   }
 }
 
-TEST(FastScore16, ScoresPast32767RerunAt32Bits) {
+TEST(FastScore16, ScoresPast32767StayExactRelativeToABase) {
   SWAT_REQUIRE_DEVICE();
   const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
   std::mt19937 rng(42);
   fill_context ctx(swat::test::test_device());
-  // 16,382 identical residues score 32,764 ≤ 32,765 = 32767 − 2: stays in 16 bits, exact.
+  // Relative scores (o + e + max s ≤ 30): no overflow, no rerun, however high the score.
+  for (std::int64_t len : {std::int64_t(16382), std::int64_t(16383), std::int64_t(40000)}) {
+    const auto a = acgt(rng, len);
+    const fill_result r = ctx.fill(a, a, s, score16());
+    EXPECT_EQ(r.best, (best_cell{std::int32_t(2 * len), len, len}));
+    EXPECT_FALSE(r.overflowed);
+    EXPECT_EQ(r.ran, fill_variant::score16);
+  }
+  // 24,000 residues inside random flanks, and a 30,000-residue tail after them: the warp's base
+  // goes up through the core and down again over the tail.
+  const auto core = acgt(rng, 24000);
+  auto q = test::random_residues(rng, 3000, s), t = test::random_residues(rng, 1000, s);
+  q.insert(q.end(), core.begin(), core.end());
+  t.insert(t.end(), core.begin(), core.end());
+  const auto tail = test::random_residues(rng, 30000, s), tail2 = test::random_residues(rng, 20000, s);
+  q.insert(q.end(), tail.begin(), tail.end());
+  t.insert(t.end(), tail2.begin(), tail2.end());
+  const fill_result r = ctx.fill(q, t, s, score16());
+  EXPECT_FALSE(r.overflowed);
+  EXPECT_EQ(r.ran, fill_variant::score16);
+  EXPECT_GE(r.best.score, 48000);
+  EXPECT_EQ(r.best, cpu_engine(4).score_only(q, t, s));
+}
+
+TEST(FastScore16, AbsoluteScoresPast32767RerunAt32Bits) {
+  SWAT_REQUIRE_DEVICE();
+  // o + e + max s > 30: absolute 16-bit scores, an overflow reruns the pair at 32 bits.
+  const scoring_scheme s = scoring::make_dna_scheme(2, -3, 40, 2);
+  std::mt19937 rng(43);
+  fill_context ctx(swat::test::test_device());
   const auto a = acgt(rng, 16382);
   fill_result r = ctx.fill(a, a, s, score16());
   EXPECT_EQ(r.best, (best_cell{32764, 16382, 16382}));
   EXPECT_FALSE(r.overflowed);
   EXPECT_EQ(r.ran, fill_variant::score16);
-  // One more residue: 32,766 passes the limit → overflow detected, rerun at 32 bits.
   const auto b = acgt(rng, 16383);
   r = ctx.fill(b, b, s, score16());
   EXPECT_EQ(r.best, (best_cell{32766, 16383, 16383}));
   EXPECT_TRUE(r.overflowed);
   EXPECT_EQ(r.ran, fill_variant::score32);
-  // Far past 32767 (the 16-bit cells would wrap): 24,000 residues inside random flanks.
-  const auto core = acgt(rng, 24000);
-  auto q = test::random_residues(rng, 3000, s), t = test::random_residues(rng, 1000, s);
-  q.insert(q.end(), core.begin(), core.end());
-  t.insert(t.end(), core.begin(), core.end());
-  const auto tail = test::random_residues(rng, 2000, s);
-  q.insert(q.end(), tail.begin(), tail.end());
-  r = ctx.fill(q, t, s, score16());
-  EXPECT_TRUE(r.overflowed);
-  EXPECT_EQ(r.ran, fill_variant::score32);
-  EXPECT_GE(r.best.score, 48000);
-  EXPECT_EQ(r.best, cpu_engine(1).score_only(q, t, s));  // 27,000 × 25,000: the striped CPU engine
+}
+
+//! Long related pairs (scores up to ~10^5: many rebases) on every scheme that takes relative
+//! scores, against the CPU engine; also the special rows the fill keeps, against the 32-bit fill's.
+TEST(FastScore16, RelativeScoresEqualTheCpuEngineOnLongPairs) {
+  SWAT_REQUIRE_DEVICE();
+  const auto schemes = test::schemes();
+  std::mt19937 rng(44);
+  fill_context ctx(swat::test::test_device());
+  cpu_engine cpu(8);
+  int relative = 0;
+  for (int k = 0; k < (test::short_run() ? 4 : 12); ++k) {
+    const scoring_scheme& s = schemes[std::size_t(k) % schemes.size()];
+    const std::int64_t m = std::uniform_int_distribution<std::int64_t>(20000, 60000)(rng);
+    const std::int64_t n = std::uniform_int_distribution<std::int64_t>(20000, 60000)(rng);
+    const auto q = test::random_residues(rng, m, s);
+    const auto t = test::related_or_random(rng, q, n, s);
+    const fill_result r = ctx.fill(q, t, s, score16());
+    EXPECT_EQ(r.best, cpu.score_only(q, t, s)) << "pair " << k << " m " << m << " n " << n << " " << s.matrix_name;
+    EXPECT_FALSE(r.overflowed && scheme_relative16(s)) << "pair " << k;
+    relative += scheme_relative16(s) && r.best.score > 40000 ? 1 : 0;
+  }
+  EXPECT_GT(relative, 2);
 }
 
 TEST(FastScore16, LoweredLimitForcesTheRerun) {
@@ -164,12 +204,15 @@ TEST(FastScore16Barrier, EveryModeEqualsReference) {
       EXPECT_EQ(r.ran, fill_variant::score16);
     }
   }
-  // Overflow under a barrier: the fill runs to its end, then the 32-bit rerun gives the answer.
-  const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
+  // Past 32767 under a barrier: relative scores stay exact; absolute ones (o + e + max s > 30)
+  // overflow, the fill runs to its end, then the 32-bit rerun gives the answer.
   const auto a = acgt(rng, 17000);
   fill_options o = score16();
   o.grid_barrier = sync_mode::lastin;
-  const fill_result r = ctx.fill(a, a, s, o);
+  fill_result r = ctx.fill(a, a, scoring::make_dna_scheme(2, -3, 5, 2), o);
+  EXPECT_FALSE(r.overflowed);
+  EXPECT_EQ(r.best, (best_cell{34000, 17000, 17000}));
+  r = ctx.fill(a, a, scoring::make_dna_scheme(2, -3, 40, 2), o);
   EXPECT_TRUE(r.overflowed);
   EXPECT_EQ(r.best, (best_cell{34000, 17000, 17000}));
 }
