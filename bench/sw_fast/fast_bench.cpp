@@ -68,6 +68,8 @@ int fast_main(const std::vector<std::string>& args) {
        "local scores stay small (score16 without overflow)")
       ("trace", "instead of the fills: full GPU traceback (fast_trace.hpp) of SARS-CoV-2 × RaTG13 and of "
        "the 1.46 Mb pair, time split into crossing fills, codes fills and CPU walk")
+      ("long-pair", "instead of the fills: the 1.46 Mb pair's score passes, traceback and whole command "
+       "(issue 26's long_pair CSV; --csv is written anew)")
       ("csv", "append rows to this CSV", cxxopts::value<std::string>()->default_value(""))
       ("commit", "commit recorded in the CSV", cxxopts::value<std::string>()->default_value("unknown"))
       ("h,help", "this help");
@@ -84,6 +86,8 @@ int fast_main(const std::vector<std::string>& args) {
   const auto barrier_columns = cli::integer_list("--barrier-columns", r["barrier-columns"].as<std::string>(),
                                                  -(1 << 20), 1 << 20);
   const cuda::device_context dev = require_device("bench fast");
+  if (r.count("long-pair"))
+    return long_pair_bench(dev, reps_option, r["csv"].as<std::string>(), r["commit"].as<std::string>());
   if (r.count("trace"))
     return fast_trace_bench(dev, command, reps_option, r["csv"].as<std::string>(), r["commit"].as<std::string>());
 

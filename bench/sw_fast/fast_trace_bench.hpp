@@ -13,4 +13,11 @@ namespace swat::bench {
 int fast_trace_bench(const cuda::device_context& dev, const std::string& command, int reps,
                      const std::string& csv_path, const std::string& commit);
 
+//! `swat-gpu bench fast --long-pair`: the 1.46 Mb S. kunkelii pair (issue 26) — the score pass
+//! (packed 16-bit, and the 32-bit fill for comparison), the score pass that keeps special rows,
+//! the traceback from them (and the crossing-pointer root fill's, once), and the whole `swat-gpu
+//! align … --strand plus` command; medians of reps. Rows `case,phase,seconds,gcups,commit,device,
+//! date` to csv_path (written anew; standard output when empty).
+int long_pair_bench(const cuda::device_context& dev, int reps, const std::string& csv_path, const std::string& commit);
+
 }  // namespace swat::bench
