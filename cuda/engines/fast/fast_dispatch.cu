@@ -37,7 +37,7 @@ bool scheme_fits16(const scoring_scheme& scheme) {
 }
 
 bool scheme_relative16(const scoring_scheme& scheme) {
-  return scheme_fits16(scheme) && relative16_fits(scheme.gap_open + scheme.gap_extend, scheme.max_score());
+  return scheme_fits16(scheme) && rebase_levels_of(scheme.gap_open + scheme.gap_extend, scheme.max_score()).fits;
 }
 
 //! Launches the packed 16-bit fill with grid barrier `mode` (persistent modes only, not none)
@@ -86,7 +86,9 @@ fast_problem stage_fill(cuda::device_buffer& b, residue_span query, residue_span
   const std::size_t off_table = layout.add(packed.table.size());
   const std::size_t off_ready = layout.add(std::size_t(strips) * 4);
   const std::size_t off_best = layout.add(std::size_t(strips) * sizeof(strip_best));
-  const std::size_t off_error = layout.add(16);  // error word, a banded fill's beat count at +4, the 8-byte flag-wait counter at +8
+  // error word, a banded fill's beat count at +4, the 8-byte flag-wait counter at +8, the packed
+  // fill's best score so far at +16
+  const std::size_t off_error = layout.add(32);
   const std::size_t off_border = layout.add(2 * std::size_t(n) * border_cell);
   const std::size_t chunks = std::size_t((n + 31) / 32);
   const std::size_t off_base = packed16 ? layout.add(2 * chunks * 4) : 0;  // relative16: chunk bases
@@ -121,12 +123,17 @@ fast_problem stage_fill(cuda::device_buffer& b, residue_span query, residue_span
   pb.d_best = b.as<strip_best>(off_best);
   pb.d_error = b.as<std::int32_t>(off_error);
   pb.d_wait_cycles = b.as<unsigned long long>(off_error + 8);
+  pb.d_best_so_far = b.as<std::int32_t>(off_error + 16);
   pb.watchdog_cycles = static_cast<long long>(options.watchdog_seconds * watchdog_clock_hz);
   pb.score_limit = 32767 - std::max(scheme.max_score(), 0);
   if (options.score16_limit > 0) pb.score_limit = std::min(pb.score_limit, options.score16_limit);
   // Relative 16-bit scores (no overflow) where the scheme allows; a test's score16_limit asks for
   // the absolute fill and its overflow instead.
   pb.relative16 = packed16 && options.score16_limit == 0 && scheme_relative16(scheme);
+  const rebase_levels levels = rebase_levels_of(scheme.gap_open + scheme.gap_extend, scheme.max_score());
+  pb.rebase_low = levels.low;
+  pb.rebase_mid = levels.mid;
+  pb.rebase_high = levels.high;
   if ((variant == fill_variant::score32 || variant == fill_variant::score16) && options.special.rows) {
     const std::int64_t every = options.special.every_rows;
     if (every < rows || every % rows != 0 || !options.special.row_max)

@@ -82,7 +82,7 @@ bool scheme_fits(const scoring_scheme& scheme);
 //! True when the packed 16-bit fill can run the scheme (scheme_fits and o + e ≤ 8192).
 bool scheme_fits16(const scoring_scheme& scheme);
 //! True when the packed 16-bit fill holds the scheme's scores relative to a base, exact however
-//! high they go (scheme_fits16 and o + e + max s ≤ 30); otherwise it reruns at 32 bits past 32767.
+//! high they go (scheme_fits16 and o + e + max s ≤ 26); otherwise it reruns at 32 bits past 32767.
 bool scheme_relative16(const scoring_scheme& scheme);
 
 //! Reusable device buffers for fills on one device (one pair at a time; not thread-safe).

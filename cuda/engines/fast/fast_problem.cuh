@@ -12,14 +12,25 @@ namespace swat::fast {
 inline constexpr std::int32_t fast_minus_infinity = -(1 << 29);
 //! −infinity of the packed 16-bit fill (E~ and F~ start there; −16384 − e stays above −32768).
 inline constexpr std::int32_t fast_minus_infinity16 = -(1 << 14);
-//! Relative 16-bit scores (fast_tile16.cuh, top): thresholds of the warp's largest H and the floor.
-inline constexpr std::int32_t rebase_high = 30000;
-inline constexpr std::int32_t rebase_mid = 20000;
-inline constexpr std::int32_t rebase_low = 12000;
-inline constexpr std::int32_t rebase_floor = -24000;
-//! True when the packed fill can hold a scheme's scores relative to a base (o + e + max s ≤ 30).
-inline bool relative16_fits(std::int32_t gap_open_extend, std::int32_t max_score) {
-  return gap_open_extend + max_score <= 30 && max_score >= 0;
+//! Relative 16-bit scores (fast_tile16.cuh, top): the levels of the warp's largest H between
+//! which its base stays, from the scheme's largest step between two neighbouring cells.
+struct rebase_levels {
+  std::int32_t low = 0;   //!< D + 32 steps (D: the most two of the warp's cells differ): below it (base > 0) the base goes down
+  std::int32_t mid = 0;   //!< where a rebase puts the largest H
+  std::int32_t high = 0;  //!< above it the base goes up
+  bool fits = false;      //!< the levels leave room (o + e + max s ≤ 26)
+};
+inline rebase_levels rebase_levels_of(std::int32_t gap_open_extend, std::int32_t max_score) {
+  const std::int32_t step = gap_open_extend + max_score;  // |H(i,j) − H(i,j±1 or i±1,j)| ≤ step
+  rebase_levels r;
+  if (max_score < 0 || step <= 0 || step > 1000) return r;
+  // D = 1086·step (cells ≤ 1023 rows and 63 columns apart), and the largest H may fall by 32·step
+  // before the next look: the base goes down below D + 32·step, so the largest stays ≥ D.
+  r.low = 1118 * step;
+  r.high = 32767 - 32 * step - max_score - 64;  // 32 steps of growth, one more score, a margin
+  r.mid = (r.low + r.high) / 2;
+  r.fits = r.high - r.low >= 2000;
+  return r;
 }
 //! Error words of a fill.
 inline constexpr std::int32_t fast_error_watchdog = 1;
@@ -67,6 +78,10 @@ struct fast_problem {
   //! Packed 16-bit fill: 1 = scores held relative to a warp base that follows them (no overflow;
   //! fast_tile16.cuh), 0 = absolute scores up to score_limit.
   std::int32_t relative16;
+  std::int32_t rebase_low, rebase_mid, rebase_high;  //!< rebase_levels_of the scheme (relative16)
+  //! Packed 16-bit fill: the largest best score any warp has published (device-scope atomicMax,
+  //! zeroed by the host). A cell below it is not the best cell: lanes skip its bookkeeping.
+  std::int32_t* d_best_so_far;
   long long watchdog_cycles;      //!< spin limit (clock64 cycles) before d_error is set
   unsigned long long* d_wait_cycles;  //!< null, or sum over warps of clock64 cycles spent waiting on flags
   //! Band of a fill cut into bands of strips (fast_bands.hpp; 0 and 0 = strips for a whole

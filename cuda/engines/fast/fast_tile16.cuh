@@ -20,19 +20,19 @@
 //
 // Relative scores (pb.relative16, the default where the scheme allows it): every value of the warp
 // is held relative to a warp-uniform 32-bit base b (absolute = relative + b), so that no score
-// overflows. Two cells next to each other (a row or a column apart) differ by at most
-// o + e + max s (E(i,j) ≥ H(i,j−1) − o − e and, by induction over the rows, H(i,j) ≤ H(i,j−1) +
-// o + e + max s), and the warp's cells at one step are at most 1023 rows and 63 columns apart:
-// they span at most D = 1086·(o + e + max s) ≤ 32,580 for o + e + max s ≤ 30 (relative16_fits).
-// E~ ≥ H(i,j−1) and F~ ≥ H(i−1,j) after their first step, so E~ and F~ lie in the same span.
-// Every 32 steps (t ≡ 30 mod 32, so that every 32-column chunk of the border row the strip writes
-// has one base) the warp takes its largest H: above rebase_high it moves b up so that the largest
-// is rebase_mid, and below rebase_low (with b > 0) down likewise (not below 0). So the largest H
-// stays below rebase_high + 32·(o + e + max s) < 32767 − max s, and while b > 0 the smallest
-// value is above rebase_low − D > rebase_floor: no value saturates, and H's floor of 0 is −b
-// (representable whenever a cell can be 0: then b ≤ D − rebase_low). The border row keeps the
-// relative values with the base of each chunk (strip_border::base); the strip below adds the
-// difference of the bases to what it reads. The best cell is kept in absolute scores.
+// overflows, with the instructions of the absolute fill. Two cells next to each other (a row or a
+// column apart) differ by at most g = o + e + max s (E(i,j) ≥ H(i,j−1) − o − e and, by induction
+// over the rows, H(i,j) ≤ H(i,j−1) + g), and the warp's cells at one step are at most 1023 rows
+// and 63 columns apart: they lie within D = 1086·g of its largest H. Every 32 steps (t ≡ 30 mod
+// 32, so that each 32-column chunk of the border row the strip writes has one base) the warp takes
+// its largest H: above rebase_high the base goes up so that it is rebase_mid; with b > 0 and below
+// rebase_low = D + 32·g it goes down likewise (not below 0). So while b > 0 the largest H is ≥ D and
+// every cell's H is ≥ 0 relative, i.e. ≥ b > 0 absolute: no cell is 0, and the fill's floor at
+// relative 0 (its ReLU) never binds a true value; the largest stays below rebase_high + 32·g, so
+// nothing passes 32767 (rebase_levels_of: o + e + max s ≤ 26). E~ ≥ H(i,j−1) and F~ ≥ H(i−1,j)
+// after their first step, inside the same range. The border row keeps relative values with each
+// chunk's base (strip_border::base); the strip below adds the difference of the bases to what it
+// reads (its first row is next to that row: within 32·g). The best cell is kept in absolute scores.
 //
 // Overflow (relative16 = 0): with T = pb.score_limit ≤ 32767 − max s, as long as every H computed so far is ≤ T
 // every sum above stays ≤ 32767 and every value is exact; the first H above T is therefore
@@ -122,12 +122,18 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
   const std::uint32_t border_none = std::uint32_t(minus_inf & 0xffff0000u);  // H = 0, F~ = −inf
   std::uint32_t ch_hf = border_none, ch_t = pad;   // border chunk: lane k holds column start + k
   std::uint32_t best2 = 0;                         // both halves' best scores (packed, relative)
+  // Bookkeeping gate: a half enters it only above its own best and at or above floor_best, the
+  // largest best any warp published (a cell with that score exists, so no cell below it is the
+  // best cell). On a similar pair every cell left of the path rises column after column but stays
+  // below the strip above's cells: the gate keeps those steps out of the bookkeeping.
+  std::int32_t floor_best = 0;                     // absolute
+  std::uint32_t gate2 = 0;                         // max(best2, floor_best − 1), relative, packed
+  std::int32_t published = 0;                      // the warp's best it published last
+  std::int32_t seen = 0;                           // the published best read at t ≡ 14 (mod 32)
   std::int32_t best_top = 0, top_i = 0, top_j = 0, best_bottom = 0, bottom_i = 0, bottom_j = 0;  // absolute
   bool overflow = false;
   const bool relative = pb.relative16 != 0;
   std::int32_t base = 0;          // warp-uniform: absolute = relative + base
-  std::uint32_t zero_rel = 0;     // H's floor (absolute 0) in relative terms
-  const std::uint32_t floor16 = splat16(rebase_floor);
   // Special rows (fast_problem::d_special): this strip's last row, kept for the traceback.
   special_cell* special = nullptr;
   if (pb.d_special && s + 1 < pb.strips && (s + 1) % pb.special_strips == 0)
@@ -186,18 +192,16 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
       const profile_entry<policy_t::profile_words> pbm = prof_bottom[(vt >> 16) * 32 + lane];
       std::uint32_t hup = vh, fup = vf;
       std::uint32_t dsum[R];
-      // max(diagonal + s, floor of H), then H = max(that, max(E~, F~) − o − e): the floor is 0
-      // (absolute), −base relative (the instructions of a plain add and a ReLU max).
   #pragma unroll
       for (int r = 0; r < R; ++r) {
-        dsum[r] = __viaddmax_s16x2(r == 0 ? up_prev : h[r - 1], byte_pair(pt.w[r / 4], pbm.w[r / 4], r % 4), zero_rel);
+        dsum[r] = __vadd2(r == 0 ? up_prev : h[r - 1], byte_pair(pt.w[r / 4], pbm.w[r / 4], r % 4));
         e[r] = __viaddmax_s16x2(e[r], neg_ge, h[r]);
       }
-      std::uint32_t colmax = floor16;
+      std::uint32_t colmax = 0;
   #pragma unroll
       for (int r = 0; r < R; ++r) {
         fup = __viaddmax_s16x2(fup, neg_ge, hup);
-        h[r] = __viaddmax_s16x2(__vmaxs2(e[r], fup), neg_goe, dsum[r]);
+        h[r] = __viaddmax_s16x2_relu(__vmaxs2(e[r], fup), neg_goe, dsum[r]);
         hup = h[r];
         if (r % 2 == 1) colmax = __vimax3_s16x2(colmax, h[r - 1], h[r]);
       }
@@ -206,7 +210,7 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
       out_f = fup;
       out_t = vt;
 
-      if (__vmaxs2(colmax, best2) != best2) {  // a half beat its best (first column: smallest j)
+      if (__vmaxs2(colmax, gate2) != gate2) {  // a half beat its best and the floor (first column: smallest j)
         const std::int32_t jt = t - lane, jb = t - 32 - lane;
         const std::int32_t rt = top16(colmax), rb = bottom16(colmax);
         const std::int32_t ct = rt + base, cb = rb + base;
@@ -229,6 +233,7 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
           bottom_j = jb + 1;
         }
         best2 = pack16(max(-32768, min(32767, best_top - base)), max(-32768, min(32767, best_bottom - base)));
+        gate2 = __vmaxs2(best2, splat16(max(-32768, min(32767, floor_best - 1 - base))));
         if (!relative && max(best_top, best_bottom) > pb.score_limit && !overflow) {
           overflow = true;
           raise_error(pb, fast_error_overflow);
@@ -249,27 +254,39 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
         }
       }
 
-      // Rebase (relative scores): warp-uniform, every 32 steps at t ≡ 30 (mod 32).
-      if (relative && (t & 31) == 30) {
-        const std::int32_t high = __reduce_max_sync(full, max(top16(colmax), bottom16(colmax)));
-        std::int32_t delta = 0;
-        if (high > rebase_high) delta = high - rebase_mid;
-        else if (base > 0 && high < rebase_low) delta = max(high - rebase_mid, -base);
-        if (delta != 0) {
-          const std::uint32_t d = splat16(delta);
-  #pragma unroll
-          for (int r = 0; r < R; ++r) {
-            h[r] = __vsubss2(h[r], d);
-            e[r] = __vmaxs2(__vsubss2(e[r], d), floor16);
-          }
-          up_prev = __vsubss2(up_prev, d);
-          out_h = __vsubss2(out_h, d);
-          out_f = __vmaxs2(__vsubss2(out_f, d), floor16);
-          ch_hf = __vsubss2(ch_hf, d);
-          base += delta;
-          zero_rel = splat16(max(-base, rebase_floor));
-          best2 = pack16(max(-32768, min(32767, best_top - base)), max(-32768, min(32767, best_bottom - base)));
+      if ((t & 31) == 30) {  // warp-uniform, every 32 steps at t ≡ 30 (mod 32)
+        // The gate's floor: this warp's best, published, and the largest published by any warp.
+        const std::int32_t mine = __reduce_max_sync(full, std::uint32_t(max(best_top, best_bottom)));
+        if (mine > published && pb.d_best_so_far) {
+          if (lane == 0) atomicMax(pb.d_best_so_far, mine);
+          published = mine;
         }
+        floor_best = max(floor_best, max(mine, seen));
+        // Rebase (relative scores).
+        if (relative) {
+          const std::int32_t high = __reduce_max_sync(full, max(top16(colmax), bottom16(colmax)));
+          std::int32_t delta = 0;
+          if (high > pb.rebase_high) delta = high - pb.rebase_mid;
+          else if (base > 0 && high < pb.rebase_low) delta = max(high - pb.rebase_mid, -base);
+          if (delta != 0) {
+            const std::uint32_t d = splat16(delta);
+  #pragma unroll
+            for (int r = 0; r < R; ++r) {
+              h[r] = __vsubss2(h[r], d);
+              e[r] = __vmaxs2(__vsubss2(e[r], d), minus_inf);
+            }
+            up_prev = __vsubss2(up_prev, d);
+            out_h = __vsubss2(out_h, d);
+            out_f = __vmaxs2(__vsubss2(out_f, d), minus_inf);
+            ch_hf = __vsubss2(ch_hf, d);
+            base += delta;
+            best2 = pack16(max(-32768, min(32767, best_top - base)), max(-32768, min(32767, best_bottom - base)));
+          }
+        }
+        gate2 = __vmaxs2(best2, splat16(max(-32768, min(32767, floor_best - 1 - base))));
+      } else if ((t & 31) == 14 && pb.d_best_so_far) {  // read half a chunk ahead: its latency hides
+        seen = ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device>(*pb.d_best_so_far)
+                   .load(::cuda::memory_order_relaxed);
       }
     }
     if (!sync.after_step(u)) return;

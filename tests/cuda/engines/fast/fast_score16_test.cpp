@@ -60,7 +60,7 @@ TEST(FastScore16, ScoresPast32767StayExactRelativeToABase) {
   const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
   std::mt19937 rng(42);
   fill_context ctx(swat::test::test_device());
-  // Relative scores (o + e + max s ≤ 30): no overflow, no rerun, however high the score.
+  // Relative scores (o + e + max s ≤ 26): no overflow, no rerun, however high the score.
   for (std::int64_t len : {std::int64_t(16382), std::int64_t(16383), std::int64_t(40000)}) {
     const auto a = acgt(rng, len);
     const fill_result r = ctx.fill(a, a, s, score16());
@@ -86,7 +86,7 @@ TEST(FastScore16, ScoresPast32767StayExactRelativeToABase) {
 
 TEST(FastScore16, AbsoluteScoresPast32767RerunAt32Bits) {
   SWAT_REQUIRE_DEVICE();
-  // o + e + max s > 30: absolute 16-bit scores, an overflow reruns the pair at 32 bits.
+  // o + e + max s > 26: absolute 16-bit scores, an overflow reruns the pair at 32 bits.
   const scoring_scheme s = scoring::make_dna_scheme(2, -3, 40, 2);
   std::mt19937 rng(43);
   fill_context ctx(swat::test::test_device());
@@ -122,7 +122,7 @@ TEST(FastScore16, RelativeScoresEqualTheCpuEngineOnLongPairs) {
     EXPECT_FALSE(r.overflowed && scheme_relative16(s)) << "pair " << k;
     relative += scheme_relative16(s) && r.best.score > 40000 ? 1 : 0;
   }
-  EXPECT_GT(relative, 2);
+  EXPECT_GE(relative, 2);
 }
 
 TEST(FastScore16, LoweredLimitForcesTheRerun) {
@@ -204,7 +204,7 @@ TEST(FastScore16Barrier, EveryModeEqualsReference) {
       EXPECT_EQ(r.ran, fill_variant::score16);
     }
   }
-  // Past 32767 under a barrier: relative scores stay exact; absolute ones (o + e + max s > 30)
+  // Past 32767 under a barrier: relative scores stay exact; absolute ones (o + e + max s > 26)
   // overflow, the fill runs to its end, then the 32-bit rerun gives the answer.
   const auto a = acgt(rng, 17000);
   fill_options o = score16();
