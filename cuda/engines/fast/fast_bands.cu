@@ -157,7 +157,7 @@ fill_result run_bands(residue_span query, residue_span target, const scoring_sch
   if (error != 0)
     throw cuda_error("sw_fast: a ready flag did not rise within " + std::to_string(options.watchdog_seconds) +
                      " s (watchdog, banded fill)");
-  const strip_best top = best_of_strips(bests);
+  const strip_best top = best_of_strips(bests, options.rows_first);
   res.best = {top.score, top.query_end, top.target_end};
   return res;
 }

@@ -130,6 +130,8 @@ fast_problem stage_fill(cuda::device_buffer& b, residue_span query, residue_span
   // Relative 16-bit scores (no overflow) where the scheme allows; a test's score16_limit asks for
   // the absolute fill and its overflow instead.
   pb.relative16 = packed16 && options.score16_limit == 0 && scheme_relative16(scheme);
+  if (options.rows_first && origins) throw std::invalid_argument("sw_fast: the rows-first tie rule is the score variants'");
+  pb.rows_first = options.rows_first ? 1 : 0;
   const rebase_levels levels = rebase_levels_of(scheme.gap_open + scheme.gap_extend, scheme.max_score());
   pb.rebase_low = levels.low;
   pb.rebase_mid = levels.mid;
@@ -148,10 +150,11 @@ fast_problem stage_fill(cuda::device_buffer& b, residue_span query, residue_span
   return pb;
 }
 
-strip_best best_of_strips(const std::vector<strip_best>& bests) {
+strip_best best_of_strips(const std::vector<strip_best>& bests, bool rows_first) {
   strip_best top{0, 0, 0, 0, 0};
   for (const strip_best& sb : bests)
-    if (sb.score > 0 && cell_beats(sb.score, sb.query_end, sb.target_end, top.score, top.query_end, top.target_end))
+    if (sb.score > 0 &&
+        cell_beats_as(rows_first, sb.score, sb.query_end, sb.target_end, top.score, top.query_end, top.target_end))
       top = sb;
   return top;
 }
@@ -274,7 +277,7 @@ fill_result fill_context::run_once(residue_span query, residue_span target, cons
     throw cuda_error("sw_fast: a ready flag did not rise within " +
                      std::to_string(options.watchdog_seconds) + " s (watchdog)");
 
-  const strip_best top = best_of_strips(bests);
+  const strip_best top = best_of_strips(bests, options.rows_first);
   res.best = {top.score, top.query_end, top.target_end};
   if (origins && top.score > 0) {
     res.query_begin = std::int64_t(top.origin >> 32);

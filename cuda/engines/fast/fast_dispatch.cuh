@@ -26,8 +26,9 @@ int variant_strip_rows(fill_variant v);
 fast_problem stage_fill(cuda::device_buffer& b, residue_span query, residue_span target, const scoring_scheme& scheme,
                         fill_variant variant, const fill_options& options, cudaStream_t st);
 
-//! The best cell over the strips' bests, taken in strip order under the tie rule (as one fill's).
-strip_best best_of_strips(const std::vector<strip_best>& bests);
+//! The best cell over the strips' bests, taken in strip order under the tie rule (as one fill's;
+//! rows_first: the transposed rule, fast_problem::rows_first).
+strip_best best_of_strips(const std::vector<strip_best>& bests, bool rows_first = false);
 
 //! Launches the fill kernel of policy_t over pb.strips strips on dev; max_blocks > 0 caps the
 //! grid (tests: few warps take many strips). Returns the number of blocks launched.

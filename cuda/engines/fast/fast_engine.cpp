@@ -84,6 +84,16 @@ class fast_engine final : public engine {
       layout.devices = band_devices_;
       return fill_bands(query, target, scheme, fo, 0, layout).best;  // bands of one round, cycled over the GPUs
     }
+    // A short query against a long target (a gene against a genome window) is filled transposed:
+    // the target's rows make many strips where the query's made a few (a strip is one warp), with
+    // the rows-first tie rule, so that the best cell is the same.
+    if (scheme.symmetric() && query.size() < transpose_max_query && target.size() >= transpose_min_ratio * query.size()) {
+      fill_options to;
+      to.rows_first = true;
+      to.variant = scheme_relative16(scheme) ? fill_variant::score16 : fill_variant::score32;
+      const best_cell b = ctx_.fill(target, query, scheme, to).best;
+      return {b.score, b.target_end, b.query_end};
+    }
     // A pair whose alignment may follow (a search's long pair) keeps its special rows: the
     // traceback then starts from them instead of filling the matrix again (fast_trace.hpp).
     if (double(query.size()) * double(target.size()) >= special_min_cells &&
@@ -117,6 +127,10 @@ class fast_engine final : public engine {
   //! memory (a megabase pair's checkpoint rows, gigabytes, are freed at once).
   static constexpr std::int64_t kept_trace_bytes = std::int64_t(256) << 20;
 
+  //! Score-only pairs with a query shorter than this and a target at least transpose_min_ratio
+  //! times as long are filled transposed (fewer than 64 strips of the query: one warp each).
+  static constexpr std::size_t transpose_max_query = std::size_t(1) << 16;
+  static constexpr std::size_t transpose_min_ratio = 4;
   //! Score-only pairs of at least this many cells keep the special rows of their fill for the
   //! traceback that may follow (a few gigabytes for a megabase pair: at most half the free memory).
   static constexpr double special_min_cells = double(1ll << 32);

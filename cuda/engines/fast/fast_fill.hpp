@@ -46,6 +46,9 @@ struct fill_options {
   //! layer) every barrier_columns columns instead of per-strip ready flags (fast_barrier_kernel.cuh).
   std::optional<sync_mode> grid_barrier;
   int barrier_columns = 0;  //!< columns between two barriers (0: 64); a multiple of 32
+  //! score32 and score16: the best cell under the rows-first tie rule (the higher score, then the
+  //! smaller query end i, then the smaller target end j), for a pair filled transposed.
+  bool rows_first = false;
   //! score32 (also the rerun of an overflowed score16): keep H and F of every every_rows-th
   //! row (a multiple of 512) below row 0 and above row m in rows (⌊(m − 1) / every_rows⌋ × n
   //! cells, device memory the caller owns) and each such row's largest H in row_max (as many

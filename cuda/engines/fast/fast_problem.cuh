@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "common/traceback.hpp"
 #include "cuda/engines/fast/fast_trace_types.hpp"
 
 namespace swat::fast {
@@ -79,6 +80,9 @@ struct fast_problem {
   //! fast_tile16.cuh), 0 = absolute scores up to score_limit.
   std::int32_t relative16;
   std::int32_t rebase_low, rebase_mid, rebase_high;  //!< rebase_levels_of the scheme (relative16)
+  //! Score fills of a transposed pair (the target as the query): the best cell under the
+  //! rows-first tie rule (smallest row, then column), the original's columns-first rule.
+  std::int32_t rows_first;
   //! Packed 16-bit fill: the largest best score any warp has published (device-scope atomicMax,
   //! zeroed by the host). A cell below it is not the best cell: lanes skip its bookkeeping.
   std::int32_t* d_best_so_far;
@@ -114,6 +118,16 @@ struct fast_problem {
   std::int32_t special_strips;
   std::int32_t* d_special_max;
 };
+
+//! cell_beats, or with rows_first its transpose (the higher score, then the smaller row, then the
+//! smaller column): the best cell of a transposed fill is the original's best cell transposed.
+#if defined(__CUDACC__)
+__host__ __device__
+#endif
+inline bool cell_beats_as(bool rows_first, std::int32_t score, std::int64_t i, std::int64_t j, std::int32_t best_score,
+                          std::int64_t best_i, std::int64_t best_j) {
+  return rows_first ? cell_beats(score, j, i, best_score, best_j, best_i) : cell_beats(score, i, j, best_score, best_i, best_j);
+}
 
 //! A band's ready flag at or above this carries the error (low 4 bits) that stopped the band
 //! above: the band below stops too instead of waiting for its watchdog.

@@ -169,7 +169,7 @@ __device__ void reduce_and_store_best(const fast_problem& pb, int s, std::int32_
     const std::int32_t oj = __shfl_xor_sync(full, best_j, d);
     [[maybe_unused]] std::uint64_t oo = 0;
     if constexpr (origins) oo = __shfl_xor_sync(full, best_o, d);
-    if (os > 0 && cell_beats(os, oi, oj, best, best_i, best_j)) {
+    if (os > 0 && cell_beats_as(pb.rows_first != 0, os, oi, oj, best, best_i, best_j)) {
       best = os;
       best_i = oi;
       best_j = oj;
@@ -349,7 +349,9 @@ __device__ void fill_strip(const fast_problem& pb, int s,
       out_oh = ohup;
       out_of = ofup;
     }
-    if (colmax > best) {  // first column (smallest j) of the lane reaching this score
+    // First column (smallest j) of the lane reaching this score, and in it the smallest row; with
+    // rows_first (score variants) also an equal score in a smaller row of a later column.
+    if (colmax > best || (!origins && pb.rows_first && colmax == best && colmax > 0)) {
       int ri = 0;
       [[maybe_unused]] std::uint64_t o = 0;
 #pragma unroll
@@ -358,10 +360,12 @@ __device__ void fill_strip(const fast_problem& pb, int s,
           ri = r;
           if constexpr (origins) o = oh[r];
         }
-      best = colmax;
-      best_i = std::int32_t(row0 + ri + 1);
-      best_j = jj + 1;
-      if constexpr (origins) best_o = o;
+      if (colmax > best || std::int32_t(row0 + ri + 1) < best_i) {
+        best = colmax;
+        best_i = std::int32_t(row0 + ri + 1);
+        best_j = jj + 1;
+        if constexpr (origins) best_o = o;
+      }
     }
     if (lane == 31 && write_border) {
       out.h[jj] = hup;

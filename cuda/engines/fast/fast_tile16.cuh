@@ -130,10 +130,17 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
   std::uint32_t gate2 = 0;                         // max(best2, floor_best − 1), relative, packed
   std::int32_t published = 0;                      // the warp's best it published last
   std::int32_t seen = 0;                           // the published best read at t ≡ 14 (mod 32)
+  const bool rows_first = pb.rows_first != 0;
   std::int32_t best_top = 0, top_i = 0, top_j = 0, best_bottom = 0, bottom_i = 0, bottom_j = 0;  // absolute
   bool overflow = false;
   const bool relative = pb.relative16 != 0;
   std::int32_t base = 0;          // warp-uniform: absolute = relative + base
+  // The gate of best2: a half enters above it (rows_first: also at its own best, for a smaller row;
+  // never at 0, which is no cell), and never below floor_best.
+  const auto gate_of = [&](std::uint32_t b2) {
+    const std::uint32_t own = rows_first ? __vmaxs2(__vsubss2(b2, splat16(1)), splat16(max(-32768, -base))) : b2;
+    return __vmaxs2(own, splat16(max(-32768, min(32767, floor_best - 1 - base))));
+  };
   // Special rows (fast_problem::d_special): this strip's last row, kept for the traceback.
   special_cell* special = nullptr;
   if (pb.d_special && s + 1 < pb.strips && (s + 1) % pb.special_strips == 0)
@@ -214,26 +221,31 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
         const std::int32_t jt = t - lane, jb = t - 32 - lane;
         const std::int32_t rt = top16(colmax), rb = bottom16(colmax);
         const std::int32_t ct = rt + base, cb = rb + base;
-        if (ct > best_top && jt >= 0 && jt < n) {
+        // rows_first: an equal score in a smaller row of a later column wins too
+        if ((ct > best_top || (rows_first && ct == best_top && ct > 0)) && jt >= 0 && jt < n) {
           int ri = 0;
   #pragma unroll
           for (int r = R - 1; r >= 0; --r)
             if (top16(h[r]) == rt) ri = r;
-          best_top = ct;
-          top_i = std::int32_t(top0 + ri + 1);
-          top_j = jt + 1;
+          if (ct > best_top || std::int32_t(top0 + ri + 1) < top_i) {
+            best_top = ct;
+            top_i = std::int32_t(top0 + ri + 1);
+            top_j = jt + 1;
+          }
         }
-        if (cb > best_bottom && jb >= 0 && jb < n) {
+        if ((cb > best_bottom || (rows_first && cb == best_bottom && cb > 0)) && jb >= 0 && jb < n) {
           int ri = 0;
   #pragma unroll
           for (int r = R - 1; r >= 0; --r)
             if (bottom16(h[r]) == rb) ri = r;
-          best_bottom = cb;
-          bottom_i = std::int32_t(bottom0 + ri + 1);
-          bottom_j = jb + 1;
+          if (cb > best_bottom || std::int32_t(bottom0 + ri + 1) < bottom_i) {
+            best_bottom = cb;
+            bottom_i = std::int32_t(bottom0 + ri + 1);
+            bottom_j = jb + 1;
+          }
         }
         best2 = pack16(max(-32768, min(32767, best_top - base)), max(-32768, min(32767, best_bottom - base)));
-        gate2 = __vmaxs2(best2, splat16(max(-32768, min(32767, floor_best - 1 - base))));
+        gate2 = gate_of(best2);
         if (!relative && max(best_top, best_bottom) > pb.score_limit && !overflow) {
           overflow = true;
           raise_error(pb, fast_error_overflow);
@@ -283,7 +295,7 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
             best2 = pack16(max(-32768, min(32767, best_top - base)), max(-32768, min(32767, best_bottom - base)));
           }
         }
-        gate2 = __vmaxs2(best2, splat16(max(-32768, min(32767, floor_best - 1 - base))));
+        gate2 = gate_of(best2);
       } else if ((t & 31) == 14 && pb.d_best_so_far) {  // read half a chunk ahead: its latency hides
         seen = ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device>(*pb.d_best_so_far)
                    .load(::cuda::memory_order_relaxed);
@@ -294,7 +306,7 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
 
   // The lane's two halves, then the warp, under the tie rule.
   std::int32_t best = best_top, best_i = top_i, best_j = top_j;
-  if (best_bottom > 0 && cell_beats(best_bottom, bottom_i, bottom_j, best, best_i, best_j)) {
+  if (best_bottom > 0 && cell_beats_as(rows_first, best_bottom, bottom_i, bottom_j, best, best_i, best_j)) {
     best = best_bottom;
     best_i = bottom_i;
     best_j = bottom_j;

@@ -7,6 +7,7 @@
 
 #include <random>
 
+#include "cuda/engines/fast/fast_engine.hpp"
 #include "cuda/engines/fast/fast_fill.hpp"
 #include "engine/cpu_engine.hpp"
 #include "reference/reference.hpp"
@@ -231,6 +232,51 @@ TEST(FastScore16Barrier, RejectsLaunchModesAndOtherVariants) {
   o.barrier_columns = 0;
   o.variant = fill_variant::score32;
   EXPECT_THROW(ctx.fill(q, q, s, o), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace swat::fast
+
+namespace swat::fast {
+namespace {
+
+//! The rows-first tie rule (fill_options::rows_first): a pair filled transposed gives the
+//! original's best cell transposed, on both score variants — random pairs, tandem repeats (ties
+//! everywhere) and the fast engine's own transposed score pass of short queries against long
+//! targets.
+TEST(FastRowsFirst, TransposedFillsGiveTheBestCellOfThePair) {
+  SWAT_REQUIRE_DEVICE();
+  const auto schemes = test::schemes();
+  std::mt19937 rng(909);
+  fill_context ctx(swat::test::test_device());
+  auto eng = make_fast_engine(engine_options{});
+  int ties = 0;
+  for (int k = 0; k < (test::short_run() ? 60 : 240); ++k) {
+    const scoring_scheme& s = schemes[std::size_t(k) % schemes.size()];
+    const std::int64_t m = std::uniform_int_distribution<std::int64_t>(1, 1500)(rng);
+    const std::int64_t n = std::uniform_int_distribution<std::int64_t>(1, 6000)(rng);
+    auto q = test::random_residues(rng, m, s);
+    if (k % 3 == 2) {  // tandem repeats: many cells of the best score
+      const std::size_t unit = std::uniform_int_distribution<std::size_t>(1, 6)(rng);
+      for (std::size_t i = unit; i < q.size(); ++i) q[i] = q[i - unit];
+    }
+    auto t = test::related_or_random(rng, q, n, s);
+    if (k % 3 == 2)
+      for (std::size_t j = 0; j + q.size() < t.size(); j += q.size() + 7) std::copy(q.begin(), q.end(), t.begin() + std::ptrdiff_t(j));
+    const alignment ref = reference::align(q, t, s);
+    const best_cell want{ref.score, ref.query_end, ref.target_end};
+    for (const fill_variant v : {fill_variant::score32, fill_variant::score16}) {
+      fill_options o;
+      o.variant = v;
+      o.rows_first = true;
+      const best_cell b = ctx.fill(t, q, s, o).best;
+      EXPECT_EQ((best_cell{b.score, b.target_end, b.query_end}), want)
+          << "pair " << k << " m " << m << " n " << n << " " << s.matrix_name << " variant " << int(v);
+    }
+    if (s.symmetric()) EXPECT_EQ(eng->score_only(q, t, s), want) << "engine, pair " << k;
+    ties += k % 3 == 2 && want.score > 0 ? 1 : 0;
+  }
+  EXPECT_GT(ties, 10);
 }
 
 }  // namespace
