@@ -23,6 +23,13 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+//! The budget cannot hold a fill the traceback needs (a std::runtime_error to its callers; a walk
+//! over special rows catches it and runs the root fill instead).
+class budget_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 //! How a segment begins: a crossing cell of the path (true H and F), zero borders from a column,
 //! or a kept special row as its top border (the crossing unknown, found by the walk).
 struct segment_start {
@@ -55,22 +62,41 @@ class tracer {
       const special_rows_of& kept = be_.special_kept();
       std::int64_t k = 0;
       best_cell best;
-      if (special_rows_serve(kept, q_, t_)) {
+      // Kept rows serve when they are of this pair and leave room beside them for the crossing
+      // fill of the widest band (a band that fits no fill falls back to the root fill below).
+      const std::int64_t kept_bytes =
+          kept.band_rows > 0 ? special_fill_bytes(std::int64_t(kept.query.size()), std::int64_t(kept.target.size()), kept.band_rows) : 0;
+      const std::int64_t kept_band = std::min(kept.band_rows, m);
+      if (special_rows_serve(kept, q_, t_) &&
+          kept_bytes + crossing_fill_bytes(kept_band, n + 1, trace_strip_rows) <= budget_) {
         k = kept.band_rows;
         best = kept.best;
         st_.special_reused = true;
-        held_ = special_fill_bytes(std::int64_t(kept.query.size()), std::int64_t(kept.target.size()), k);
-      } else if ((k = special_band_rows(m, n, budget_, opt_.special_band_rows)) > 0) {
-        const auto t0 = std::chrono::steady_clock::now();
-        best = be_.special_fill(q_, t_, k, std::min(m, n) >= special_fill16_min_length);
-        st_.special_seconds = seconds_since(t0);
-        held_ = special_fill_bytes(m, n, k);
+        held_ = kept_bytes;
+      } else {
+        be_.drop_special();  // not of this pair (or too large): their memory goes first
+        if ((k = special_band_rows(m, n, budget_, opt_.special_band_rows)) > 0) {
+          const auto t0 = std::chrono::steady_clock::now();
+          best = be_.special_fill(q_, t_, k, std::min(m, n) >= special_fill16_min_length);
+          st_.special_seconds = seconds_since(t0);
+          held_ = special_fill_bytes(m, n, k);
+        }
       }
       if (k > 0) {
         st_.special_rows_k = k;
         st_.peak_bytes = std::max(st_.peak_bytes, held_);
         budget_ -= held_;
-        return walk_bands(best, k);
+        try {
+          return walk_bands(best, k);
+        } catch (const budget_error&) {
+          // A band wider than the rows left room for: the root fill, with the whole budget.
+          be_.drop_special();
+          rev_.clear();
+          begin_i_ = begin_j_ = 0;
+          budget_ = opt_.budget_bytes;
+          held_ = 0;
+          st_ = trace_stats{};
+        }
       }
     }
     const std::int64_t k = choose_band(m, n, opt_.preferred_band_rows);
@@ -107,7 +133,7 @@ class tracer {
       const std::int64_t room = budget_ - crossing_fill_bytes(rows, cols, rows);
       const std::int64_t rows_kept = room / (16 * std::max<std::int64_t>(cols, 1));
       if (rows_kept < 1 && rows > k)
-        throw std::runtime_error("sw_fast trace: GPU memory budget of " + std::to_string(opt_.budget_bytes) +
+        throw budget_error("sw_fast trace: GPU memory budget of " + std::to_string(opt_.budget_bytes) +
                                  " bytes cannot hold one checkpoint row of " + std::to_string(cols) + " columns");
       k = std::max(k, ceil_div(ceil_div(rows, rows_kept + 1), trace_strip_rows) * trace_strip_rows);
     }
@@ -128,6 +154,13 @@ class tracer {
       s.end_f = end_f;
       const std::int64_t c = std::int64_t(p & ptr_column);
       const bool f = (p & ptr_state_f) != 0;
+      // Landing on column 0 of a band's top row: that cell is the fill's left border, on the path
+      // only as its stop cell (H = 0): the matrix's column 0, or a zero segment's stop column.
+      if (c == 0 && !(p & ptr_stop)) {
+        if (f || !(start.zero || (start.border && lo == 0)))
+          throw std::logic_error("sw_fast trace: path lands on the left border of its fill");
+        p = ptr_stop;
+      }
       if (p & ptr_stop) {
         s.start.zero = true;
         s.start.col = lo + c;
@@ -194,7 +227,7 @@ class tracer {
     const trace_sub sub = make_sub(s);
     if (codes_fill_bytes(rows, cols) <= budget_ || rows <= trace_strip_rows) {
       if (codes_fill_bytes(rows, cols) > budget_)
-        throw std::runtime_error("sw_fast trace: GPU memory budget of " + std::to_string(opt_.budget_bytes) +
+        throw budget_error("sw_fast trace: GPU memory budget of " + std::to_string(opt_.budget_bytes) +
                                  " bytes cannot hold the codes of a " + std::to_string(rows) + " x " +
                                  std::to_string(cols) + " segment");
       st_.peak_bytes = std::max(st_.peak_bytes, held_ + codes_fill_bytes(rows, cols));
@@ -209,7 +242,7 @@ class tracer {
     }
     const std::int64_t k = choose_band(rows, cols, trace_strip_rows);
     if (k >= rows)
-      throw std::runtime_error("sw_fast trace: GPU memory budget too small to split a " + std::to_string(rows) +
+      throw budget_error("sw_fast trace: GPU memory budget too small to split a " + std::to_string(rows) +
                                " x " + std::to_string(cols) + " segment");
     const auto t0 = std::chrono::steady_clock::now();
     const crossing_result cr = be_.crossing_fill(sub, k, cols);
@@ -361,7 +394,7 @@ class tracer {
     const trace_sub sub = make_sub(s);
     if (codes_fill_bytes(rows, cols) <= budget_ || rows <= trace_strip_rows) {
       if (codes_fill_bytes(rows, cols) > budget_)
-        throw std::runtime_error("sw_fast trace: GPU memory budget of " + std::to_string(opt_.budget_bytes) +
+        throw budget_error("sw_fast trace: GPU memory budget of " + std::to_string(opt_.budget_bytes) +
                                  " bytes cannot hold the codes of a " + std::to_string(rows) + " x " +
                                  std::to_string(cols) + " band");
       st_.peak_bytes = std::max(st_.peak_bytes, held_ + codes_fill_bytes(rows, cols));
@@ -372,8 +405,8 @@ class tracer {
       t0 = std::chrono::steady_clock::now();
       const walk_end w = walk_codes(rows, cols, s.end_f);
       st_.walk_seconds += seconds_since(t0);
-      if (w.stopped || (w.i > 0 && w.j == 0 && lo == 0) || (w.i == 0 && s.start.zero)) {
-        // H = 0 at the stop cell, the matrix's left column, or row 0 of the matrix
+      if (w.stopped || (w.j == 0 && lo == 0) || (w.i == 0 && s.start.zero)) {
+        // H = 0 at the stop cell, the matrix's left column (also on the special row), or row 0
         if (w.st != state::h) throw std::logic_error("sw_fast trace: walk left the matrix inside a gap");
         begin_i_ = s.row0 + w.i;
         begin_j_ = lo + w.j;
@@ -394,7 +427,7 @@ class tracer {
     // segments (the topmost starts on the crossing of the special row, or at the begin).
     const std::int64_t k = choose_band(rows, cols, trace_strip_rows);
     if (k >= rows)
-      throw std::runtime_error("sw_fast trace: GPU memory budget too small to split a " + std::to_string(rows) +
+      throw budget_error("sw_fast trace: GPU memory budget too small to split a " + std::to_string(rows) +
                                " x " + std::to_string(cols) + " band");
     const auto t0 = std::chrono::steady_clock::now();
     const crossing_result cr = be_.crossing_fill(sub, k, cols);

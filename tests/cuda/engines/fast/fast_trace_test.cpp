@@ -150,6 +150,45 @@ void special_pairs(trace_backend& (*get)(const scoring_scheme&), int pairs, std:
   EXPECT_GT(bands, pairs);
 }
 
+//! An alignment that begins on column 0 of a band's top row (q = 512·b unrelated residues, then
+//! the target): the walk reaches the left border exactly on a special or checkpoint row. Special
+//! rows (codes, and crossing fills under a tight budget) and the root fill.
+void begins_on_column_0(trace_backend& (*get)(const scoring_scheme&)) {
+  const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
+  std::mt19937 rng(31);
+  for (int b = 1; b <= 2; ++b) {
+    std::vector<std::uint8_t> t(300), q(std::size_t(512 * b), 0);  // A… against C/G/T
+    for (auto& r : t) r = std::uint8_t(std::uniform_int_distribution<int>(1, 3)(rng));
+    q.insert(q.end(), t.begin(), t.end());
+    const alignment want = reference::align(q, t, s);
+    ASSERT_EQ(want.query_begin, 512 * b);
+    ASSERT_EQ(want.target_begin, 0);
+    const std::int64_t m = std::int64_t(q.size()), n = std::int64_t(t.size());
+    for (int mode = 0; mode < 3; ++mode) {
+      trace_options o;
+      o.special_band_rows = 512;
+      o.preferred_band_rows = 512;
+      o.special = mode < 2;
+      o.budget_bytes = mode == 1 ? special_fill_bytes(m, n, 512) + crossing_fill_bytes(512, n + 1, 256) + 160 * (n + 32)
+                                 : std::int64_t(1) << 30;
+      trace_backend& be = get(s);
+      if (mode == 1) be.special_fill(q, t, 512, false);  // kept, so that the tight budget still uses them
+      else be.drop_special();
+      trace_stats st;
+      EXPECT_EQ(trace_alignment(q, t, be, o, &st), want) << "b " << b << " mode " << mode;
+      EXPECT_EQ(st.special_rows_k > 0, mode < 2) << "b " << b << " mode " << mode;
+      if (mode == 1) EXPECT_GT(st.crossing_fills, 0) << "b " << b;
+    }
+  }
+}
+
+TEST(FastTrace, CpuModelBeginsOnColumn0OfABandTop) { begins_on_column_0(cpu_backend); }
+
+TEST(FastTrace, GpuBeginsOnColumn0OfABandTop) {
+  SWAT_REQUIRE_DEVICE();
+  begins_on_column_0(gpu_backend);
+}
+
 TEST(FastTrace, CpuModelEqualsReference) { random_pairs(cpu_backend, swat::test::test_size(40, 150, 300), 1500, 11); }
 
 TEST(FastTrace, CpuModelSpecialRowsEqualReference) {
