@@ -221,38 +221,6 @@ class tracer {
     return sub;
   }
 
-  void solve(const segment& s) {
-    const std::int64_t rows = s.row1 - s.row0, lo = col_lo(s), cols = s.end_col - lo;
-    if (rows < 1 || cols < 1) throw std::logic_error("sw_fast trace: empty segment");
-    const trace_sub sub = make_sub(s);
-    if (codes_fill_bytes(rows, cols) <= budget_ || rows <= trace_strip_rows) {
-      if (codes_fill_bytes(rows, cols) > budget_)
-        throw budget_error("sw_fast trace: GPU memory budget of " + std::to_string(opt_.budget_bytes) +
-                                 " bytes cannot hold the codes of a " + std::to_string(rows) + " x " +
-                                 std::to_string(cols) + " segment");
-      st_.peak_bytes = std::max(st_.peak_bytes, held_ + codes_fill_bytes(rows, cols));
-      auto t0 = std::chrono::steady_clock::now();
-      be_.codes_fill(sub);
-      st_.codes_seconds += seconds_since(t0);
-      ++st_.codes_fills;
-      t0 = std::chrono::steady_clock::now();
-      walk(s, rows, cols, lo);
-      st_.walk_seconds += seconds_since(t0);
-      return;
-    }
-    const std::int64_t k = choose_band(rows, cols, trace_strip_rows);
-    if (k >= rows)
-      throw budget_error("sw_fast trace: GPU memory budget too small to split a " + std::to_string(rows) +
-                               " x " + std::to_string(cols) + " segment");
-    const auto t0 = std::chrono::steady_clock::now();
-    const crossing_result cr = be_.crossing_fill(sub, k, cols);
-    st_.crossing_seconds += seconds_since(t0);
-    ++st_.crossing_fills;
-    const auto children =
-        follow(s.end_f ? cr.end_pf : cr.end_ph, (rows - 1) / k, k, s.row0, lo, s.row1, s.end_col, s.end_f, s.start);
-    for (const segment& c : children) solve(c);
-  }
-
   enum class state { h, e, f };
   //! Where a walk over the codes of the last codes fill ended: on a cell whose H is 0 (stopped),
   //! or on row 0 or column 0 in state st.
@@ -261,6 +229,55 @@ class tracer {
     state st = state::h;
     bool stopped = false;
   };
+
+  //! Whether the codes of a rows × cols piece fit the budget (a strip's always go; they throw when
+  //! even they do not fit).
+  bool codes_fit(std::int64_t rows, std::int64_t cols, const char* what) const {
+    if (codes_fill_bytes(rows, cols) <= budget_) return true;
+    if (rows > trace_strip_rows) return false;
+    throw budget_error("sw_fast trace: GPU memory budget of " + std::to_string(opt_.budget_bytes) +
+                       " bytes cannot hold the codes of a " + std::to_string(rows) + " x " + std::to_string(cols) + " " +
+                       what);
+  }
+
+  //! Fills the codes of piece s (its sub) and walks them from its end (see walk_codes).
+  walk_end fill_and_walk(const segment& s, const trace_sub& sub, std::int64_t rows, std::int64_t cols) {
+    st_.peak_bytes = std::max(st_.peak_bytes, held_ + codes_fill_bytes(rows, cols));
+    auto t0 = std::chrono::steady_clock::now();
+    be_.codes_fill(sub);
+    st_.codes_seconds += seconds_since(t0);
+    ++st_.codes_fills;
+    t0 = std::chrono::steady_clock::now();
+    const walk_end w = walk_codes(rows, cols, s.end_f);
+    st_.walk_seconds += seconds_since(t0);
+    return w;
+  }
+
+  //! Cuts piece s, too wide for its codes, by a crossing fill (bands of the smallest K the budget
+  //! takes) and solves the pieces; returns them from the bottom up.
+  std::vector<segment> split(const segment& s, const trace_sub& sub, std::int64_t rows, std::int64_t cols,
+                             std::int64_t lo, const char* what) {
+    const std::int64_t k = choose_band(rows, cols, trace_strip_rows);
+    if (k >= rows)
+      throw budget_error("sw_fast trace: GPU memory budget too small to split a " + std::to_string(rows) + " x " +
+                         std::to_string(cols) + " " + what);
+    const auto t0 = std::chrono::steady_clock::now();
+    const crossing_result cr = be_.crossing_fill(sub, k, cols);
+    st_.crossing_seconds += seconds_since(t0);
+    ++st_.crossing_fills;
+    auto children =
+        follow(s.end_f ? cr.end_pf : cr.end_ph, (rows - 1) / k, k, s.row0, lo, s.row1, s.end_col, s.end_f, s.start);
+    for (const segment& c : children) solve(c);
+    return children;
+  }
+
+  void solve(const segment& s) {
+    const std::int64_t rows = s.row1 - s.row0, lo = col_lo(s), cols = s.end_col - lo;
+    if (rows < 1 || cols < 1) throw std::logic_error("sw_fast trace: empty segment");
+    const trace_sub sub = make_sub(s);
+    if (codes_fit(rows, cols, "segment")) walk(s, fill_and_walk(s, sub, rows, cols), lo);
+    else split(s, sub, rows, cols, lo, "segment");
+  }
 
   //! Walks the codes of the last codes fill (rules of walk_traceback) from (rows, cols) in state
   //! H or F, pushing the operations.
@@ -299,9 +316,8 @@ class tracer {
     return w;
   }
 
-  //! Walks the codes of segment s from its end to its start.
-  void walk(const segment& s, std::int64_t rows, std::int64_t cols, std::int64_t lo) {
-    const walk_end w = walk_codes(rows, cols, s.end_f);
+  //! Checks the walk w of segment s's codes, from its end to its start, and records a begin.
+  void walk(const segment& s, const walk_end& w, std::int64_t lo) {
     const std::int64_t i = w.i, j = w.j;
     const state st = w.st;
     if (s.start.zero) {
@@ -392,19 +408,8 @@ class tracer {
     const std::int64_t rows = s.row1 - s.row0, lo = col_lo(s), cols = s.end_col - lo;
     if (rows < 1 || cols < 1) throw std::logic_error("sw_fast trace: empty band");
     const trace_sub sub = make_sub(s);
-    if (codes_fill_bytes(rows, cols) <= budget_ || rows <= trace_strip_rows) {
-      if (codes_fill_bytes(rows, cols) > budget_)
-        throw budget_error("sw_fast trace: GPU memory budget of " + std::to_string(opt_.budget_bytes) +
-                                 " bytes cannot hold the codes of a " + std::to_string(rows) + " x " +
-                                 std::to_string(cols) + " band");
-      st_.peak_bytes = std::max(st_.peak_bytes, held_ + codes_fill_bytes(rows, cols));
-      auto t0 = std::chrono::steady_clock::now();
-      be_.codes_fill(sub);
-      st_.codes_seconds += seconds_since(t0);
-      ++st_.codes_fills;
-      t0 = std::chrono::steady_clock::now();
-      const walk_end w = walk_codes(rows, cols, s.end_f);
-      st_.walk_seconds += seconds_since(t0);
+    if (codes_fit(rows, cols, "band")) {
+      const walk_end w = fill_and_walk(s, sub, rows, cols);
       if (w.stopped || (w.j == 0 && lo == 0) || (w.i == 0 && s.start.zero)) {
         // H = 0 at the stop cell, the matrix's left column (also on the special row), or row 0
         if (w.st != state::h) throw std::logic_error("sw_fast trace: walk left the matrix inside a gap");
@@ -425,17 +430,7 @@ class tracer {
     }
     // Too wide for its codes: a crossing fill of the band with the same top border, then its
     // segments (the topmost starts on the crossing of the special row, or at the begin).
-    const std::int64_t k = choose_band(rows, cols, trace_strip_rows);
-    if (k >= rows)
-      throw budget_error("sw_fast trace: GPU memory budget too small to split a " + std::to_string(rows) +
-                               " x " + std::to_string(cols) + " band");
-    const auto t0 = std::chrono::steady_clock::now();
-    const crossing_result cr = be_.crossing_fill(sub, k, cols);
-    st_.crossing_seconds += seconds_since(t0);
-    ++st_.crossing_fills;
-    const auto children =
-        follow(s.end_f ? cr.end_pf : cr.end_ph, (rows - 1) / k, k, s.row0, lo, s.row1, s.end_col, s.end_f, s.start);
-    for (const segment& c : children) solve(c);
+    const std::vector<segment> children = split(s, sub, rows, cols, lo, "band");
     const segment_start& top = children.back().start;
     if (top.zero) return false;  // solve() recorded the begin
     crossing = top;

@@ -234,12 +234,6 @@ TEST(FastScore16Barrier, RejectsLaunchModesAndOtherVariants) {
   EXPECT_THROW(ctx.fill(q, q, s, o), std::invalid_argument);
 }
 
-}  // namespace
-}  // namespace swat::fast
-
-namespace swat::fast {
-namespace {
-
 //! The rows-first tie rule (fill_options::rows_first): a pair filled transposed gives the
 //! original's best cell transposed, on both score variants — random pairs, tandem repeats (ties
 //! everywhere) and the fast engine's own transposed score pass of short queries against long
