@@ -36,7 +36,10 @@
 //     E = −inf in its left column): by the argument of engine/cpu_traceback.hpp its codes
 //     reproduce the reference's path, which the CPU walks to the row above (or to its begin).
 //     A band whose codes do not fit the budget is cut by a crossing fill with the same top border
-//     (steps 1–3 below, the special row's values at the landing column as the start).
+//     (steps 1–3 below, the special row's values at the landing column as the start); a band no
+//     fill fits (rows kept by a score pass under a smaller budget) ends the walk, and the root
+//     fill below runs instead, the rows freed first. A path reaching column 0 of the matrix (on a
+//     band's top row too) begins there: H = 0 on that column.
 // Bands are sequential (each band's end is the crossing found above it), each about K × (K + a
 // few hundred) cells for a similar pair: the traceback costs the score fill plus m/K small fills.
 //
