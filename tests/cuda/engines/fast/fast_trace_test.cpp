@@ -88,7 +88,9 @@ trace_backend& gpu_backend(const scoring_scheme& s) {
 //! codes, so that they are cut by crossing fills whose top border is the special row.
 void special_pairs(trace_backend& (*get)(const scoring_scheme&), int pairs, std::int64_t max_len, std::uint32_t seed) {
   auto schemes = test::schemes();
-  schemes.push_back(scoring::make_dna_scheme(2, -3, 4, 0));  // gap extension free: no width bound
+  schemes.push_back(scoring::make_dna_scheme(2, -3, 4, 0));     // gap extension free: no width bound
+  schemes.push_back(scoring::make_dna_scheme(5, -4, 60, 12));    // gaps dearer than many matches
+  schemes.push_back(scoring::make_protein_scheme("BLOSUM62", 0, 1));  // gaps opened for free
   std::mt19937 rng(seed);
   int failed = 0, bands = 0, band_splits = 0, reused = 0;
   for (int k = 0; k < pairs && failed < 5; ++k) {
