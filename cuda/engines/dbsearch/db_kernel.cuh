@@ -2,9 +2,11 @@
 // The persistent scan kernel: a grid sized to fill the GPU once, whose warps (or blocks) take
 // batches of pairs of targets from a device-side task queue (Chen et al. 2010: dynamic load
 // balancing with a persistent kernel and an atomic queue head), longest first, until the queue
-// is empty. A launch scans a batch of queries: batch b belongs to query b / batches_per_query
-// (queries longest first), so several short queries fill the GPU together and a long one is
-// not held back by short ones.
+// is empty. A launch scans a batch of queries in one of two orders (scan_problem::pair_major,
+// chosen by the host for the shorter tail): query-major, batch b belongs to query
+// b / batches_per_query (queries longest first), so a long query is not held back by short
+// ones; pair-major, batch b is query b mod queries against the (b / queries)-th batch of pairs,
+// so the longest pairs of every query start first and the launch ends on short pairs.
 //
 // Three profile modes (scan_problem::mode, chosen per query batch by the host):
 //  • resident: the block copies every profile of the batch into shared memory once; each warp
@@ -25,6 +27,15 @@
 #include "cuda/engines/dbsearch/db_tile.cuh"
 
 namespace swat::dbsearch {
+
+//! Batch (or pipelined task) b of a launch in the launch's order: its query, and the index of its
+//! batch of pairs (its pair, for pipelined tasks and batches of one pair).
+__device__ inline std::int64_t query_of_batch(const scan_problem& pb, std::int64_t b) {
+  return pb.pair_major ? b % pb.queries : b / pb.batches_per_query;
+}
+__device__ inline std::int64_t pairs_of_batch(const scan_problem& pb, std::int64_t b) {
+  return pb.pair_major ? b / pb.queries : b % pb.batches_per_query;
+}
 
 //! Pair p of the chunk as the calling group sees it (idle past the last pair).
 __device__ inline pair_view load_pair(const scan_problem& pb, std::int64_t p) {
@@ -83,7 +94,7 @@ template <int W>
 struct pipe_tasks {
   static constexpr int slots = 16;  //!< tasks in flight at most (≥ W: one-strip tasks)
   long long range[slots];           //!< first running strip << 24 | strips (0: none)
-  long long task[slots];            //!< the task (query · pairs + pair)
+  long long task[slots];            //!< the task (its batch number, pipelined: one pair)
   int left[slots];                  //!< warps of the task that have not handed their best cells in
   int busy[slots];                  //!< 1 while the task runs
   int score[slots][2][W], row[slots][2][W], col[slots][2][W];  //!< each warp's best cells (A, B)
@@ -180,7 +191,7 @@ __device__ void scan_pipelined(const scan_problem& pb) {
           ov |= shared_load(&pt.over[slot][w]);
         }
         const long long b = shared_load(&pt.task[slot]);
-        const std::int64_t q = b / pb.pairs, p = b % pb.pairs;
+        const std::int64_t q = query_of_batch(pb, b), p = pairs_of_batch(pb, b);
         const pair_view pair = load_pair(pb, p);
         result_cell* out = pb.d_result + 2 * (q * pb.pairs + p);
         out[0] = result_cell{r[0].score, r[0].i, r[0].j, (ov & 1) ? flag_overflow : 0};
@@ -237,7 +248,7 @@ __device__ void scan_pipelined(const scan_problem& pb) {
             shared_store(&pt.finished, 1);
           } else if (wait_zero(pb, &pt.busy[k % TS])) {
             const int sl = k % TS;
-            const int n = pb.d_queries[b / pb.pairs].strips;
+            const int n = pb.d_queries[query_of_batch(pb, b)].strips;
             for (int w = 0; w < W; ++w) {
               for (int x = 0; x < 2; ++x) {
                 shared_store(&pt.score[sl][x][w], 0);
@@ -276,7 +287,7 @@ __device__ void scan_pipelined(const scan_problem& pb) {
     long long task = 0;
     if (lane == 0) task = shared_load(&pt.task[slot]);
     task = __shfl_sync(full, task, 0);
-    const std::int64_t q = task / pb.pairs, p = task % pb.pairs;
+    const std::int64_t q = query_of_batch(pb, task), p = pairs_of_batch(pb, task);
     const query_info qi = pb.d_queries[q];
     const pair_view pair = load_pair(pb, p);
     const std::int32_t steps = pair.columns + G - 1;
@@ -346,9 +357,9 @@ __global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_
         b = round * warps + global_warp;
       }
       if (b >= batches) break;
-      const std::int64_t q = b / pb.batches_per_query;
+      const std::int64_t q = query_of_batch(pb, b);
       const query_info qi = pb.d_queries[q];
-      const std::int64_t p = pb.one_to_one ? q : (b % pb.batches_per_query) * pb.batch + group_in_warp;
+      const std::int64_t p = pb.one_to_one ? q : pairs_of_batch(pb, b) * pb.batch + group_in_warp;
       const pair_view pair = load_pair(pb, p);
       const std::int32_t steps = __reduce_max_sync(full, unsigned(pair.columns)) + G - 1;
       const entry_t* query_profile = base + qi.profile_offset / std::int64_t(sizeof(entry_t));
@@ -367,10 +378,9 @@ __global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_
       __syncthreads();
       const std::int64_t b = block_batch;
       if (b >= batches) break;
-      const std::int64_t q = b / pb.batches_per_query;
+      const std::int64_t q = query_of_batch(pb, b);
       const query_info qi = pb.d_queries[q];
-      const std::int64_t p =
-          (b % pb.batches_per_query) * pb.batch + std::int64_t(warp) * policy_t::groups_per_warp + group_in_warp;
+      const std::int64_t p = pairs_of_batch(pb, b) * pb.batch + std::int64_t(warp) * policy_t::groups_per_warp + group_in_warp;
       const pair_view pair = load_pair(pb, p);
       const std::int32_t steps = __reduce_max_sync(full, unsigned(pair.columns)) + G - 1;
       const entry_t* query_profile =

@@ -15,7 +15,7 @@ std::int64_t profile_bytes(std::int64_t m, int strip_rows, int profile_rows) {
   return (bytes + 15) / 16 * 16;
 }
 
-double modelled_cost(std::span<const std::int64_t> lengths, const chunk_stats& chunk, const shape_info& shape) {
+cost_parts modelled_cost(std::span<const std::int64_t> lengths, const chunk_stats& chunk, const shape_info& shape) {
   const bool pipelined = shape.pipelined;
   constexpr double a = 30, b = 7;  // instructions of a warp step: overhead, per packed row
   const int g = shape.group_lanes, r = shape.rows_per_lane;
@@ -57,7 +57,7 @@ double modelled_cost(std::span<const std::int64_t> lengths, const chunk_stats& c
     const double passes = pipelined ? std::ceil(strips / warps_per_block) : strips;
     longest = std::max(longest, passes * (double(chunk.longest) + g - 1 + lag) * step * std::max(1.0, warps_per_scheduler) / fed_longest);
   }
-  return std::max(time, longest);
+  return cost_parts{time, longest};
 }
 
 namespace {
@@ -65,11 +65,11 @@ namespace {
 //! The cheapest shape and profile mode for the queries of lengths ms (longest first), and its
 //! modelled cost; pipelined shapes only when `pipe` (and then only, when limits.pipeline > 0).
 query_batch choose_shape(std::span<const std::int64_t> ms, const chunk_stats& chunk, std::span<const shape_info> shapes,
-                         int profile_rows, const batch_limits& limits, bool pipe, double& best) {
+                         int profile_rows, const batch_limits& limits, bool pipe, cost_parts& parts) {
   query_batch batch;
+  double best = -1;
   const std::int64_t pairs = std::int64_t(chunk.pairs);
   const bool has_wider = std::any_of(shapes.begin(), shapes.end(), [](const shape_info& s) { return s.group_lanes != 8; });
-  best = -1;
   bool forced = false;  // limits.pipeline = 1 found a pipelined shape
   for (const shape_info& s : shapes) {
     std::int64_t bytes = 0;
@@ -77,9 +77,11 @@ query_batch choose_shape(std::span<const std::int64_t> ms, const chunk_stats& ch
     const bool resident = bytes <= limits.resident_bytes;
     if (s.pipelined) {
       if (!pipe || strips_of(ms.front(), s.strip_rows()) < 2) continue;
-      const double cost = modelled_cost(ms, chunk, s);
+      const cost_parts c = modelled_cost(ms, chunk, s);
+      const double cost = c.total();
       if (limits.pipeline > 0 ? !forced || cost < best : best < 0 || cost < best) {
         best = cost;
+        parts = c;
         forced = limits.pipeline > 0;
         batch.shape = s;
         batch.profile_bytes = bytes;
@@ -89,9 +91,11 @@ query_batch choose_shape(std::span<const std::int64_t> ms, const chunk_stats& ch
     }
     if (forced) continue;
     if (s.group_lanes == 8 && !resident && has_wider) continue;
-    const double cost = modelled_cost(ms, chunk, s);
+    const cost_parts c = modelled_cost(ms, chunk, s);
+    const double cost = c.total();
     if (best < 0 || cost < best) {
       best = cost;
+      parts = c;
       batch.shape = s;
       batch.profile_bytes = bytes;
       batch.mode = resident ? profile_mode::resident
@@ -100,6 +104,13 @@ query_batch choose_shape(std::span<const std::int64_t> ms, const chunk_stats& ch
     }
   }
   return batch;
+}
+
+//! The order with the shorter tail (see plan_batches).
+bool pair_major(std::span<const std::int64_t> ms, const chunk_stats& chunk, const shape_info& shape) {
+  const double longest = double(chunk.longest), shortest = chunk.shortest > 0 ? double(chunk.shortest) : longest;
+  return double(strips_of(ms.front(), shape.strip_rows())) * shortest <
+         double(strips_of(ms.back(), shape.strip_rows())) * longest;
 }
 
 }  // namespace
@@ -111,42 +122,78 @@ std::vector<query_batch> plan_batches(std::span<const std::int64_t> lengths, con
   for (std::size_t q = 0; q < lengths.size(); ++q)
     if (lengths[q] > 0) order.push_back(q);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return lengths[x] > lengths[y]; });
+  std::vector<std::int64_t> sorted;
+  for (std::size_t q : order) sorted.push_back(lengths[q]);
 
   std::vector<query_batch> out;
   const std::int64_t pairs = std::int64_t(chunk.pairs);
   const std::int64_t result_bytes_per_query = std::max<std::int64_t>(1, pairs) * 2 * std::int64_t(sizeof(result_cell));
   const bool may_pipe = limits.pipeline >= 0;
-  for (std::size_t k = 0; k < order.size();) {
-    std::vector<std::size_t> queries;
-    std::int64_t tasks = 0;
-    while (k < order.size() && (queries.empty() || (tasks < limits.fill_pairs &&
-                                                    std::int64_t(queries.size() + 1) * result_bytes_per_query <=
-                                                        limits.max_result_bytes))) {
-      queries.push_back(order[k++]);
-      tasks += pairs;
+  const auto plan_of = [&](std::span<const std::int64_t> ms, cost_parts& parts) {
+    return choose_shape(ms, chunk, shapes, profile_rows, limits, may_pipe, parts);
+  };
+  // Each query's own launch: its cost, and the shape it would take.
+  std::vector<double> alone;
+  std::vector<shape_info> own;
+  for (std::size_t k = 0; k < sorted.size(); ++k) {
+    cost_parts parts;
+    own.push_back(plan_of(std::span(sorted).subspan(k, 1), parts).shape);
+    alone.push_back(parts.total());
+  }
+  const auto same = [](const shape_info& x, const shape_info& y) {
+    return x.group_lanes == y.group_lanes && x.rows_per_lane == y.rows_per_lane &&
+           x.warps_per_block == y.warps_per_block && x.pipelined == y.pipelined;
+  };
+  const auto add = [&](query_batch batch, std::span<const std::int64_t> ms) {
+    batch.pair_major = pair_major(ms, chunk, batch.shape);
+    out.push_back(std::move(batch));
+  };
+  for (std::size_t k = 0; k < sorted.size();) {
+    std::size_t end = k + 1;
+    shape_info shape = own[k];
+    cost_parts batch_cost;
+    bool costed = false;  // batch_cost is the batch's (queries of the batch's shape join unpriced:
+                          // at one shape the model's time adds up and its longest chain is the larger)
+    while (end < sorted.size() && std::int64_t(end - k + 1) * result_bytes_per_query <= limits.max_result_bytes) {
+      if (std::int64_t(end - k) * pairs >= limits.fill_pairs) break;
+      if (same(own[end], shape)) {
+        costed = false;
+        ++end;
+        continue;
+      }
+      if (!costed) plan_of(std::span(sorted).subspan(k, end - k), batch_cost);
+      cost_parts merged;
+      const query_batch joined = plan_of(std::span(sorted).subspan(k, end + 1 - k), merged);
+      if (merged.total() > batch_cost.total() + alone[end] + launch_cycles) break;
+      batch_cost = merged;
+      costed = true;
+      shape = joined.shape;
+      ++end;
     }
-    std::vector<std::int64_t> ms;
-    for (std::size_t q : queries) ms.push_back(lengths[q]);
+    const std::span<const std::int64_t> ms = std::span(sorted).subspan(k, end - k);
+    const std::vector<std::size_t> queries(order.begin() + std::ptrdiff_t(k), order.begin() + std::ptrdiff_t(end));
+    k = end;
     // One launch, or (when the warps of a block may share a pair) its long queries pipelined
     // and the rest in a second launch, whichever the model finds cheaper.
-    double whole_cost = 0;
+    cost_parts whole_cost;
     query_batch whole = choose_shape(ms, chunk, shapes, profile_rows, limits, may_pipe, whole_cost);
     whole.queries = queries;
     std::size_t split = 0;  // queries of two strips or more at width 32 × 16 rows: 1,024 rows
     while (split < ms.size() && ms[split] > 512) ++split;
     if (may_pipe && split > 0 && split < ms.size()) {
-      double long_cost = 0, short_cost = 0;
-      query_batch longs = choose_shape(std::span(ms).first(split), chunk, shapes, profile_rows, limits, true, long_cost);
-      query_batch shorts = choose_shape(std::span(ms).subspan(split), chunk, shapes, profile_rows, limits, false, short_cost);
-      if (longs.mode == profile_mode::pipelined && (limits.pipeline > 0 || long_cost + short_cost < whole_cost)) {
+      cost_parts long_cost, short_cost;
+      query_batch longs = choose_shape(ms.first(split), chunk, shapes, profile_rows, limits, true, long_cost);
+      query_batch shorts = choose_shape(ms.subspan(split), chunk, shapes, profile_rows, limits, false, short_cost);
+      if (longs.mode == profile_mode::pipelined &&
+          (limits.pipeline > 0 || long_cost.total() + short_cost.total() + launch_cycles < whole_cost.total())) {
         longs.queries.assign(queries.begin(), queries.begin() + std::ptrdiff_t(split));
         shorts.queries.assign(queries.begin() + std::ptrdiff_t(split), queries.end());
-        out.push_back(std::move(longs));
-        out.push_back(std::move(shorts));
+        add(std::move(longs), ms.first(split));
+        add(std::move(shorts), ms.subspan(split));
         continue;
       }
     }
-    out.push_back(std::move(whole));
+    add(std::move(whole), ms);
   }
   return out;
 }

@@ -36,6 +36,7 @@ struct chunk_stats {
   std::size_t pairs = 0;    //!< pairs of targets
   std::size_t columns = 0;  //!< their columns (Σ length of each pair's longer target)
   std::int32_t longest = 0; //!< columns of the longest pair
+  std::int32_t shortest = 0; //!< columns of the shortest pair (0: unknown, taken as longest)
 };
 
 //! Queries scanned together in one launch.
@@ -44,11 +45,17 @@ struct query_batch {
   shape_info shape;                  //!< the shape of the launch
   profile_mode mode = profile_mode::streamed;
   std::int64_t profile_bytes = 0;    //!< Σ of the queries' profiles at this shape (each rounded to 16 bytes)
+  bool pair_major = false;           //!< the launch's order (scan_problem::pair_major)
 };
 
 //! Limits of a batch.
 struct batch_limits {
-  std::int64_t fill_pairs = 1 << 14;           //!< stop adding queries once this many (query, pair) tasks
+  //! A batch stops growing once it has this many (query, pair) tasks. Batches of about 2^17
+  //! tasks still leave a search of a few hundred queries a few dozen launches, whose results
+  //! the host maps while the next launch scans; on 400 proteins × 30,000 (H100,
+  //! bench/results/db_batches_h100.csv) the scan took 0.69 s at 2^17 against 1.02 s at 2^14
+  //! (each launch as long as its longest pair) and 0.85 s in one launch (nothing overlapped).
+  std::int64_t fill_pairs = 1 << 17;
   std::int64_t max_result_bytes = 256 << 20;   //!< results of a batch on the device
   std::int64_t resident_bytes = 200 * 1024;    //!< profiles kept in shared memory up to this
   //! profile_mode::pipelined (the warps of a block share a pair; width 32 only): 0 when the
@@ -61,7 +68,19 @@ struct batch_limits {
 //! profile_rows ranks, rounded up to 16.
 std::int64_t profile_bytes(std::int64_t m, int strip_rows, int profile_rows);
 
-//! Modelled time (arbitrary units) of scanning the queries of lengths `lengths` against the
+//! The two terms of a batch's modelled time: the work over the lanes that issue, and the chain
+//! of its longest pair on one warp; the launch takes the larger.
+struct cost_parts {
+  double time = 0;
+  double longest = 0;
+  double total() const { return time > longest ? time : longest; }
+};
+
+//! Modelled cost of one launch besides its cells, in the model's units (SM cycles): the launch,
+//! its result copy and the host's turn, about 23 µs at 1.75 GHz.
+inline constexpr double launch_cycles = 40'000;
+
+//! Modelled time (SM cycles) of scanning the queries of lengths `lengths` against the
 //! chunk with `shape`: a warp step costs about a + b·R instructions; the chunk takes
 //! Σ strips·(columns + pairs·(G − 1))·G·(a + b·R) lane-instructions over the lanes that issue
 //! per SM (128, or 16 per warp in flight when there are fewer than 8 warps per SM: a warp's
@@ -69,13 +88,18 @@ std::int64_t profile_bytes(std::int64_t m, int strip_rows, int profile_rows);
 //! scheduler. A pipelined shape (shape.pipelined: the warps of a block share a pair, width 32)
 //! takes ⌈strips / W⌉ passes over a pair's columns instead of strips, with W warps in flight per
 //! pair.
-double modelled_cost(std::span<const std::int64_t> lengths, const chunk_stats& chunk, const shape_info& shape);
+cost_parts modelled_cost(std::span<const std::int64_t> lengths, const chunk_stats& chunk, const shape_info& shape);
 
 //! Cuts the queries (lengths[k] = residues of query k; empty ones are left out) into batches,
-//! longest first: a batch grows until it has limits.fill_pairs tasks or its results would
-//! pass limits.max_result_bytes; each gets the cheapest shape of `shapes` (width 8 only with a
-//! resident profile) and its profile mode (resident when the profiles fit, streamed when every
-//! block gets full batches of pairs, else global; pipelined per limits.pipeline).
+//! longest first. A batch takes the next query while one launch of both costs no more than the
+//! batch and the query apart (their modelled costs and a launch's overhead: a launch is at least
+//! as long as its longest pair's chain, so short work is merged until the shapes the queries
+//! want differ too much), until it has limits.fill_pairs tasks or its results would pass
+//! limits.max_result_bytes. Each batch gets the cheapest shape of `shapes` (width 8 only with a
+//! resident profile), its profile mode (resident when the profiles fit, streamed when every
+//! block gets full batches of pairs, else global; pipelined per limits.pipeline) and its order:
+//! pair-major where the first query's shortest pair ends sooner than the last query's longest
+//! (the tail of each order), else query-major.
 std::vector<query_batch> plan_batches(std::span<const std::int64_t> lengths, const chunk_stats& chunk,
                                       std::span<const shape_info> shapes, int profile_rows,
                                       const batch_limits& limits = {});

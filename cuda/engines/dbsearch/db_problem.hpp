@@ -68,7 +68,7 @@ struct scan_problem {
   std::int32_t queries;             //!< queries in the batch
   std::int32_t pairs;               //!< pairs of targets per query (the chunk's)
   std::int32_t batch;               //!< pairs handed out together (a warp's or a block's groups)
-  std::int32_t batches_per_query;   //!< ⌈pairs / batch⌉: batch b is query b / this, pairs from (b % this) · batch
+  std::int32_t batches_per_query;   //!< ⌈pairs / batch⌉ (pairs of one query: pipelined, batch = 1)
   std::int32_t profile_rows;        //!< target ranks + 1 (the pad rank)
   profile_mode mode;                //!< where profiles are read from
   std::int64_t profile_bytes;       //!< bytes of the whole batch's profiles (resident: copied to shared memory)
@@ -88,6 +88,8 @@ struct scan_problem {
   long long watchdog_cycles;        //!< spin limit of a pipelined strip on the one above (clock64)
   std::int32_t pipe_shared_slices;  //!< pipelined: 1 when the dynamic shared memory holds one strip's
                                     //!< profile per warp (profile_rows · strip_rows bytes each)
+  std::int32_t pair_major;          //!< 0: batch b is query b / batches_per_query, pairs from (b mod that) · batch;
+                                    //!< 1: query b mod queries, pairs from (b / queries) · batch (db_kernel.cuh)
   std::int32_t rows_first;          //!< 1: ties go to the smallest row, then the smallest column
                                     //!< (the caller's targets are the rows: scan_options::rows_first)
 };

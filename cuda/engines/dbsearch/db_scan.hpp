@@ -30,6 +30,9 @@ struct scan_options {
   //! The warps of a block share one pair (few, long pairs): 0 when the plan's model says so,
   //! −1 never, 1 whenever a width-32 shape and the query allow it (db_plan.hpp).
   int pipeline = 0;
+  //! Order of the batches of a launch (scan_problem::pair_major): 0 as the plan chooses (the
+  //! shorter tail), 1 query-major, 2 pair-major (tests: both orders on every kernel).
+  int order = 0;
   //! Pipelined blocks keep each warp's strip of profile in shared memory where it fits (false:
   //! read through L1, the benchmark's comparison).
   bool pipe_shared_slices = true;

@@ -265,7 +265,8 @@ struct device_worker {
       chunk_buffer& b = buffers[cur];
       SWAT_CUDA_CHECK(cudaStreamWaitEvent(compute, b.uploaded, 0));
       const db_chunk& chunk = host.layout.chunks[std::size_t(c)];
-      const chunk_stats stats{chunk.tasks, chunk.columns, chunk.longest};
+      const chunk_stats stats{chunk.tasks, chunk.columns, chunk.longest,
+                              host.layout.tasks[chunk.first_task + chunk.tasks - 1].columns};
       batch_limits limits;
       limits.pipeline = host.options.pipeline;
       for (const query_batch& batch : plan_batches(lengths, stats, shapes, host.profile_rows, limits)) {
@@ -402,6 +403,7 @@ struct device_worker {
     pipelined_batches += mode == profile_mode::pipelined ? 1 : 0;
     shared_slice_batches += shared_slices ? 1 : 0;
     pb.rows_first = host.options.rows_first ? 1 : 0;
+    pb.pair_major = host.options.order == 0 ? (batch.pair_major ? 1 : 0) : host.options.order == 2 ? 1 : 0;
     with_shape(G, R, [&]<int g, int r>() {
       if constexpr (g == 32 && r == 32)
         if (shape.warps_per_block == wide_block_warps) return launch_scan<g, r, false, wide_block_warps>(pb, shape, smem, compute);

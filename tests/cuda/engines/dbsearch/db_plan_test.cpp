@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "cuda/engines/dbsearch/db_plan.hpp"
 
 namespace swat::dbsearch {
@@ -36,16 +38,69 @@ std::vector<shape_info> h100_shapes() {
 
 const std::vector<std::int64_t> db_queries = {218, 141, 149, 187, 1123, 1273, 34350};
 
-TEST(DbPlan, LargeDatabaseScansEachQueryAloneLongestFirst) {
-  const chunk_stats chunk{79575, 30'760'250, 8081};  // Swiss-Prot subset x50 in pairs
+TEST(DbPlan, LargeDatabaseScansTheLongestQueryAloneAndPairsTheRest) {
+  const chunk_stats chunk{79575, 30'760'250, 8081, 1};  // Swiss-Prot subset x50 in pairs
   const auto batches = plan_batches(db_queries, chunk, h100_shapes(), 28);
-  ASSERT_EQ(batches.size(), 7u);
+  // Two queries fill a launch (2^17 tasks); titin's shape is not the others'.
+  ASSERT_EQ(batches.size(), 4u);
   EXPECT_EQ(batches[0].queries, (std::vector<std::size_t>{6}));  // titin first
-  EXPECT_EQ(batches[1].queries, (std::vector<std::size_t>{5}));
-  EXPECT_EQ(batches[6].queries, (std::vector<std::size_t>{1}));  // the shortest last
-  EXPECT_EQ(batches[0].mode, profile_mode::streamed);            // 34,350 rows do not fit
-  EXPECT_NE(batches[0].shape.group_lanes, 8);                    // width 8 only resident
-  for (std::size_t k = 1; k < 7; ++k) EXPECT_EQ(batches[k].mode, profile_mode::resident) << k;
+  EXPECT_EQ(batches[1].queries, (std::vector<std::size_t>{5, 4}));
+  EXPECT_EQ(batches[2].queries, (std::vector<std::size_t>{0, 3}));
+  EXPECT_EQ(batches[3].queries, (std::vector<std::size_t>{2, 1}));  // the shortest last
+  EXPECT_EQ(batches[0].mode, profile_mode::streamed);               // 34,350 rows do not fit
+  EXPECT_NE(batches[0].shape.group_lanes, 8);                       // width 8 only resident
+  for (std::size_t k = 1; k < 4; ++k) EXPECT_EQ(batches[k].mode, profile_mode::resident) << k;
+  // Pairs of 1 to 8,081 columns: each launch ends sooner on its first query's shortest pairs
+  // than on its last query's longest.
+  for (const query_batch& b : batches) EXPECT_TRUE(b.pair_major);
+}
+
+TEST(DbPlan, ManyShortQueriesShareLaunchesOfTheirShape) {
+  // 400 proteins of 9 to 4,117 residues against 15,000 pairs of 4 to 8,094 columns (bench
+  // shapes' protein_db): one launch each would last as long as its longest pair; one launch
+  // for all would give every query the same strips. Launches of about 2^17 tasks, longest first
+  // (a launch stops growing at 2^17), each query in one, narrower shapes for shorter queries,
+  // pair-major.
+  std::vector<std::int64_t> lengths;
+  for (int k = 0; k < 400; ++k) lengths.push_back(std::int64_t(9 * std::pow(4117.0 / 9.0, k / 399.0)));
+  const chunk_stats chunk{15'000, 5'800'000, 8094, 4};
+  const auto batches = plan_batches(lengths, chunk, h100_shapes(), 24);
+  EXPECT_GE(batches.size(), 45u);
+  EXPECT_LE(batches.size(), 60u);
+  std::vector<int> seen(lengths.size(), 0);
+  std::int64_t previous = lengths.back() + 1;
+  for (const query_batch& b : batches) {
+    EXPECT_LT(std::int64_t(b.queries.size() - 1) * 15'000, std::int64_t(1) << 17);
+    EXPECT_TRUE(b.pair_major);
+    for (std::size_t q : b.queries) {
+      ++seen[q];
+      EXPECT_LE(lengths[q], previous);
+      previous = lengths[q];
+    }
+  }
+  for (std::size_t q = 0; q < lengths.size(); ++q) EXPECT_EQ(seen[q], 1) << q;
+  EXPECT_GT(batches.front().shape.strip_rows(), batches.back().shape.strip_rows());
+  // The same queries when a launch may hold all of them: still several launches (the merge
+  // test keeps the longest queries' strips away from the shortest ones).
+  batch_limits unbounded;
+  unbounded.fill_pairs = std::int64_t(1) << 40;
+  const auto few = plan_batches(lengths, chunk, h100_shapes(), 24, unbounded);
+  EXPECT_LT(few.size(), batches.size());
+}
+
+TEST(DbPlan, EachLaunchEndsOnItsShorterTail) {
+  // Reads of 1 to 10 kb against windows of a genome (seven pairs of 131,072 columns, the last
+  // shorter): pair-major would end on the longest read's last window, query-major ends on the
+  // shortest read's first: query-major.
+  std::vector<std::int64_t> reads;
+  for (int k = 0; k < 300; ++k) reads.push_back(1000 + 30 * k);
+  const auto genome = plan_batches(reads, chunk_stats{7, 7 * 131'072, 131'072, 20'000}, h100_shapes(), 6);
+  ASSERT_FALSE(genome.empty());
+  for (const query_batch& b : genome)
+    if (b.queries.size() > 1) EXPECT_FALSE(b.pair_major);
+  // Without the shortest pair's length the plan keeps query-major.
+  for (const query_batch& b : plan_batches(db_queries, chunk_stats{1592, 615'205, 8081}, h100_shapes(), 28))
+    EXPECT_FALSE(b.pair_major);
 }
 
 TEST(DbPlan, SmallDatabaseScansTheQueriesTogether) {
@@ -137,10 +192,10 @@ TEST(DbPlan, ForcedPipelineNeedsWidth32AndTwoStrips) {
   always.pipeline = 1;
   for (const auto& b : plan_batches(db_queries, chunk, h100_shapes(), 28)) EXPECT_NE(b.mode, profile_mode::pipelined);
   const auto forced = plan_batches(db_queries, chunk, h100_shapes(), 28, always);
-  std::size_t pipelined = 0;
+  std::size_t pipelined = 0;  // queries
   for (const auto& b : forced) {
     if (b.mode != profile_mode::pipelined) continue;
-    ++pipelined;
+    pipelined += b.queries.size();
     EXPECT_EQ(b.shape.group_lanes, 32);
     for (std::size_t q : b.queries) EXPECT_GT(db_queries[q], 512);
   }

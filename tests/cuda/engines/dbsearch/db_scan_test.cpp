@@ -161,18 +161,23 @@ TEST(DbScan, RandomDatabasesEverySchemeAndGroupWidth) {
         for (bool queue : {true, false}) {
           if ((g == 0) != (rows == 0)) continue;  // 0, 0: the shape chosen per query
           if (!queue && (g != 16 || rows != 16)) continue;
-          // 32 x 32 runs 8 warps per block or 12 (the planner's choice, then each forced).
+          // 32 x 32 runs 8 warps per block or 12 (the planner's choice, then each forced); the
+          // planner's shapes run in the planner's order, then query-major and pair-major forced.
           for (int warps : {0, 8, 12}) {
             if (warps != 0 && (g != 32 || rows != 32 || !queue)) continue;
-            scan_options o;
-            o.group_lanes = g;
-            o.rows_per_lane = rows;
-            o.warps_per_block = warps;
-            o.task_queue = queue;
-            check_scan(qs, ts, s, o,
-                       s.matrix_name + " g" + std::to_string(g) + " r" + std::to_string(rows) + " w" +
-                           std::to_string(warps) + (queue ? " queue" : " static"),
-                       &want);
+            for (int order : {0, 1, 2}) {
+              if (order != 0 && (g != 0 || !queue)) continue;
+              scan_options o;
+              o.group_lanes = g;
+              o.rows_per_lane = rows;
+              o.warps_per_block = warps;
+              o.task_queue = queue;
+              o.order = order;
+              check_scan(qs, ts, s, o,
+                         s.matrix_name + " g" + std::to_string(g) + " r" + std::to_string(rows) + " w" +
+                             std::to_string(warps) + (queue ? " queue" : " static") + " order " + std::to_string(order),
+                         &want);
+            }
           }
         }
       }
@@ -222,24 +227,29 @@ TEST(DbScan, PipelinedStripsEqualTheCpu) {
     for (int rows : test::short_run() ? std::vector<int>{16} : std::vector<int>{16, 32}) {
       for (bool queue : {true, false}) {
         for (bool shared : {true, false}) {  // each warp's strip of profile in shared memory, or read through L1
-          scan_options o;
-          o.group_lanes = 32;
-          o.rows_per_lane = rows;
-          o.pipeline = 1;
-          o.task_queue = queue;
-          o.pipe_shared_slices = shared;
-          scan_timing timing;
-          check_scan(qs, ts, s, o,
-                     s.matrix_name + " pipelined r" + std::to_string(rows) + (queue ? " queue" : " static") +
-                         (shared ? " shared" : " L1"),
-                     &want, nullptr, &timing);
-          // Every batch pipelined; DNA's strips of profile fit in shared memory, protein's
-          // (28 ranks × 16 warps × 512 rows) do not (the path is chosen per launch, in a fresh
-          // process as after earlier launches).
-          EXPECT_GT(timing.pipelined_batches, 0u) << s.matrix_name;
-          const bool fits = s.alphabet == alphabet_kind::dna;
-          EXPECT_EQ(timing.shared_slice_batches, shared && fits ? timing.pipelined_batches : 0u)
-              << s.matrix_name << " r" << rows;
+          // With the queue, each order of the tasks (query-major, pair-major) besides the plan's.
+          for (int order : {0, 1, 2}) {
+            if (order != 0 && (!queue || !shared)) continue;
+            scan_options o;
+            o.group_lanes = 32;
+            o.rows_per_lane = rows;
+            o.pipeline = 1;
+            o.task_queue = queue;
+            o.pipe_shared_slices = shared;
+            o.order = order;
+            scan_timing timing;
+            check_scan(qs, ts, s, o,
+                       s.matrix_name + " pipelined r" + std::to_string(rows) + (queue ? " queue" : " static") +
+                           (shared ? " shared" : " L1") + " order " + std::to_string(order),
+                       &want, nullptr, &timing);
+            // Every batch pipelined; DNA's strips of profile fit in shared memory, protein's
+            // (28 ranks × 16 warps × 512 rows) do not (the path is chosen per launch, in a fresh
+            // process as after earlier launches).
+            EXPECT_GT(timing.pipelined_batches, 0u) << s.matrix_name;
+            const bool fits = s.alphabet == alphabet_kind::dna;
+            EXPECT_EQ(timing.shared_slice_batches, shared && fits ? timing.pipelined_batches : 0u)
+                << s.matrix_name << " r" << rows;
+          }
         }
       }
     }
