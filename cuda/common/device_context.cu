@@ -17,6 +17,15 @@ int device_count() noexcept {
   return count;
 }
 
+int sm_count_of(int id) noexcept {
+  int sms = 0;
+  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, id) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return sms;
+}
+
 bool peer_access(int from, int to) noexcept {
   if (from == to) return true;
   int can = 0;

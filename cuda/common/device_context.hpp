@@ -14,6 +14,10 @@ namespace swat::cuda {
 //! Number of visible CUDA devices; 0 without a driver or a device (never throws).
 int device_count() noexcept;
 
+//! Streaming multiprocessors of device id, read without starting its context; 0 on any error
+//! (never throws).
+int sm_count_of(int id) noexcept;
+
 //! True when device `from` can read and write device `to`'s memory (peer access; a device and
 //! itself: true). False on any error (never throws).
 bool peer_access(int from, int to) noexcept;

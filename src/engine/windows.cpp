@@ -23,9 +23,10 @@ std::optional<window_plan> plan_windows(std::int64_t long_len, std::int64_t shor
   const std::int64_t overlap = window_overlap(short_len, scheme);
   if (overlap == 0) return std::nullopt;
   const std::int64_t cap = long_is_query ? limits.max_query_width : limits.max_width;
-  std::int64_t width = std::min(cap, std::max(limits.min_width, 4 * overlap));
+  const std::int64_t narrowest = std::max<std::int64_t>(2, limits.overlaps_wide) * overlap;
+  std::int64_t width = std::min(cap, std::max(limits.min_width, narrowest));
   if (limits.min_windows > 1)  // narrower, so that min_windows of them cover the long side
-    width = std::min(width, std::max(4 * overlap, long_len / limits.min_windows + overlap));
+    width = std::min(width, std::max(narrowest, long_len / limits.min_windows + overlap));
   if (width < 2 * overlap) return std::nullopt;
   if (long_len <= width) {
     // A side the scan cannot take as it is but one wide window can: that window, which joins
@@ -129,6 +130,8 @@ class windowed_engine final : public engine {
     // than a scan per long side. Their windows share the overlap (the same longest short side).
     std::map<std::pair<std::vector<std::pair<const void*, std::size_t>>, bool>, std::vector<const tall_group*>> together;
     std::map<const tall_group*, window_plan> plans;
+    std::map<const tall_group*, window_limits> limits_of;
+    const tall_group* last = nullptr;
     for (const auto& [key, g] : tall) {
       const bool as_queries = windows_are_queries(g.long_is_query, scheme);
       window_limits group_limits = limits_for(g.longest_short, g.long_is_query, scheme, limits_);
@@ -156,11 +159,41 @@ class windowed_engine final : public engine {
         continue;
       }
       windowed = true;
-      last_windows_ = {std::int64_t(g.long_side.size()), std::int64_t(g.shorts.size()), *plan, last_windows_.groups + 1};
+      last_windows_.groups += 1;
+      last = &g;
       std::vector<std::pair<const void*, std::size_t>> ids;
       for (const residue_span& r : g.shorts) ids.emplace_back(r.data(), r.size());
       together[{std::move(ids), g.long_is_query}].push_back(&g);
       plans.emplace(&g, *plan);
+      limits_of.emplace(&g, group_limits);
+    }
+    // A search of fewer tasks than keep the inner engine busy (few long sides, few short ones:
+    // genes against genomes) takes narrower windows, three or two overlaps wide: each task's
+    // time, not the number of rounds, then sets the search's, and it is proportional to the
+    // width (four → two overlaps: gpu scan 1.03 → 0.57 s, bench shapes' genes_genome on one
+    // H100, bench/results/windows_narrow_h100.csv).
+    for (const auto& [key, groups] : together) {
+      if (limits_.fill_tasks <= 0) break;
+      const auto tasks = [&] {
+        std::int64_t n = 0;
+        for (const tall_group* g : groups) n += std::int64_t(plans.at(g).starts.size() * g->shorts.size());
+        return n;
+      };
+      for (std::int64_t wide = 3; wide >= 2 && tasks() < 2 * limits_.fill_tasks; --wide) {
+        for (const tall_group* g : groups) {
+          window_limits narrower = limits_of.at(g);
+          narrower.overlaps_wide = wide;
+          narrower.min_width = 0;
+          const bool as_queries = windows_are_queries(g->long_is_query, scheme);
+          const auto plan = plan_windows(std::int64_t(g->long_side.size()), g->longest_short, as_queries, scheme, narrower);
+          if (plan && plan->starts.size() >= plans.at(g).starts.size()) plans.at(g) = *plan;
+        }
+      }
+    }
+    if (last) {
+      last_windows_.long_length = std::int64_t(last->long_side.size());
+      last_windows_.shorts = std::int64_t(last->shorts.size());
+      last_windows_.plan = plans.at(last);
     }
     for (const auto& [key, groups] : together) {
       std::vector<long_windows> longs;

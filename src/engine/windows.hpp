@@ -33,7 +33,8 @@ namespace swat {
 struct window_limits {
   std::int64_t min_long = 262144;      //!< the long side has at least this many residues
   std::int64_t min_ratio = 16;         //!< and at least this many times the short side
-  std::int64_t min_width = 1 << 16;    //!< windows at least this long (and ≥ 4 × overlap)
+  std::int64_t min_width = 1 << 16;    //!< windows at least this long (and ≥ overlaps_wide × overlap)
+  std::int64_t overlaps_wide = 4;      //!< windows at least this many overlaps wide (2 at least)
   std::int64_t max_width = 1 << 20;    //!< … at most this long when the windows are targets
   std::int64_t max_query_width = 16384;  //!< … and this long when they are queries
   //! At least this many windows (narrower ones, down to 4 × overlap, when the long side is
@@ -51,6 +52,10 @@ struct window_limits {
   //! pair stays whole when it holds at most 1 / (2 · share_threads) of a batch's cells, as
   //! its threads are kept busy without its windows (whose overlaps cost cells); 0: always cut.
   std::int64_t share_threads = 0;
+  //! A database engine's (query, target) tasks that keep its GPUs busy at once (0: unknown). A
+  //! search of windows with fewer than twice as many (windows × short sides: two short sides a
+  //! task) takes windows three, then two overlaps wide, for more tasks.
+  std::int64_t fill_tasks = 0;
   bool enabled = true;
 };
 

@@ -329,6 +329,47 @@ TEST(windows, beyond_a_database_engines_target_limit_windows_widen_or_stay_withi
   }
 }
 
+TEST(windows, searches_of_few_tasks_take_narrower_windows) {
+  // Genes against genomes: few short sides whose overlap is long, long sides beyond the engine's
+  // target limit. Where the search has fewer tasks than keep the engine busy (fill_tasks), the
+  // windows are three, then two overlaps wide; every cell stays the reference's, copies of the
+  // short sides (ties) included, on both sides of the windows' edges.
+  window_limits limits = small_limits();
+  limits.max_width = 4000;
+  limits.min_width = 64;
+  limits.scan_target_limit = 400;
+  limits.min_long = 401;
+  limits.min_ratio = 2;
+  limits.min_windows = 64;
+  std::mt19937 rng(59);
+  const scoring_scheme s = test::dna_scheme();
+  const std::int64_t overlap = window_overlap(70, s);
+  for (const std::int64_t fill : {std::int64_t(0), std::int64_t(12), std::int64_t(1000)}) {
+    limits.fill_tasks = fill;
+    auto spy = std::make_unique<search_spy>();
+    search_spy* seen = spy.get();
+    auto windowed = with_windows(std::move(spy), limits);
+    std::vector<std::vector<std::uint8_t>> shorts, longs;
+    for (int k = 0; k < 3; ++k) shorts.push_back(test::random_residues(rng, 70 - std::size_t(k) * 20, 4));
+    longs.push_back(long_with_copies(rng, shorts[0], 2600, 4, 4));
+    longs.push_back(long_with_copies(rng, shorts[2], 1700, 4, 3));
+    std::vector<residue_span> qs(shorts.begin(), shorts.end()), ts(longs.begin(), longs.end());
+    std::vector<best_cell> cells(qs.size() * ts.size());
+    windowed->search(qs, ts, s, cells, {});
+    for (std::size_t q = 0; q < qs.size(); ++q)
+      for (std::size_t t = 0; t < ts.size(); ++t) {
+        const alignment want = reference::align(qs[q], ts[t], s);
+        EXPECT_EQ(cells[q * ts.size() + t], (best_cell{want.score, want.query_end, want.target_end}))
+            << "fill " << fill << ": " << q << " x " << t;
+      }
+    EXPECT_EQ(seen->searches, 1u) << fill;
+    // Four overlaps wide: 2600 and 1700 residues give 6 + 4 windows, 30 tasks of a window and a
+    // short side; 12 tasks at once need 24: enough; 1,000 need more than even two overlaps give.
+    const std::int64_t wide = fill == 1000 ? 2 : 4;
+    EXPECT_EQ(std::int64_t(seen->longest_target), wide * overlap) << fill;
+  }
+}
+
 TEST(windows, search_of_an_engine_that_is_not_a_database_engine_cuts_its_tall_pairs) {
   auto spy = std::make_unique<spy_engine>();
   spy_engine* seen = spy.get();

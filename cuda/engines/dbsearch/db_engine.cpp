@@ -487,6 +487,11 @@ window_limits scan_window_limits(const scan_options& options) {
   windows.min_long = std::int64_t(options.max_target_length) + 1;  // longer sides are not scanned whole
   windows.min_ratio = 2;  // the plan's overlap decides beyond that
   windows.min_windows = std::int64_t(min_scan_targets);
+  // One pipelined block per SM of every scanning GPU takes a task of windows at once.
+  std::vector<int> distinct = options.devices;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  for (int d : distinct) windows.fill_tasks += cuda::sm_count_of(d);
   return windows;
 }
 

@@ -35,7 +35,8 @@ std::unique_ptr<swat::engine> make_db_engine(std::unique_ptr<swat::engine> pairs
 
 //! The windows the registered engine cuts tall pairs into (engine/windows.hpp) for a scan with
 //! `options`: within the scan's target limit where the overlap allows, wider (scanned the other
-//! way round) where it does not, any number for a side longer than the scan takes.
+//! way round) where it does not, any number for a side longer than the scan takes; narrower
+//! where a search has fewer tasks than the SMs of options.devices take at once.
 window_limits scan_window_limits(const scan_options& options);
 
 //! Registers --kernel dbsearch (alias db): the highest rank of --kernel auto, built around the

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include <random>
 #include <string>
 
@@ -358,41 +360,57 @@ TEST(DbEngine, GenesAgainstGenomesLongerThanTheScanTakesRunAsWindowsOfOneScan) {
 
   engine_options o;
   o.gpu_id = swat::test::test_device().id();
-  const scan_options so;
-  auto db = with_windows(make_db_engine(fast::make_fast_engine(o), std::make_unique<cpu_engine>(0), so, o.gpu_id),
-                         scan_window_limits(so));
-  std::vector<best_cell> got(want.size());
-  db->search(qs, ts, s, got, {});
-  int wrong = 0;
-  for (std::size_t k = 0; k < want.size(); ++k)
-    if (got[k] != want[k] && ++wrong <= 10)
-      ADD_FAILURE() << "gene " << k / ts.size() << " genome " << k % ts.size() << " got " << got[k].score << " @"
-                    << got[k].query_end << "," << got[k].target_end << " want " << want[k].score << " @"
-                    << want[k].query_end << "," << want[k].target_end;
-  EXPECT_EQ(wrong, 0);
-  bool windowed = false;
-  for (const std::string& d : db->decisions()) windowed = windowed || d.find(" windows of ") != std::string::npos;
-  EXPECT_TRUE(windowed);
-  int saturated = 0;
-  for (const best_cell& c : want) saturated += c.score > 32767 - s.max_score();
-  EXPECT_GT(saturated, 0);  // the long genes' copies: rescanned at 32 bits
-
-  // The hits aligned as the pipeline asks for them: prefixes ending at the best cells.
-  std::vector<pair_job> jobs;
-  for (std::size_t q = 0; q < qs.size(); ++q)
-    for (std::size_t t = 0; t < ts.size(); ++t) {
-      const best_cell& c = want[q * ts.size() + t];
-      if (c.score < 200) continue;
-      jobs.push_back({q, t, qs[q].first(std::size_t(c.query_end)), ts[t].first(std::size_t(c.target_end)), c});
+  // Windows four overlaps wide (no device named: the tasks that fill it are unknown), then as the
+  // registered engine cuts them for its GPU: fewer tasks than its SMs, so narrower.
+  for (const bool narrow : {false, true}) {
+    scan_options so;
+    if (narrow) so.devices = {o.gpu_id};
+    const window_limits limits = scan_window_limits(so);
+    EXPECT_EQ(limits.fill_tasks > 0, narrow);
+    auto db = with_windows(make_db_engine(fast::make_fast_engine(o), std::make_unique<cpu_engine>(0), so, o.gpu_id), limits);
+    std::vector<best_cell> got(want.size());
+    db->search(qs, ts, s, got, {});
+    int wrong = 0;
+    for (std::size_t k = 0; k < want.size(); ++k)
+      if (got[k] != want[k] && ++wrong <= 10)
+        ADD_FAILURE() << "gene " << k / ts.size() << " genome " << k % ts.size() << " got " << got[k].score << " @"
+                      << got[k].query_end << "," << got[k].target_end << " want " << want[k].score << " @"
+                      << want[k].query_end << "," << want[k].target_end;
+    EXPECT_EQ(wrong, 0);
+    bool windowed = false;
+    for (const std::string& d : db->decisions()) {
+      const std::size_t at = d.find(" windows of ");
+      if (at == std::string::npos) continue;
+      windowed = true;
+      long long width = 0, overlap = 0;  // "… windows of W (overlap O) …"
+      ASSERT_EQ(std::sscanf(d.c_str() + at, " windows of %lld (overlap %lld)", &width, &overlap), 2) << d;
+      if (narrow)
+        EXPECT_LE(width, 3 * overlap) << d;
+      else
+        EXPECT_GE(width, 4 * overlap) << d;
     }
-  ASSERT_GT(jobs.size(), 4u);
-  std::vector<alignment> alns(jobs.size()), cpu(jobs.size());
-  db->align_many(jobs, s, alns, {});
-  std::vector<pair_job> plain = jobs;
-  for (pair_job& j : plain) j.known = {};
-  cpu_engine(0).align_many(plain, s, cpu, {});
-  for (std::size_t k = 0; k < jobs.size(); ++k)
-    EXPECT_EQ(alns[k], cpu[k]) << "gene " << jobs[k].query_index << " genome " << jobs[k].target_index;
+    EXPECT_TRUE(windowed);
+    int saturated = 0;
+    for (const best_cell& c : want) saturated += c.score > 32767 - s.max_score();
+    EXPECT_GT(saturated, 0);  // the long genes' copies: rescanned at 32 bits
+
+    // The hits aligned as the pipeline asks for them: prefixes ending at the best cells.
+    std::vector<pair_job> jobs;
+    for (std::size_t q = 0; q < qs.size(); ++q)
+      for (std::size_t t = 0; t < ts.size(); ++t) {
+        const best_cell& c = want[q * ts.size() + t];
+        if (c.score < 200) continue;
+        jobs.push_back({q, t, qs[q].first(std::size_t(c.query_end)), ts[t].first(std::size_t(c.target_end)), c});
+      }
+    ASSERT_GT(jobs.size(), 4u);
+    std::vector<alignment> alns(jobs.size()), cpu(jobs.size());
+    db->align_many(jobs, s, alns, {});
+    std::vector<pair_job> plain = jobs;
+    for (pair_job& j : plain) j.known = {};
+    cpu_engine(0).align_many(plain, s, cpu, {});
+    for (std::size_t k = 0; k < jobs.size(); ++k)
+      EXPECT_EQ(alns[k], cpu[k]) << "gene " << jobs[k].query_index << " genome " << jobs[k].target_index;
+  }
 }
 
 }  // namespace
