@@ -333,7 +333,8 @@ TEST(windows, searches_of_few_tasks_take_narrower_windows) {
   // Genes against genomes: few short sides whose overlap is long, long sides beyond the engine's
   // target limit. Where the search has fewer tasks than keep the engine busy (fill_tasks), the
   // windows are three, then two overlaps wide; every cell stays the reference's, copies of the
-  // short sides (ties) included, on both sides of the windows' edges.
+  // short sides (ties) included, on both sides of the windows' edges. A long side too short for
+  // windows, against the same short sides, joins the search as one window.
   window_limits limits = small_limits();
   limits.max_width = 4000;
   limits.min_width = 64;
@@ -353,6 +354,7 @@ TEST(windows, searches_of_few_tasks_take_narrower_windows) {
     for (int k = 0; k < 3; ++k) shorts.push_back(test::random_residues(rng, 70 - std::size_t(k) * 20, 4));
     longs.push_back(long_with_copies(rng, shorts[0], 2600, 4, 4));
     longs.push_back(long_with_copies(rng, shorts[2], 1700, 4, 3));
+    longs.push_back(long_with_copies(rng, shorts[1], 270, 4, 2));  // too short for windows: joins as one
     std::vector<residue_span> qs(shorts.begin(), shorts.end()), ts(longs.begin(), longs.end());
     std::vector<best_cell> cells(qs.size() * ts.size());
     windowed->search(qs, ts, s, cells, {});
@@ -362,7 +364,7 @@ TEST(windows, searches_of_few_tasks_take_narrower_windows) {
         EXPECT_EQ(cells[q * ts.size() + t], (best_cell{want.score, want.query_end, want.target_end}))
             << "fill " << fill << ": " << q << " x " << t;
       }
-    EXPECT_EQ(seen->searches, 1u) << fill;
+    EXPECT_EQ(seen->searches, 1u) << fill;  // the short long side's pairs too
     // Four overlaps wide: 2600 and 1700 residues give 6 + 4 windows, 30 tasks of a window and a
     // short side; 12 tasks at once need 24: enough; 1,000 need more than even two overlaps give.
     const std::int64_t wide = fill == 1000 ? 2 : 4;
