@@ -405,10 +405,12 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
   }
 
   std::vector<output::hit> hits;
+  // The reported alignment of each kept target (its better strand): one array for every query,
+  // whose kept entries are reset after it (an array per query cost 0.6 MB each for 30,000 targets).
+  std::vector<std::size_t> chosen(nt, SIZE_MAX);
+  std::vector<best_cell> traced(all_kept ? nt : 0);
   for (std::size_t q = 0; q < nq; ++q) {
-    // The reported alignment of each kept target (its better strand).
-    std::vector<std::size_t> chosen(nt, SIZE_MAX);
-    std::vector<best_cell> traced(nt);
+    if (all_kept) std::fill(traced.begin(), traced.end(), best_cell{});
     for (std::size_t j = 0; j < keep[q].size(); ++j) {
       const std::size_t t = keep[q][j], k = keep_strand[q][j], a_at = first[q] + j;
       const alignment& a = alns[a_at];
@@ -421,7 +423,7 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
       }
       if (chosen[t] == SIZE_MAX || a.score > alns[chosen[t]].score) {  // plus first on equal scores
         chosen[t] = a_at;
-        traced[t] = {a.score, a.query_end, a.target_end};
+        if (all_kept) traced[t] = {a.score, a.query_end, a.target_end};
       }
     }
     // With every target traced, ranking happens after the alignments are known.
@@ -431,6 +433,7 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
       const std::size_t k = keep_strand[q][a_at - first[q]];
       hits.push_back({q, t, std::move(alns[a_at]), minus_of[k] ? output::dna_strand::minus : output::dna_strand::plus});
     }
+    for (std::size_t t : keep[q]) chosen[t] = SIZE_MAX;
   }
   return hits;
 }
