@@ -203,8 +203,9 @@ class windowed_engine final : public engine {
     // time, not the number of rounds, then sets the search's, and it is proportional to the
     // width (four → two overlaps: gpu scan 1.03 → 0.57 s, bench shapes' genes_genome on one
     // H100, bench/results/windows_narrow_h100.csv).
-    for (const auto& [key, groups] : together) {
+    for (const auto& set : together) {
       if (limits_.fill_tasks <= 0) break;
+      const std::vector<const tall_group*>& groups = set.second;  // (no lambda captures a structured binding: clang 14)
       const auto tasks = [&] {
         std::int64_t n = 0;
         for (const tall_group* g : groups) n += std::int64_t(plans.at(g).starts.size() * g->shorts.size());
