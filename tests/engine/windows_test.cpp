@@ -280,19 +280,26 @@ TEST(windows, a_search_groups_tall_pairs_by_their_long_side) {
   check(std::span<const residue_span>(&genome, 1), read_spans, 1);
 }
 
-TEST(windows, beyond_a_database_engines_target_limit_windows_widen_or_stay_within_it) {
-  // A database engine that scans targets up to 400 residues (scan_target_limit): short sides
-  // whose overlap is at most a quarter of that get windows within it; longer ones get windows
-  // four overlaps wide (the engine scans those the other way round), unless the scores are
-  // asymmetric. A long side beyond the limit is windowed whatever the number of tasks (one
-  // window when a single window four overlaps wide holds it), all in one search.
+//! A database engine's windows at test sizes: it scans targets up to 400 residues, and its
+//! searches need far more tasks (64) than these tests' searches have.
+window_limits limits_of_a_database_engine() {
   window_limits limits = small_limits();
   limits.max_width = 4000;
   limits.min_width = 64;
   limits.scan_target_limit = 400;
   limits.min_long = 401;
   limits.min_ratio = 2;
-  limits.min_windows = 64;  // far more tasks than these searches have
+  limits.min_windows = 64;
+  return limits;
+}
+
+TEST(windows, beyond_a_database_engines_target_limit_windows_widen_or_stay_within_it) {
+  // A database engine that scans targets up to 400 residues (scan_target_limit): short sides
+  // whose overlap is at most a quarter of that get windows within it; longer ones get windows
+  // four overlaps wide (the engine scans those the other way round), unless the scores are
+  // asymmetric. A long side beyond the limit is windowed whatever the number of tasks (one
+  // window when a single window four overlaps wide holds it), all in one search.
+  const window_limits limits = limits_of_a_database_engine();
   std::mt19937 rng(53);
   scoring_scheme asymmetric = test::dna_scheme();
   asymmetric.matrix[1 * matrix_stride + 2] = 1;  // query rank 1 against target rank 2 only
@@ -335,13 +342,7 @@ TEST(windows, searches_of_few_tasks_take_narrower_windows) {
   // windows are three, then two overlaps wide; every cell stays the reference's, copies of the
   // short sides (ties) included, on both sides of the windows' edges. A long side too short for
   // windows, against the same short sides, joins the search as one window.
-  window_limits limits = small_limits();
-  limits.max_width = 4000;
-  limits.min_width = 64;
-  limits.scan_target_limit = 400;
-  limits.min_long = 401;
-  limits.min_ratio = 2;
-  limits.min_windows = 64;
+  window_limits limits = limits_of_a_database_engine();
   std::mt19937 rng(59);
   const scoring_scheme s = test::dna_scheme();
   const std::int64_t overlap = window_overlap(70, s);
