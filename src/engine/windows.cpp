@@ -167,42 +167,12 @@ class windowed_engine final : public engine {
       plans.emplace(&g, *plan);
       limits_of.emplace(&g, group_limits);
     }
-    // Long sides too short for windows (a small genome beside larger ones) whose pairs are exactly
-    // a search of windows' short sides join it as one window each: their tasks run beside the
-    // others' instead of in a search of their own, too small to fill the GPU.
-    std::map<std::tuple<const void*, std::size_t, bool>, tall_group> joining;
-    for (std::size_t q = 0; q < queries.size() && !together.empty(); ++q)
-      for (std::size_t t : rest[q]) {
-        const bool long_is_query = queries[q].size() > targets[t].size();
-        const residue_span long_side = long_is_query ? queries[q] : targets[t];
-        const residue_span short_side = long_is_query ? targets[t] : queries[q];
-        if (std::int64_t(long_side.size()) < limits_.min_ratio * std::int64_t(short_side.size())) continue;
-        tall_group& g = joining[{long_side.data(), long_side.size(), long_is_query}];
-        g.long_side = long_side;
-        g.long_is_query = long_is_query;
-        g.shorts.push_back(short_side);
-        g.longest_short = std::max(g.longest_short, std::int64_t(short_side.size()));
-        g.pairs.emplace_back(q, t);
-      }
-    for (auto& [key, g] : joining) {
-      std::vector<std::pair<const void*, std::size_t>> ids;
-      for (const residue_span& r : g.shorts) ids.emplace_back(r.data(), r.size());
-      const auto set = together.find({std::move(ids), g.long_is_query});
-      if (set == together.end()) continue;
-      const window_plan like = plans.at(set->second.front());
-      if (std::int64_t(g.long_side.size()) > like.width || tall.count(key) != 0) continue;
-      const tall_group* joined = &tall.emplace(key, std::move(g)).first->second;
-      set->second.push_back(joined);
-      plans.emplace(joined, window_plan{like.overlap, std::int64_t(joined->long_side.size()), {0}});
-      limits_of.emplace(joined, limits_);
-      last_windows_.groups += 1;
-      for (const auto& [q, t] : joined->pairs) std::erase(rest[q], t);
-    }
     // A search of fewer tasks than keep the inner engine busy (few long sides, few short ones:
     // genes against genomes) takes narrower windows, three or two overlaps wide: each task's
     // time, not the number of rounds, then sets the search's, and it is proportional to the
     // width (four → two overlaps: gpu scan 1.03 → 0.57 s, bench shapes' genes_genome on one
-    // H100, bench/results/windows_narrow_h100.csv).
+    // H100, bench/results/windows_narrow_h100.csv). Tasks are counted as windows × short sides
+    // against twice fill_tasks: the scan pairs two windows, or two short sides, a task.
     for (const auto& set : together) {
       if (limits_.fill_tasks <= 0) break;
       const std::vector<const tall_group*>& groups = set.second;  // (no lambda captures a structured binding: clang 14)
@@ -221,6 +191,45 @@ class windowed_engine final : public engine {
           if (plan && plan->starts.size() >= plans.at(g).starts.size()) plans.at(g) = *plan;
         }
       }
+    }
+    // Long sides too short for windows (a small genome beside larger ones) whose pairs are exactly
+    // a search of windows' short sides join it as one window each, when no wider than its
+    // windows (after any narrowing): their tasks run beside the others' instead of in a search
+    // of their own, too small to fill the GPU. One window is the whole pair: exact as it is.
+    std::map<std::tuple<const void*, std::size_t, bool>, tall_group> joining;
+    for (std::size_t q = 0; q < queries.size() && !together.empty(); ++q)
+      for (std::size_t t : rest[q]) {
+        const bool long_is_query = queries[q].size() >= targets[t].size();  // as plan_for
+        const residue_span long_side = long_is_query ? queries[q] : targets[t];
+        const residue_span short_side = long_is_query ? targets[t] : queries[q];
+        if (std::int64_t(long_side.size()) < limits_.min_ratio * std::int64_t(short_side.size())) continue;
+        tall_group& g = joining[{long_side.data(), long_side.size(), long_is_query}];
+        g.long_side = long_side;
+        g.long_is_query = long_is_query;
+        g.shorts.push_back(short_side);
+        g.longest_short = std::max(g.longest_short, std::int64_t(short_side.size()));
+        g.pairs.emplace_back(q, t);
+      }
+    std::vector<std::vector<std::size_t>> joined_targets(queries.size());  // per query, to leave `rest`
+    for (auto& [key, g] : joining) {
+      std::vector<std::pair<const void*, std::size_t>> ids;
+      for (const residue_span& r : g.shorts) ids.emplace_back(r.data(), r.size());
+      const auto set = together.find({std::move(ids), g.long_is_query});
+      if (set == together.end()) continue;
+      const window_plan like = plans.at(set->second.front());
+      if (std::int64_t(g.long_side.size()) > like.width || tall.count(key) != 0) continue;
+      const tall_group* joined = &tall.emplace(key, std::move(g)).first->second;
+      set->second.push_back(joined);
+      plans.emplace(joined, window_plan{like.overlap, std::int64_t(joined->long_side.size()), {0}});
+      last_windows_.groups += 1;
+      for (const auto& [q, t] : joined->pairs) joined_targets[q].push_back(t);
+    }
+    for (std::size_t q = 0; q < queries.size(); ++q) {
+      if (joined_targets[q].empty()) continue;
+      std::sort(joined_targets[q].begin(), joined_targets[q].end());
+      std::erase_if(rest[q], [&](std::size_t t) {
+        return std::binary_search(joined_targets[q].begin(), joined_targets[q].end(), t);
+      });
     }
     if (last) {
       last_windows_.long_length = std::int64_t(last->long_side.size());

@@ -37,7 +37,7 @@ struct window_limits {
   std::int64_t overlaps_wide = 4;      //!< windows at least this many overlaps wide (2 at least)
   std::int64_t max_width = 1 << 20;    //!< … at most this long when the windows are targets
   std::int64_t max_query_width = 16384;  //!< … and this long when they are queries
-  //! At least this many windows (narrower ones, down to 4 × overlap, when the long side is
+  //! At least this many windows (narrower ones, down to overlaps_wide × overlap, when the long side is
   //! shorter than min_windows full widths), else the pair stays whole (a database engine's
   //! search() counts the tasks of a group instead: short sides sharing the long side × windows);
   //! a database engine's scan
@@ -46,15 +46,16 @@ struct window_limits {
   //! A database engine's own target limit (0: none). Windows as its targets stay within it when
   //! that costs at most a quarter of each window in overlap, or when the engine cannot scan the
   //! other way round (asymmetric scores, short sides longer than the limit); otherwise they are
-  //! four overlaps wide (up to max_width) and the engine scans the short sides as its database.
+  //! overlaps_wide overlaps wide (up to max_width) and the engine scans the short sides as its
+  //! database.
   std::int64_t scan_target_limit = 0;
   //! For an engine that is not a database engine (its score_many runs pairs on threads): a tall
   //! pair stays whole when it holds at most 1 / (2 · share_threads) of a batch's cells, as
   //! its threads are kept busy without its windows (whose overlaps cost cells); 0: always cut.
   std::int64_t share_threads = 0;
   //! A database engine's (query, target) tasks that keep its GPUs busy at once (0: unknown). A
-  //! search of windows with fewer than twice as many (windows × short sides: two short sides a
-  //! task) takes windows three, then two overlaps wide, for more tasks.
+  //! search of windows with fewer than twice as many windows × short sides (the scan pairs two
+  //! windows, or two short sides, a task) takes windows three, then two overlaps wide.
   std::int64_t fill_tasks = 0;
   bool enabled = true;
 };

@@ -19,6 +19,7 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "common/error.hpp"
@@ -212,23 +213,12 @@ std::vector<output::hit> hsps_of(engine& eng, const scoring_scheme& scheme, cons
   return hits;
 }
 
-// Best hits of every query, in query order. DNA queries are searched on the strands asked for:
-// the reverse complement of the query against the database as it is (a minus-strand hit is an
-// alignment of the reverse-complemented query), and a target's hit is its better strand (plus
-// on equal scores). The queries are complemented in place for the minus strand's phases and
-// restored before returning. With more targets than --max-hits (or an engine that scans first)
-// every query × target is scored first (both strands in one search where the queries are small
-// enough to copy: strands_together_max_residues) and only the reported hits are aligned; a single pair is
-// aligned directly. Alignments of all queries go to the engine
-// in one batch per strand. settle(cells) gives the rule of which hits are reported (--min-score
-// and --evalue) once the scan's best cells (per strand; none without a scan) are known: the
-// search's statistics may be fitted to them. targets is the whole database or a share of it
-// (shares.hpp); whole_targets, the database's count, decides whether a single pair is aligned
-// without a scan, the same way in every share.
-//! n zero best cells for a scan to write. A large block is first touched by several threads: on
-//! the GPU machine one thread's page faults took 0.19 s for the 144 MB of 400 × 30,000 cells,
-//! before the scan could start.
+//! n zero best cells for a scan to write. A large block's pages are first touched by several
+//! threads (bytes of the vector's allocated storage, best_cell being trivially copyable; resize
+//! then writes the same zeros without a page fault): on the GPU machine one thread's page faults
+//! took 0.19 s for the 144 MB of 400 × 30,000 cells, before the scan could start.
 std::vector<best_cell> zero_cells(std::size_t n, unsigned threads) {
+  static_assert(std::is_trivially_copyable_v<best_cell>);
   std::vector<best_cell> v;
   v.reserve(n);
   const std::size_t bytes = n * sizeof(best_cell);
@@ -243,8 +233,9 @@ std::vector<best_cell> zero_cells(std::size_t n, unsigned threads) {
     std::vector<std::thread> helpers;
     std::size_t k = 1;
     try {
+      helpers.reserve(parts);
       for (; k < parts; ++k) helpers.emplace_back(touch, k);
-    } catch (const std::system_error&) {  // no thread to spare: this one touches the rest
+    } catch (...) {  // no thread (or no memory for one) to spare: this one touches the rest
     }
     for (std::size_t rest = k; rest < parts; ++rest) touch(rest);
     touch(0);
@@ -254,6 +245,19 @@ std::vector<best_cell> zero_cells(std::size_t n, unsigned threads) {
   return v;
 }
 
+// Best hits of every query, in query order. DNA queries are searched on the strands asked for:
+// the reverse complement of the query against the database as it is (a minus-strand hit is an
+// alignment of the reverse-complemented query), and a target's hit is its better strand (plus
+// on equal scores). The queries are complemented in place for the minus strand's phases and
+// restored before returning. With more targets than --max-hits (or an engine that scans first)
+// every query × target is scored first (both strands in one search where the queries are small
+// enough to copy: strands_together_max_residues) and only the reported hits are aligned; a single pair is
+// aligned directly. Alignments of all queries go to the engine
+// in one batch per strand. settle(cells) gives the rule of which hits are reported (--min-score
+// and --evalue) once the scan's best cells (per strand; none without a scan) are known: the
+// search's statistics may be fitted to them. targets is the whole database or a share of it
+// (shares.hpp); whole_targets, the database's count, decides whether a single pair is aligned
+// without a scan, the same way in every share.
 using settle_fn = std::function<report_rule(std::span<const std::vector<best_cell>> cells)>;
 std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, const align_options& options,
                                     sequence_set& queries, std::span<const sequence_record> targets,

@@ -109,6 +109,25 @@ TEST(cli_gpu, a_long_pair_in_bands_matches_the_cpu) {
   EXPECT_NE(r.err.find("bands over GPUs"), std::string::npos) << r.err;
 }
 
+// The 1.46 Mb genome against its mutated copy within 64 MiB of GPU memory: the score pass keeps
+// no special rows (they would take 8 GB), and the alignment comes from the bounded-memory
+// traceback; the same alignment as with the whole GPU (the CPU engine takes minutes for it).
+TEST(cli_gpu, a_megabase_pair_within_64_mib_of_gpu_memory_matches_the_whole_gpu) {
+  temp_dir dir;
+  if (!gpu_usable(dir)) GTEST_SKIP() << "no usable GPU engine here";
+  const fs::path q = shared_data / "dna/spiroplasma_kunkelii_CP010899.1.fa";
+  const fs::path t = shared_data / "dna/spiroplasma_kunkelii_CP010899.1_mutated_seed42.fa";
+  if (!fs::exists(q) || !fs::exists(t)) GTEST_SKIP() << "no " << shared_data;
+  const std::string common = binary + " align " + q.string() + " " + t.string() +
+                             " --device gpu --strand plus --quiet --outfmt 'blast6 score cigar'";
+  const auto whole = run_shell(common, dir);
+  const auto small = run_shell(common + " --max-gpu-mem 64", dir);
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  ASSERT_EQ(small.exit_code, 0) << small.err;
+  EXPECT_NE(whole.out.find("2832494"), std::string::npos) << whole.out.substr(0, 200);  // the pair's score
+  EXPECT_EQ(whole.out, small.out);
+}
+
 // A tall, thin pair (8 kb phage against the 1.46 Mb genome, both strands): the CPU engine cuts
 // it into windows (engine/windows.hpp), the GPU engine fills it whole; the same alignments.
 TEST(cli_gpu, tall_thin_pair_matches_the_cpu) {

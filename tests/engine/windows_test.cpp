@@ -346,7 +346,7 @@ TEST(windows, searches_of_few_tasks_take_narrower_windows) {
   std::mt19937 rng(59);
   const scoring_scheme s = test::dna_scheme();
   const std::int64_t overlap = window_overlap(70, s);
-  for (const std::int64_t fill : {std::int64_t(0), std::int64_t(12), std::int64_t(1000)}) {
+  for (const std::int64_t fill : {std::int64_t(0), std::int64_t(12), std::int64_t(20), std::int64_t(1000)}) {
     limits.fill_tasks = fill;
     auto spy = std::make_unique<search_spy>();
     search_spy* seen = spy.get();
@@ -367,8 +367,9 @@ TEST(windows, searches_of_few_tasks_take_narrower_windows) {
       }
     EXPECT_EQ(seen->searches, 1u) << fill;  // the short long side's pairs too
     // Four overlaps wide: 2600 and 1700 residues give 6 + 4 windows, 30 tasks of a window and a
-    // short side; 12 tasks at once need 24: enough; 1,000 need more than even two overlaps give.
-    const std::int64_t wide = fill == 1000 ? 2 : 4;
+    // short side (the joined side's are not counted); 12 tasks at once need 24: enough; 20 need
+    // 40: three overlaps give 9 + 6 windows, 45 tasks; 1,000 need more than even two overlaps give.
+    const std::int64_t wide = fill == 1000 ? 2 : fill == 20 ? 3 : 4;
     EXPECT_EQ(std::int64_t(seen->longest_target), wide * overlap) << fill;
   }
 }

@@ -154,13 +154,22 @@ std::vector<query_batch> plan_batches(std::span<const std::int64_t> lengths, con
     cost_parts batch_cost;
     bool costed = false;  // batch_cost is the batch's (queries of the batch's shape join unpriced:
                           // at one shape the model's time adds up and its longest chain is the larger)
+    // A priced join costs O(batch × shapes): a batch takes at most this many, so that planning
+    // stays linear in the queries (thousands of queries against a few pairs make large batches).
+    // Once a query of some own shape has joined, the next ones of that shape (shorter, sorted)
+    // join unpriced too.
+    constexpr int priced_joins = 16;
+    int priced = 0;
+    std::vector<shape_info> joined_shapes{own[k]};
     while (end < sorted.size() && std::int64_t(end - k + 1) * result_bytes_per_query <= limits.max_result_bytes) {
       if (std::int64_t(end - k) * pairs >= limits.fill_pairs) break;
-      if (same(own[end], shape)) {
+      if (same(own[end], shape) ||
+          std::any_of(joined_shapes.begin(), joined_shapes.end(), [&](const shape_info& j) { return same(own[end], j); })) {
         costed = false;
         ++end;
         continue;
       }
+      if (++priced > priced_joins) break;
       if (!costed) plan_of(std::span(sorted).subspan(k, end - k), batch_cost);
       cost_parts merged;
       const query_batch joined = plan_of(std::span(sorted).subspan(k, end + 1 - k), merged);
@@ -168,6 +177,7 @@ std::vector<query_batch> plan_batches(std::span<const std::int64_t> lengths, con
       batch_cost = merged;
       costed = true;
       shape = joined.shape;
+      joined_shapes.push_back(own[end]);
       ++end;
     }
     const std::span<const std::int64_t> ms = std::span(sorted).subspan(k, end - k);

@@ -77,6 +77,7 @@ struct scan_timing {
   std::size_t rescans = 0;   //!< (query, target) pairs handed back
   std::size_t pipelined_batches = 0;     //!< launches whose warps of a block share pairs
   std::size_t shared_slice_batches = 0;  //!< of those, with each warp's profile strip in shared memory
+  std::size_t shared_batches = 0;        //!< launches of more than one query
 };
 
 //! (query index, target index).

@@ -83,7 +83,7 @@ struct device_worker {
   cuda::device_buffer counters;  // queue head at 0, cells done at 8
   pinned_memory cells_host;
   cudaStream_t compute = nullptr, copy = nullptr, poll = nullptr;
-  std::size_t pipelined_batches = 0, shared_slice_batches = 0;  // of the last run (scan_timing)
+  std::size_t pipelined_batches = 0, shared_slice_batches = 0, shared_batches = 0;  // of the last run (scan_timing)
 
   device_worker(const host_side& h, int d) : host(h), dev(d) {  // dev(d) makes d current
     try {
@@ -248,7 +248,7 @@ struct device_worker {
                            std::atomic<int>& next_chunk) {
     dev.make_current();
     std::uint64_t reported = 0;
-    pipelined_batches = shared_slice_batches = 0;
+    pipelined_batches = shared_slice_batches = shared_batches = 0;
     SWAT_CUDA_CHECK(cudaMemsetAsync(counters.as<void>(), 0, 256, compute));
     std::vector<std::int64_t> lengths;
     for (const residue_span& q : queries) lengths.push_back(std::int64_t(q.size()));
@@ -401,6 +401,7 @@ struct device_worker {
     pb.watchdog_cycles = static_cast<long long>(host.options.watchdog_seconds * 2e9);  // clock64 at 2 GHz
     pb.pipe_shared_slices = shared_slices ? 1 : 0;
     pipelined_batches += mode == profile_mode::pipelined ? 1 : 0;
+    shared_batches += nq > 1 ? 1 : 0;
     shared_slice_batches += shared_slices ? 1 : 0;
     pb.rows_first = host.options.rows_first ? 1 : 0;
     pb.pair_major = host.options.order == 0 ? (batch.pair_major ? 1 : 0) : host.options.order == 2 ? 1 : 0;
@@ -520,9 +521,10 @@ struct db_scanner::impl {
       }
     }
     timing.rescans = rescan.size() - rescans_before;
-    timing.pipelined_batches = timing.shared_slice_batches = 0;
+    timing.pipelined_batches = timing.shared_slice_batches = timing.shared_batches = 0;
     for (const auto& w : workers) {
       timing.pipelined_batches += w->pipelined_batches;
+      timing.shared_batches += w->shared_batches;
       timing.shared_slice_batches += w->shared_slice_batches;
     }
     timing.scan_s = seconds_since(t0);

