@@ -19,6 +19,7 @@
 #include "engine/cpu_score_plan.hpp"
 #include "engine/cpu_kernels.hpp"
 #include "engine/cpu_traceback.hpp"
+#include "engine/windows.hpp"
 
 namespace swat {
 namespace {
@@ -206,12 +207,22 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
   const cpu::score_plan plan = cpu::plan_scores(jobs, scheme, interseq_lanes_, threads_, budget);
   std::vector<cpu::interseq_scratch> scratch(workers);
   // A pair whose 8-bit scores saturated: 16-bit bands where they fit, else the striped passes.
-  const auto wider = [&](residue_span query, residue_span target, int lanes, std::size_t worker, best_cell& out) {
+  // From `saturated_at` (the first column where the 8-bit best reached the limit; −1: unknown)
+  // on, less the reach bound of the query (windows.hpp): every cell of the best score lies at
+  // or after that column, and its optimal alignments span fewer target residues than the bound,
+  // so the columns cut off hold none of them; the kept cells' scores can only drop, the best
+  // cells' stay, and so does the tie rule's choice (reads against a genome's windows: the
+  // window of a read's hit is rescored from a little before the hit, not from its start).
+  const auto wider = [&](residue_span query, residue_span target, int lanes, std::size_t worker, best_cell& out,
+                         std::int64_t saturated_at) {
+    const std::int64_t reach = saturated_at > 0 ? window_overlap(std::int64_t(query.size()), scheme) : 0;
+    const std::int64_t cut = reach > 0 && saturated_at > reach ? saturated_at - reach : 0;
+    target = target.subspan(std::size_t(cut));
     const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
-    if (cpu::bands_fit(plan.scheme8, m, n, lanes) && cpu::bands_bytes(m, lanes) <= budget &&
-        cpu::score_bands(query, target, plan.scheme8, lanes, 16, scratch[worker], out))
-      return;
-    out = cpu::score_pass(query, target, scheme, false, nullptr, budget).best;
+    const bool banded = cpu::bands_fit(plan.scheme8, m, n, lanes) && cpu::bands_bytes(m, lanes) <= budget &&
+                        cpu::score_bands(query, target, plan.scheme8, lanes, 16, scratch[worker], out);
+    if (!banded) out = cpu::score_pass(query, target, scheme, false, nullptr, budget).best;
+    if (out.score > 0) out.target_end += cut;
   };
   const auto score_pair = [&](std::size_t k) {
     results[k] = cpu::score_pass(jobs[k].query, jobs[k].target, scheme, false, &progress, budget).best;
@@ -224,7 +235,7 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
       const pair_job& job = jobs[which[0]];
       // 8-bit lanes, then 16-bit, then the 32-bit striped pass.
       if (!cpu::score_bands(job.query, job.target, plan.scheme8, it.lanes, 8, scratch[worker], results[which[0]]))
-        wider(job.query, job.target, it.lanes, worker, results[which[0]]);
+        wider(job.query, job.target, it.lanes, worker, results[which[0]], -1);
       if (progress) progress(std::uint64_t(job.query.size()) * job.target.size());
       return;
     }
@@ -235,12 +246,13 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
       targets[l] = jobs[which[l]].target;
       cells += std::uint64_t(jobs[which[l]].query.size()) * targets[l].size();
     }
-    const std::uint64_t saturated =
-        cpu::score_interseq8(jobs[which[0]].query, targets, plan.scheme8, it.lanes, scratch[worker], out);
+    std::vector<std::int64_t> saturated_at(it.count);
+    const std::uint64_t saturated = cpu::score_interseq8(jobs[which[0]].query, targets, plan.scheme8, it.lanes,
+                                                         scratch[worker], out, saturated_at);
     for (std::size_t l = 0; l < it.count; ++l) {
       results[which[l]] = out[l];
       if (saturated >> l & 1)  // rescored wider: 16-bit bands where they fit, else 16-bit striped, 32-bit
-        wider(jobs[which[l]].query, targets[l], it.lanes, worker, results[which[l]]);
+        wider(jobs[which[l]].query, targets[l], it.lanes, worker, results[which[l]], saturated_at[l]);
     }
     if (progress) progress(cells);
   });

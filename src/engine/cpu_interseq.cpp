@@ -89,7 +89,7 @@ namespace {
 template <class ops>
 std::uint64_t interseq_kernel(const std::uint8_t* q, std::int64_t m, std::int64_t n, const std::int64_t* length,
                               int count, const interseq_scheme& s, std::uint8_t* base, const layout& at,
-                              best_cell* results) {
+                              best_cell* results, std::int64_t* first_over) {
   using vec = typename ops::vec;
   constexpr int w = ops::lanes, c = pass_columns(w);
   std::uint8_t* he_in = base + at.he_in;
@@ -118,7 +118,10 @@ std::uint64_t interseq_kernel(const std::uint8_t* q, std::int64_t m, std::int64_
   vec live = ops::load(active), best = ops::zero();
   alignas(64) std::uint8_t best_score[w], col_max[w];
   std::int64_t best_row[w], best_col[w];
-  for (int l = 0; l < w; ++l) best_row[l] = best_col[l] = 0;
+  for (int l = 0; l < w; ++l) {
+    best_row[l] = best_col[l] = 0;
+    first_over[l] = -1;
+  }
   const std::int64_t blocks = (m + block_rows - 1) / block_rows;
   for (std::int64_t j0 = 0; j0 < n; j0 += c) {
     for (int k = 0; k < c; ++k) {
@@ -169,6 +172,10 @@ std::uint64_t interseq_kernel(const std::uint8_t* q, std::int64_t m, std::int64_
       if (const std::uint64_t better = ops::gt(here_max, best)) {
         best = ops::max(best, here_max);
         ops::store(col_max, here_max);
+        for (std::uint64_t x = better; x != 0; x &= x - 1) {  // lanes whose best reaches the limit here first
+          const int l = __builtin_ctzll(x);
+          if (col_max[l] >= s.limit && first_over[l] < 0) first_over[l] = j;
+        }
         // H of this column: the side rows, or the pass's output for its last column.
         const std::uint8_t* h_of = k < c - 1 ? side + std::size_t(k) * std::size_t(m) * w : he_out;
         const std::size_t stride = k < c - 1 ? w : 2 * w;
@@ -212,16 +219,16 @@ __attribute__((target("avx2"), flatten)) std::uint64_t kernel_avx2(const std::ui
                                                                     std::int64_t n, const std::int64_t* length,
                                                                     int count, const interseq_scheme& s,
                                                                     std::uint8_t* base, const layout& at,
-                                                                    best_cell* results) {
-  return interseq_kernel<avx2_ops>(q, m, n, length, count, s, base, at, results);
+                                                                    best_cell* results, std::int64_t* first_over) {
+  return interseq_kernel<avx2_ops>(q, m, n, length, count, s, base, at, results, first_over);
 }
 
 __attribute__((target("avx512bw"), flatten)) std::uint64_t kernel_avx512(const std::uint8_t* q, std::int64_t m,
                                                                          std::int64_t n, const std::int64_t* length,
                                                                          int count, const interseq_scheme& s,
                                                                          std::uint8_t* base, const layout& at,
-                                                                         best_cell* results) {
-  return interseq_kernel<avx512_ops>(q, m, n, length, count, s, base, at, results);
+                                                                         best_cell* results, std::int64_t* first_over) {
+  return interseq_kernel<avx512_ops>(q, m, n, length, count, s, base, at, results, first_over);
 }
 
 }  // namespace
@@ -232,7 +239,8 @@ int interseq_lanes() {
 }
 
 std::uint64_t score_interseq8(residue_span query, std::span<const residue_span> targets, const interseq_scheme& s,
-                              int lanes, interseq_scratch& scratch, std::span<best_cell> results) {
+                              int lanes, interseq_scratch& scratch, std::span<best_cell> results,
+                              std::span<std::int64_t> first_saturated) {
   const int count = int(targets.size());
   if (!s.fits || (lanes != 32 && lanes != 64) || lanes > interseq_lanes() || count < 1 || count > lanes)
     throw std::invalid_argument("score_interseq8: unsupported lanes, scheme or target count");
@@ -253,12 +261,18 @@ std::uint64_t score_interseq8(residue_span query, std::span<const residue_span> 
     const std::uint8_t* t = targets[std::size_t(l)].data();
     for (std::int64_t j = 0; j < length[l]; ++j) cols[j * lanes + l] = t[j];
   }
+  std::int64_t first_over[64];
   if (m == 0) {
     for (int l = 0; l < count; ++l) results[std::size_t(l)] = {};
+    for (std::size_t l = 0; l < first_saturated.size(); ++l) first_saturated[l] = -1;
     return 0;
   }
-  return lanes == 64 ? kernel_avx512(query.data(), m, n, length, count, s, base, at, results.data())
-                     : kernel_avx2(query.data(), m, n, length, count, s, base, at, results.data());
+  const std::uint64_t saturated =
+      lanes == 64 ? kernel_avx512(query.data(), m, n, length, count, s, base, at, results.data(), first_over)
+                  : kernel_avx2(query.data(), m, n, length, count, s, base, at, results.data(), first_over);
+  for (std::size_t l = 0; l < first_saturated.size() && l < std::size_t(count); ++l)
+    first_saturated[l] = saturated >> l & 1 ? first_over[l] : -1;
+  return saturated;
 }
 
 #else
@@ -266,7 +280,7 @@ std::uint64_t score_interseq8(residue_span query, std::span<const residue_span> 
 int interseq_lanes() { return 0; }
 
 std::uint64_t score_interseq8(residue_span, std::span<const residue_span>, const interseq_scheme&, int,
-                              interseq_scratch&, std::span<best_cell>) {
+                              interseq_scratch&, std::span<best_cell>, std::span<std::int64_t>) {
   throw std::invalid_argument("score_interseq8: no inter-sequence kernel on this CPU");
 }
 

@@ -66,8 +66,12 @@ struct interseq_scratch {
 //! Best cells of query against targets (1 ≤ count ≤ lanes, each non-empty) in 8-bit lanes:
 //! results[k] for target k, exact unless bit k of the returned mask is set (saturated: rescore
 //! it wider). lanes: 32 or 64, at most interseq_lanes(); s.fits must be true; the ranks of
-//! query and targets below s.query_ranks and s.target_ranks.
+//! query and targets below s.query_ranks and s.target_ranks. With first_saturated (count
+//! entries), a saturated lane's entry is the first target column (0-based) where its 8-bit
+//! best reached s.limit: every column before holds only exact scores below the limit, so every
+//! cell of the true best score lies at or after it (−1 for the other lanes).
 std::uint64_t score_interseq8(residue_span query, std::span<const residue_span> targets, const interseq_scheme& s,
-                              int lanes, interseq_scratch& scratch, std::span<best_cell> results);
+                              int lanes, interseq_scratch& scratch, std::span<best_cell> results,
+                              std::span<std::int64_t> first_saturated = {});
 
 }  // namespace swat::cpu

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -179,6 +180,53 @@ TEST(cpu_interseq, score_many_matches_reference) {
       for (std::size_t k = 0; k < jobs.size(); ++k)
         ASSERT_EQ(text(got[k]), text(want[k])) << "lanes " << lanes << " threads " << threads << " job " << k;
     }
+}
+
+//! Saturated lanes are rescored from a little before the column where their 8-bit best first
+//! reached the limit (less the query's reach bound): copies of the query far into long targets,
+//! two equal copies (the tie rule's first), a better copy after a saturating one, a copy at the
+//! target's end, one at its start (nothing cut), equal to the reference's best cells.
+TEST(cpu_interseq, saturated_lanes_rescored_from_their_first_saturated_column) {
+  if (lane_widths().empty()) GTEST_SKIP() << "no inter-sequence lanes on this CPU";
+  std::mt19937 rng(37);
+  const scoring_scheme s = test::dna_scheme();  // reach of a 300-residue query: 601 columns
+  const residues query = test::random_residues(rng, 300, 4);
+  std::vector<residues> targets;
+  const auto with_copies = [&](std::size_t n, const std::vector<std::pair<std::size_t, double>>& copies) {
+    residues t = test::random_residues(rng, n, 4);
+    for (const auto& [at, rate] : copies) {
+      const residues c = rate > 0 ? test::mutate(rng, query, 4, rate) : query;
+      for (std::size_t k = 0; k < c.size() && at + k < t.size(); ++k) t[at + k] = c[k];
+    }
+    return t;
+  };
+  targets.push_back(with_copies(3000, {{1800, 0.0}}));
+  targets.push_back(with_copies(4000, {{1500, 0.0}, {3000, 0.0}}));     // equal copies: the first
+  targets.push_back(with_copies(4000, {{1200, 0.05}, {3200, 0.0}}));    // a better copy later
+  targets.push_back(with_copies(2500, {{2200, 0.0}}));                  // at the end
+  targets.push_back(with_copies(2500, {{0, 0.0}}));                     // at the start
+  targets.push_back(with_copies(5000, {{900, 0.02}, {2600, 0.02}, {4400, 0.01}}));
+  // Enough targets that the plan scores them in batches of lanes (cpu_interseq.plan_choices).
+  for (int k = 0; k < 120; ++k) targets.push_back(test::random_residues(rng, 1000 + 30 * std::size_t(k), 4));
+  std::vector<pair_job> jobs;
+  for (std::size_t t = 0; t < targets.size(); ++t) jobs.push_back({0, t, query, targets[t]});
+  for (const int lanes : lane_widths()) {
+    const cpu::score_plan plan = cpu::plan_scores(jobs, s, lanes, 1, std::size_t(1) << 30);
+    ASSERT_TRUE(std::all_of(plan.items.begin(), plan.items.end(),
+                            [](const cpu::score_item& it) { return it.kind == cpu::item_kind::batch; }))
+        << "lanes " << lanes << ": the copies must be scored in batches";
+    cpu_engine eng(1);
+    eng.set_interseq_lanes(lanes);
+    std::vector<best_cell> got(jobs.size());
+    eng.score_many(jobs, s, got, {});
+    int saturated = 0;
+    for (std::size_t t = 0; t < targets.size(); ++t) {
+      const best_cell want = reference_best(query, targets[t], s);
+      saturated += want.score >= 250;
+      EXPECT_EQ(text(got[t]), text(want)) << "lanes " << lanes << " target " << t;
+    }
+    EXPECT_GE(saturated, 6) << "the copies must saturate 8 bits";
+  }
 }
 
 //! The plan: many targets of one query go in batches; a few long pairs on many threads stay
