@@ -204,8 +204,7 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
   if (jobs.empty()) return;
   const std::size_t workers = fitting_workers(jobs, scheme, job_kind::score, std::min<std::size_t>(threads_, jobs.size()));
   const std::size_t budget = std::max<std::size_t>(budget_bytes_ / workers, 1);
-  const cpu::score_plan plan = cpu::plan_scores(jobs, scheme, interseq_lanes_, threads_, budget,
-                                                interseq_lanes_ == 64 ? cpu::measured_lane_costs() : cpu::lane_costs{});
+  const cpu::score_plan plan = cpu::plan_scores(jobs, scheme, interseq_lanes_, threads_, budget);
   std::vector<cpu::interseq_scratch> scratch(workers);
   // A pair whose 8-bit scores saturated: 16-bit bands where they fit, else the striped passes.
   // From `saturated_at` (the first column where the 8-bit best reached the limit; −1: unknown)

@@ -3,7 +3,6 @@
 #include "engine/cpu_score_plan.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <numeric>
 
 #include "engine/cpu_bands.hpp"
@@ -32,7 +31,7 @@ int ranks_of(residue_span s) {
 }  // namespace
 
 score_plan plan_scores(std::span<const pair_job> jobs, const scoring_scheme& scheme, int lanes, unsigned threads,
-                       std::size_t budget_bytes, const lane_costs& costs) {
+                       std::size_t budget_bytes) {
   score_plan plan;
   plan.order.resize(jobs.size());
   std::iota(plan.order.begin(), plan.order.end(), std::size_t(0));
@@ -62,7 +61,7 @@ score_plan plan_scores(std::span<const pair_job> jobs, const scoring_scheme& sch
     const std::int64_t m = std::int64_t(job.query.size()), n = std::int64_t(job.target.size());
     for (const int width : {64, 32})
       if (width <= lanes && bands_fit(plan.scheme8, m, n, width) && bands_bytes(m, width) <= budget_bytes)
-        return score_item{item_kind::bands, width, k, 1, double(m) * double(n + width) / width * costs.bands(width)};
+        return score_item{item_kind::bands, width, k, 1, double(m) * double(n + width) / width * bands_step_cost(width)};
     return score_item{item_kind::pair, 0, k, 1, pair_cost(job)};
   };
   std::vector<score_item> pairs, mixed;
@@ -91,7 +90,7 @@ score_plan plan_scores(std::span<const pair_job> jobs, const scoring_scheme& sch
         const std::int64_t longest = std::int64_t(jobs[plan.order[b]].target.size());
         fits = interseq_bytes(std::int64_t(query.size()), longest, width, plan.scheme8.query_ranks) <= budget_bytes;
         batches.push_back(
-            {item_kind::batch, width, b, count, double(query.size()) * double(longest) * costs.inter(width)});
+            {item_kind::batch, width, b, count, double(query.size()) * double(longest) * inter_step_cost(width)});
         total += batches.back().cost;
       }
       if (fits && total < best_total) best = std::move(batches), best_total = total;
@@ -111,44 +110,6 @@ score_plan plan_scores(std::span<const pair_job> jobs, const scoring_scheme& sch
     if (it.kind != item_kind::pair) plan.lanes = std::max(plan.lanes, it.lanes);
   plan.items = std::move(items);
   return plan;
-}
-
-const lane_costs& measured_lane_costs() {
-  static const lane_costs costs = [] {
-    lane_costs c;
-    if (interseq_lanes() < 64) return c;
-    // A 128-row DNA query against as many random targets of 1,024 residues as there are lanes.
-    scoring_scheme s;
-    for (int a = 0; a < 4; ++a)
-      for (int b = 0; b < 4; ++b) s.matrix[std::size_t(a * matrix_stride + b)] = a == b ? 2 : -3;
-    const interseq_scheme s8 = make_interseq_scheme(s, 4);
-    std::uint32_t x = 12345;
-    const auto next = [&x] { return std::uint8_t((x = x * 1664525u + 1013904223u) >> 30); };
-    std::vector<std::uint8_t> query(128);
-    for (auto& r : query) r = next();
-    std::vector<std::vector<std::uint8_t>> targets(64, std::vector<std::uint8_t>(1024));
-    for (auto& t : targets)
-      for (auto& r : t) r = next();
-    std::vector<residue_span> spans(targets.begin(), targets.end());
-    interseq_scratch scratch;
-    std::vector<best_cell> out(64);
-    const auto fastest = [&](int lanes) {
-      double best = 1e30;
-      for (int run = 0; run < 3; ++run) {
-        const auto t0 = std::chrono::steady_clock::now();
-        score_interseq8(query, std::span(spans).first(std::size_t(lanes)), s8, lanes, scratch, out);
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-      }
-      return best;
-    };
-    const double t32 = fastest(32), t64 = fastest(64);
-    if (!(t32 > 0) || !(t64 > 0)) return c;
-    const double ratio = std::clamp(t64 / t32, 0.5, 2.5);
-    c.inter64 = c.inter32 * ratio;
-    c.bands64 = c.bands32 * ratio;
-    return c;
-  }();
-  return costs;
 }
 
 }  // namespace swat::cpu

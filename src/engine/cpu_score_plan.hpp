@@ -9,7 +9,7 @@
 // sorted by length, longest first, so a batch holds targets of similar lengths; a query's
 // targets go in batches of the width that costs least, when that costs less in total than its
 // pairs (few targets fill few lanes). A pair alone runs in row bands (cpu_bands.hpp) where they
-// fit: m · (n + lanes) / lanes steps of the band pass. Then the whole plan is compared with every pair run alone
+// fit: m · (n + lanes) / lanes steps of bands_step_cost. Then the whole plan is compared with every pair run alone
 // on the threads by its makespan, max(total / threads, longest item): a few batches of long
 // windows leave threads idle that their pairs would use.
 
@@ -23,25 +23,15 @@
 
 namespace swat::cpu {
 
-//! Relative time of one step of the inter-sequence pass and of the band pass (a table lookup
-//! more per cell than the batches' profile) with `lanes` lanes, and of a step of the striped
-//! 16-bit pass of one pair. The defaults were measured on the dev VM's EPYC with AVX-512, whose
-//! 512-bit operations take two 256-bit halves (a 32-lane step costs about half a 64-lane one):
-//! single-thread batches 33 GCUPS in 64 lanes, 32 in 32; bands 24 in 64, 22 in 32 (DNA, 5 kb ×
-//! 20–65 kb). A CPU with full-width 512-bit units runs a 64-lane step in about a 32-lane one's
-//! time: measured_lane_costs() scales the 64-lane steps by this CPU's own ratio.
-struct lane_costs {
-  double inter64 = 1.0, inter32 = 0.52, bands64 = 1.4, bands32 = 0.75;
-  double inter(int lanes) const { return lanes == 64 ? inter64 : inter32; }
-  double bands(int lanes) const { return lanes == 64 ? bands64 : bands32; }
-};
+//! Relative time of one step of the inter-sequence pass with `lanes` lanes (measured on an EPYC
+//! with AVX-512, whose 512-bit operations take two 256-bit halves: a 32-lane step costs about
+//! half a 64-lane one) and of a step of the striped 16-bit pass of one pair.
+inline constexpr double inter_step_cost(int lanes) { return lanes == 64 ? 1.0 : 0.52; }
+//! … of one step of the band pass (a table lookup more per cell than the batches' profile).
+//! Single-thread CPU time on the dev VM's EPYC: batches 33 GCUPS in 64 lanes, 32 in 32; bands
+//! 24 in 64, 22 in 32 (DNA, 5 kb × 20–65 kb).
+inline constexpr double bands_step_cost(int lanes) { return lanes == 64 ? 1.4 : 0.75; }
 inline constexpr double pair_step_cost = 1.5;
-
-//! This CPU's costs: with 64 lanes, the 32-lane steps as above and the 64-lane ones scaled by
-//! the time of a 64-lane step over a 32-lane one (the inter-sequence pass on a small batch,
-//! fastest of three runs each, about 3 ms, measured once per process; clamped to 0.5–2.5);
-//! without 64 lanes, the defaults.
-const lane_costs& measured_lane_costs();
 
 //! How an item is scored: a batch of targets of one query in 8-bit lanes (cpu_interseq.hpp),
 //! one pair in 8-bit lanes of row bands (cpu_bands.hpp), or one pair by the striped passes.
@@ -68,6 +58,6 @@ struct score_plan {
 //! 32: 32; 0: pairs only) and
 //! budget_bytes of memory per worker (a batch that needs more runs as pairs).
 score_plan plan_scores(std::span<const pair_job> jobs, const scoring_scheme& scheme, int lanes, unsigned threads,
-                       std::size_t budget_bytes, const lane_costs& costs = {});
+                       std::size_t budget_bytes);
 
 }  // namespace swat::cpu
