@@ -8,6 +8,8 @@
 //                both strands, every alignment of each pair (--max-hsps 0);
 //   long_pair    S. kunkelii (1.46 Mb) against its mutated copy, plus strand, full alignment.
 // CSV rows case,gpus,phase,seconds,commit,device,date (phases whole, scan, traceback; medians).
+// --gpus N lets the planner use fewer GPUs where more would not pay (the search's --timing says
+// which it used, printed once per count); --exact passes the list 0,…,N−1, which it must use.
 
 #include <cxxopts.hpp>
 
@@ -70,6 +72,8 @@ int gpus_main(const std::vector<std::string>& args) {
      cxxopts::value<std::string>()->default_value("protein_x1,protein_x50,dna_db,long_pair"))
     ("gpus", "GPU counts compared (--gpus N of align), a comma-separated list",
      cxxopts::value<std::string>()->default_value("1,2"))
+    ("exact", "pass each count as the list of its GPUs (--gpus 0,1 rather than --gpus 2): the search runs on all of "
+     "them, where a count lets the planner use fewer for work too small to gain from more")
     ("repeat", "runs of each count per case (median kept)", cxxopts::value<std::string>()->default_value("3"))
     ("engine-args", "engine options of every align command", cxxopts::value<std::string>()->default_value("--device gpu"))
     ("csv", "CSV written", cxxopts::value<std::string>()->default_value("multigpu.csv"))
@@ -86,6 +90,7 @@ int gpus_main(const std::vector<std::string>& args) {
   }
   cli::reject_unmatched(r.unmatched());
   const int repeat = int(cli::integer_value("--repeat", r["repeat"].as<std::string>(), 1, 1000));
+  const bool exact = r.count("exact") > 0;
   std::vector<int> counts;
   for (const long long n : cli::integer_list("--gpus", r["gpus"].as<std::string>(), 1, 64)) counts.push_back(int(n));
   if (counts.empty()) throw usage_error("--gpus: no GPU count");
@@ -157,13 +162,25 @@ int gpus_main(const std::vector<std::string>& args) {
     for (int k = 0; k < repeat; ++k) {
       for (std::size_t g = 0; g < counts.size(); ++g) {  // interleaved: drift hits every count alike
         const std::string out = dir + "/" + c.name + "_" + std::to_string(counts[g]) + ".out";
-        std::vector<std::string> argv{self, "align", c.query, c.db, "--gpus", std::to_string(counts[g]), "--timing", "--quiet", "-o", out};
+        std::string gpus = std::to_string(counts[g]);
+        if (exact) {
+          gpus.clear();
+          for (int d = 0; d < counts[g]; ++d) gpus += (d > 0 ? "," : "") + std::to_string(d);
+          if (counts[g] == 1) gpus += ",";  // "0,": the list of one id, not a count
+        }
+        std::vector<std::string> argv{self, "align", c.query, c.db, "--gpus", gpus, "--timing", "--quiet", "-o", out};
         argv.insert(argv.end(), c.options.begin(), c.options.end());
         argv.insert(argv.end(), engine.begin(), engine.end());
         whole[g].push_back(timed_command("bench gpus", argv, err));
         const std::string timing = file_text(err);
         scan[g].push_back(stage_seconds(timing, scan_stage, "scan"));
         trace[g].push_back(stage_seconds(timing, trace_stage, "traceback"));
+        if (k == 0) {  // the GPUs the search ran on, as its --timing line says
+          std::smatch m;
+          static const std::regex on(R"(engine on ([^|]*) ready)");
+          if (std::regex_search(timing, m, on))
+            std::fprintf(stderr, "%-12s %5d on %s\n", c.name.c_str(), counts[g], m[1].str().c_str());
+        }
       }
       const std::string first = file_text(dir + "/" + c.name + "_" + std::to_string(counts[0]) + ".out");
       for (std::size_t g = 1; g < counts.size(); ++g)

@@ -4,6 +4,8 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <filesystem>
+#include <system_error>
 #include <string>
 #include <set>
 #include <utility>
@@ -101,6 +103,20 @@ bool hide_gpus_after(int count) {
     }
   }
   return ::setenv("CUDA_VISIBLE_DEVICES", narrowed.c_str(), 1) == 0;
+}
+
+int visible_gpus_hint() {
+  if (const char* current = std::getenv("CUDA_VISIBLE_DEVICES")) {
+    const std::string_view list(current);
+    if (list.empty()) return 0;
+    int entries = 1;
+    for (const char c : list) entries += c == ',' ? 1 : 0;
+    return entries;
+  }
+  std::error_code ec;
+  int gpus = 0;
+  for (std::filesystem::directory_iterator it("/proc/driver/nvidia/gpus", ec), end; !ec && it != end; it.increment(ec)) ++gpus;
+  return gpus;
 }
 
 std::string device_list_text(const std::vector<int>& devices) {

@@ -1,6 +1,7 @@
 #pragma once
 // --gpus: which GPUs a search uses (plain C++, no CUDA). "all" (every visible device), a count
 // N (the first N), or a comma-separated LIST of device ids ("0,1"; "2," for device 2 alone).
+// For align, "all" and N are the most it uses: the planner (engine/plan.hpp) may take fewer.
 // CUDA_VISIBLE_DEVICES decides what is visible and renumbers it, as for every CUDA program.
 
 #include <functional>
@@ -36,6 +37,11 @@ int leading_count(const gpu_selection& selection);
 //! reads the environment. Leaves a list of at most `count` entries as it is. Returns whether it
 //! narrowed the list.
 bool hide_gpus_after(int count);
+
+//! The GPUs a CUDA program would see, told without starting CUDA (which would start them all):
+//! CUDA_VISIBLE_DEVICES's entries where it is set, else the driver's GPUs under
+//! /proc/driver/nvidia/gpus; 0 when neither says.
+int visible_gpus_hint();
 
 //! "0,1" for the error lines, --timing and SAM @PG.
 std::string device_list_text(const std::vector<int>& devices);

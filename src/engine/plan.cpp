@@ -5,11 +5,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <string>
 #include <system_error>
+#include <vector>
 
 namespace swat {
 
-device_plan plan_device(const search_size& size, unsigned threads, const cost_model& model) {
+device_plan plan_device(const search_size& size, unsigned threads, const cost_model& model, int available_gpus) {
   device_plan p;
   p.cpu_threads = std::max(threads, 1u);
   const double cells = size.cells();
@@ -20,10 +23,40 @@ device_plan plan_device(const search_size& size, unsigned threads, const cost_mo
   p.gpu_s = model.gpu_start_s + cells / rate;
   p.cpu_s = cells / (model.cpu_cells_per_s_per_thread * p.cpu_threads);
   p.use_cpu = p.cpu_s < p.gpu_s;
-  // At the scan's rate whatever the pairs: the sizes known before the read have no record
-  // counts, and a long pair's traceback gains nothing from a second GPU yet.
-  p.one_gpu = !p.use_cpu && cells / model.gpu_scan_cells_per_s < model.multi_gpu_min_scan_s;
+  p.available_gpus = std::max(available_gpus, 1);
+  p.gpus = p.use_cpu ? 0 : plan_gpu_count(size, p.available_gpus, model);
   return p;
+}
+
+namespace {
+
+//! Seconds until n GPUs have scanned `work` (seconds of one GPU), GPU k joining at k · join
+//! and each scanning at `rate` of one GPU alone.
+double shared_scan_s(double work, int n, double join, double rate) {
+  for (int j = n; j > 1; --j) {  // the GPUs that join before the end
+    const double end = (work / rate + join * j * (j - 1) / 2.0) / j;
+    if (end > join * (j - 1)) return end;
+  }
+  return work;
+}
+
+}  // namespace
+
+int plan_gpu_count(const search_size& size, int available, const cost_model& model) {
+  if (available <= 1) return 1;
+  const bool known = size.queries > 0 && size.targets > 0;
+  if (known && double(size.queries) * double(size.targets) < 64) return 1;
+  const double work = size.cells() / (size.protein ? model.gpu_protein_scan_cells_per_s : model.gpu_scan_cells_per_s);
+  // Predicted seconds on 1 … available GPUs; the fewest GPUs within the model's margin of the
+  // fastest count, and one GPU unless more are that much faster than one.
+  std::vector<double> seconds{work};
+  for (int n = 2; n <= available; ++n)
+    seconds.push_back(model.gpu_init_s * (n - 1) + shared_scan_s(work, n, model.gpu_context_s, model.multi_gpu_efficiency));
+  const double fastest = *std::min_element(seconds.begin(), seconds.end());
+  if (fastest > model.multi_gpu_margin * work) return 1;
+  int best = 1;
+  while (seconds[std::size_t(best - 1)] * model.multi_gpu_margin > fastest) ++best;
+  return best;
 }
 
 std::string device_plan::describe() const {
@@ -33,7 +66,8 @@ std::string device_plan::describe() const {
                   gpu_s);
   else
     std::snprintf(buf, sizeof buf, "%s (predicted %.3g s; CPU engine on %u threads %.3g s)",
-                  one_gpu ? "one GPU" : "the GPU", gpu_s, cpu_threads, cpu_s);
+                  gpus > 1 ? (std::to_string(gpus) + " GPUs").c_str() : available_gpus > 1 ? "one GPU" : "the GPU", gpu_s,
+                  cpu_threads, cpu_s);
   return buf;
 }
 
@@ -44,6 +78,48 @@ std::uint64_t estimated_residues(const std::string& path) {
   if (ec) return 0;
   const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
   return std::uint64_t(double(bytes) * (gz ? 4.0 : 1.0) * 0.98);
+}
+
+file_sample sample_sequences(const std::string& path) {
+  file_sample out;
+  std::error_code ec;
+  if (path.empty() || path == "-" || !std::filesystem::is_regular_file(path, ec)) return out;
+  if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0) return out;
+  const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
+  if (ec || bytes == 0) return out;
+  std::ifstream in(path, std::ios::binary);
+  std::string head(std::size_t(std::min<std::uintmax_t>(bytes, 64 * 1024)), '\0');
+  in.read(head.data(), std::streamsize(head.size()));
+  head.resize(std::size_t(in.gcount()));
+  if (head.empty()) return out;
+  const char mark = head[0] == '@' ? '@' : '>';
+  std::uint64_t begun = 0, lines = 0, letters = 0, nucleotides = 0;
+  bool header = false, line_start = true;
+  for (std::size_t k = 0; k < head.size(); ++k) {
+    const char c = head[k];
+    if (line_start && c == mark) {
+      ++begun;
+      header = true;
+    }
+    if (c == '\n') {
+      ++lines;
+      line_start = true;
+      header = false;
+      continue;
+    }
+    line_start = false;
+    if (header || mark == '@') continue;  // FASTQ: the letters are not told apart from qualities here
+    const char u = char(c & ~0x20);
+    if (u >= 'A' && u <= 'Z') {
+      ++letters;
+      nucleotides += (u == 'A' || u == 'C' || u == 'G' || u == 'T' || u == 'U' || u == 'N') ? 1 : 0;
+    }
+  }
+  if (mark == '@') begun = lines / 4 + 1;  // four lines a record (a quality line may begin with '@' too)
+  out.records = std::max<std::uint64_t>(begun, 1);
+  if (head.size() < bytes) out.records = std::uint64_t(double(out.records) * double(bytes) / double(head.size()));
+  out.protein = letters > 0 && double(letters - nucleotides) > 0.1 * double(letters);
+  return out;
 }
 
 }  // namespace swat

@@ -24,6 +24,7 @@ struct search_size {
   std::uint64_t queries = 0;          //!< query records (0: unknown)
   std::uint64_t targets = 0;          //!< target records (0: unknown)
   int strands = 1;                    //!< DNA both strands: 2
+  bool protein = false;               //!< protein sequences (the scan is faster on them)
   //! DP cells of the search.
   double cells() const { return double(query_residues) * double(target_residues) * strands; }
 };
@@ -34,11 +35,16 @@ struct cost_model {
   double gpu_scan_cells_per_s = 2.5e12;       //!< database scan (3.6-4.4e12 measured on protein, less on DNA)
   double gpu_pair_cells_per_s = 0.8e12;       //!< a few long × long pairs on the pair engine (score, traceback)
   double cpu_cells_per_s_per_thread = 2.0e9;  //!< CPU engine, whole search (1.1-2.8e9 measured per thread)
-  //! Scans predicted shorter than this on one GPU (at gpu_scan_cells_per_s) keep to one: every
-  //! further visible GPU adds 0.1-0.3 s to CUDA's start and ~0.12 s for its context, and saves
-  //! at most 40 % of the scan (2 × H200, 7 queries × Swiss-Prot ×50: scan 0.53 → 0.34 s, whole
-  //! 0.98-1.03 s on one GPU, 1.10-1.24 s on two; bench/results/multigpu_start_h200x2.txt).
-  double multi_gpu_min_scan_s = 1.0;
+  double gpu_protein_scan_cells_per_s = 4.0e12;  //!< … on protein (4.4e12 on Swiss-Prot ×50, one H100 or H200)
+  //! CUDA's start grows with every visible GPU, and the driver starts their contexts one after
+  //! the other, also across processes (cuInit 0.19 s with one H200 visible, 0.29 s with two,
+  //! 0.55 s with four; each context ~0.12 s; bench/results/multigpu_start_h200x4.txt).
+  double gpu_init_s = 0.11;     //!< cuInit's share of each further visible GPU
+  double gpu_context_s = 0.12;  //!< each further GPU joins the scan this much after the one before
+  //! A GPU's scan rate when several share the queue of chunks (smaller chunks, their tails).
+  double multi_gpu_efficiency = 0.8;
+  //! More GPUs only where they are predicted at least this much faster (the model's error).
+  double multi_gpu_margin = 0.9;
 };
 
 //! The planner's prediction and choice.
@@ -47,17 +53,39 @@ struct device_plan {
   double cpu_s = 0;         //!< … on the CPU engine with cpu_threads threads
   unsigned cpu_threads = 1;
   bool use_cpu = false;     //!< the CPU engine is predicted faster
-  bool one_gpu = false;     //!< the GPU scan is predicted short: the other GPUs are left out
+  int gpus = 0;             //!< GPUs the search uses (plan_gpu_count; 0 on the CPU engine)
+  int available_gpus = 1;   //!< … of these
   //! One phrase for notices and --timing: "CPU engine on 16 threads (predicted 0.04 s; GPU 0.36 s)",
   //! "one GPU (predicted 0.97 s; …)".
   std::string describe() const;
 };
 
-//! Predicts the search on both devices (threads: the CPU engine's, ≥ 1).
-device_plan plan_device(const search_size& size, unsigned threads, const cost_model& model = {});
+//! Predicts the search on both devices (threads: the CPU engine's, ≥ 1; available_gpus: the
+//! GPUs it may use).
+device_plan plan_device(const search_size& size, unsigned threads, const cost_model& model = {},
+                        int available_gpus = 1);
+
+//! How many of `available` GPUs (the first ones) a search uses, ≥ 1. A database scan shares its
+//! chunks over the GPUs, each joining when its context has started (gpu_context_s after the one
+//! before), and every visible GPU lengthens CUDA's start (gpu_init_s): the count with the
+//! fewest GPUs predicted within multi_gpu_margin of the fastest count, and more than one only
+//! where that is at least multi_gpu_margin faster than one. A few long pairs
+//! (fewer than 64 pairs, record counts known) keep to one GPU: their fill in bands over GPUs is
+//! faster, but the special-row traceback runs on one GPU only, and the whole alignment was slower
+//! on two (2.33 s on one H200, 3.87 s on two: bench/results/multigpu_h200x4.csv).
+int plan_gpu_count(const search_size& size, int available, const cost_model& model = {});
 
 //! The residues of a FASTA file estimated from its size in bytes (headers and line ends taken
 //! off at ~2 %, gzip at 4× compression); 0 when the path is not a regular file (standard input).
 std::uint64_t estimated_residues(const std::string& path);
+
+//! What the first 64 KiB of a FASTA or FASTQ file say of it.
+struct file_sample {
+  std::uint64_t records = 0;  //!< records estimated: those begun in the sample, scaled by the file's size (0: unknown)
+  bool protein = false;       //!< its sequence letters are more than 10 % other than A, C, G, T, U, N
+};
+
+//! Samples a plain (not gzip) regular file; records 0 for anything else.
+file_sample sample_sequences(const std::string& path);
 
 }  // namespace swat

@@ -619,21 +619,44 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
   const unsigned threads =
       options.engine.options.cpu_threads ? options.engine.options.cpu_threads : std::max(1u, std::thread::hardware_concurrency());
   std::optional<device_plan> planned;  // the planner's prediction from the inputs' sizes
-  if (options.engine.device.kind == device_kind::auto_select && options.engine.gpu && !options.engine.gpu_asked) {
-    const search_size guess{estimated_residues(options.query_path), database_residues_hint(options.db_path)};
-    if (guess.query_residues > 0 && guess.target_residues > 0) {
-      planned = plan_device(guess, threads);
-      if (planned->use_cpu) with_progress.engine.device.kind = device_kind::cpu;
-    }
+  // What the planner knows before the read: residues from the files' sizes, records and the
+  // alphabet from their first 64 KiB (a prepared database's own counts).
+  const auto guess_size = [&] {
+    const database_hint db = database_size_hint(options.db_path);
+    const file_sample q = sample_sequences(options.query_path);
+    const bool protein = db.protein || q.protein;
+    const bool both = !protein && options.strand_option.value_or(strand_choice::both) == strand_choice::both;
+    return search_size{estimated_residues(options.query_path), db.residues, q.records, db.records, both ? 2 : 1, protein};
+  };
+  std::optional<search_size> guess;
+  if (options.engine.gpu && options.engine.device.kind != device_kind::cpu) guess = guess_size();
+  const bool sizes_known = guess && guess->query_residues > 0 && guess->target_residues > 0;
+  // --gpus all or a count N: the planner decides how many of them (the first ones) the search
+  // uses; a LIST of ids is used as given.
+  // (A count beyond the GPUs there is left to the engine, which refuses it.)
+  const gpu_selection& asked_gpus = options.engine.options.gpus;
+  const int visible = visible_gpus_hint();  // 0: not known here (the planner's count is then an upper bound)
+  const bool plan_gpus = sizes_known && options.engine.device.gpu_id == 0 &&
+                         (asked_gpus.all || (asked_gpus.ids.empty() && (visible == 0 || asked_gpus.count <= visible)));
+  const int may_use = asked_gpus.all ? (visible > 0 ? visible : 8) : std::max(asked_gpus.count, 1);
+  if (sizes_known && options.engine.device.kind == device_kind::auto_select && !options.engine.gpu_asked) {
+    planned = plan_device(*guess, threads, {}, plan_gpus ? may_use : 1);
+    if (planned->use_cpu) with_progress.engine.device.kind = device_kind::cpu;
+  } else if (plan_gpus) {
+    planned = plan_device(*guess, threads, {}, may_use);
+    planned->use_cpu = false;  // the GPU was asked for: only the GPUs' count is planned
+    if (planned->gpus == 0) planned->gpus = plan_gpu_count(*guess, may_use);
   }
   const bool chose_cpu = planned && planned->use_cpu;
   // CUDA's start initialises every visible GPU (0.1-0.3 s each): the GPUs this search will not
   // use are hidden before it (engine/gpu_selection.hpp), those after the first N of --gpus N, or
-  // all but the first when the planner predicts a short scan. Ids stay the same.
+  // after the planner's count. Ids stay the same.
   if (!chose_cpu && options.engine.gpu && options.engine.device.kind != device_kind::cpu) {
-    const gpu_selection& gpus = options.engine.options.gpus;
-    int keep = leading_count(gpus);
-    if (keep == 0 && gpus.all && planned && planned->one_gpu) keep = 1;
+    int keep = leading_count(asked_gpus);
+    if (plan_gpus && planned && planned->gpus > 0 && (keep == 0 || planned->gpus < keep)) {
+      keep = planned->gpus;
+      with_progress.engine.options.gpus = gpu_selection{false, keep, {}};
+    }
     if (keep > options.engine.device.gpu_id) hide_gpus_after(keep);
   }
   with_progress.engine.options.fill_progress = [&fill_line](double fraction, double elapsed) {
@@ -695,8 +718,10 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
                      searching.strand == strand_choice::both ? 2 : 1};
     for (const auto& q : queries.records) size.query_residues += q.residues.size();
     std::string plan;
-    if (planned)
+    if (planned && options.engine.device.kind == device_kind::auto_select && !options.engine.gpu_asked)
       plan = planned->describe() + " from the inputs' sizes";
+    else if (planned)
+      plan = eng->name() + " as asked, on " + planned->describe() + " from the inputs' sizes";
     else if (options.engine.device.kind != device_kind::auto_select || options.engine.gpu_asked)
       plan = eng->name() + " as asked";
     else if (!options.engine.gpu)

@@ -195,6 +195,19 @@ std::uint64_t database_residues_hint(const std::string& db) {
   return estimated_residues(db);
 }
 
+database_hint database_size_hint(const std::string& db) {
+  try {
+    if (const std::optional<std::string> index = db::prepared_index_path(db)) {
+      const db::database_index parsed = db::read_index(*index);
+      return {parsed.residues, parsed.sequences, parsed.alphabet == alphabet_kind::protein};
+    }
+  } catch (const input_error&) {
+    return {};  // reading it says what is wrong
+  }
+  const file_sample sample = sample_sequences(db);
+  return {estimated_residues(db), sample.records, sample.protein};
+}
+
 std::vector<std::string> database_files(const std::string& db) {
   std::vector<std::string> files{db};
   try {

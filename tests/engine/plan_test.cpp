@@ -1,5 +1,6 @@
 // The shape planner's device choice (engine/plan.hpp): the CPU engine where it is predicted
-// faster than the GPU's start and scan, the GPU otherwise; sizes estimated from the files.
+// faster than the GPU's start and scan, the GPU otherwise; how many GPUs; sizes estimated from
+// the files.
 
 #include "engine/plan.hpp"
 
@@ -34,22 +35,81 @@ TEST(plan, small_searches_go_to_the_cpu_engine_large_ones_to_the_gpu) {
   EXPECT_NE(plan_device({1, 1, 1, 1, 1}, 0, model).describe().find("1 threads"), std::string::npos);
 }
 
-TEST(plan, short_scans_keep_to_one_gpu) {
+TEST(plan, the_gpu_count_follows_the_scan_length_and_the_gpus_start) {
   const cost_model model;
-  // Seven protein queries against Swiss-Prot ×50 (2.3e12 cells, ~0.9 s predicted): one GPU.
-  device_plan p = plan_device({38000, 61'500'000, 7, 159'150, 1}, 16, model);
-  EXPECT_TRUE(p.one_gpu) << p.describe();
+  // Seven protein queries against Swiss-Prot ×1 (4.6e10 cells): one GPU of four.
+  EXPECT_EQ(plan_gpu_count({38000, 1'230'000, 7, 3183, 1, true}, 4, model), 1);
+  // ×500 (2.3e13 cells, ~6 s on one GPU): every GPU of two and of four.
+  const search_size x500{38000, 615'000'000, 7, 1'591'500, 1, true};
+  EXPECT_EQ(plan_gpu_count(x500, 2, model), 2);
+  EXPECT_EQ(plan_gpu_count(x500, 4, model), 4);
+  EXPECT_EQ(plan_gpu_count(x500, 1, model), 1);
+  // The same cells as one long pair: the pair engine, one GPU; unknown record counts: a scan.
+  EXPECT_EQ(plan_gpu_count({4'800'000, 4'800'000, 1, 1, 1}, 4, model), 1);
+  EXPECT_GT(plan_gpu_count({4'800'000, 4'800'000, 0, 0, 1}, 4, model), 1);
+  // The count grows with the scan: never fewer GPUs for a longer one.
+  int last = 1;
+  for (double scale = 0.01; scale <= 100; scale *= 1.5) {
+    const search_size s{38000, std::uint64_t(61'500'000 * scale), 7, std::uint64_t(159'150 * scale), 1, true};
+    const int n = plan_gpu_count(s, 8, model);
+    EXPECT_GE(n, last) << scale;
+    last = n;
+  }
+  EXPECT_GE(last, 6);  // the fewest within the margin of the fastest count
+  // GPUs that start late gain nothing on a scan shorter than their start.
+  cost_model slow = model;
+  slow.gpu_context_s = 10;
+  EXPECT_EQ(plan_gpu_count(x500, 4, slow), 1);
+  // A DNA scan is slower per cell than a protein one: more GPUs pay off sooner.
+  const search_size dna{2'000'000, 600'000'000, 400, 200'000, 1, false};
+  search_size same_protein = dna;
+  same_protein.protein = true;
+  EXPECT_GE(plan_gpu_count(dna, 8, model), plan_gpu_count(same_protein, 8, model));
+  // The device plan carries the count and says it.
+  device_plan p = plan_device({38000, 1'230'000, 7, 3183, 1, true}, 2, model, 4);
+  ASSERT_FALSE(p.use_cpu) << p.describe();
+  EXPECT_EQ(p.gpus, 1);
   EXPECT_EQ(p.describe().rfind("one GPU", 0), 0u) << p.describe();
-  // The same sizes from the files alone (no record counts before the read): one GPU too.
-  EXPECT_TRUE(plan_device({38000, 61'500'000, 0, 0, 1}, 16, model).one_gpu);
-  // ×500 (2.3e13 cells): every GPU.
-  p = plan_device({38000, 615'000'000, 7, 1'591'500, 1}, 16, model);
-  EXPECT_FALSE(p.one_gpu) << p.describe();
+  p = plan_device(x500, 16, model, 4);
+  EXPECT_EQ(p.gpus, 4);
+  EXPECT_EQ(p.describe().rfind("4 GPUs", 0), 0u) << p.describe();
+  p = plan_device(x500, 16, model);  // one GPU available
   EXPECT_EQ(p.describe().rfind("the GPU", 0), 0u) << p.describe();
   // The CPU engine's searches use no GPU at all.
-  p = plan_device({3822, 13000, 1, 3, 2}, 16, model);
+  p = plan_device({3822, 13000, 1, 3, 2}, 16, model, 4);
   EXPECT_TRUE(p.use_cpu);
-  EXPECT_FALSE(p.one_gpu);
+  EXPECT_EQ(p.gpus, 0);
+}
+
+TEST(plan, files_are_sampled_for_records_and_alphabet) {
+  const auto dir = std::filesystem::temp_directory_path() / ("swat-sample-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream dna(dir / "dna.fa");
+    for (int k = 0; k < 2000; ++k) dna << ">read" << k << " some description\n" << std::string(60, "ACGT"[k % 4]) << "\nACGTN\n";
+    std::ofstream protein(dir / "protein.fa");
+    for (int k = 0; k < 10; ++k) protein << ">p" << k << "\nMKVLAAGIVGLLLAQQEWRSTPEDLK\n";
+    std::ofstream fastq(dir / "reads.fq");
+    for (int k = 0; k < 3000; ++k) fastq << "@r" << k << "\n" << std::string(50, 'A') << "\n+\n@" << std::string(49, 'I') << "\n";
+    std::ofstream genome(dir / "genome.fa");
+    genome << ">chr\n";
+    for (int k = 0; k < 5000; ++k) genome << std::string(70, 'G') << "\n";
+    std::ofstream(dir / "x.fa.gz") << std::string(1000, 'z');
+  }
+  const file_sample dna = sample_sequences((dir / "dna.fa").string());
+  EXPECT_NEAR(double(dna.records), 2000.0, 100.0);  // scaled from the first 64 KiB
+  EXPECT_FALSE(dna.protein);
+  const file_sample protein = sample_sequences((dir / "protein.fa").string());
+  EXPECT_EQ(protein.records, 10u);
+  EXPECT_TRUE(protein.protein);
+  EXPECT_NEAR(double(sample_sequences((dir / "reads.fq").string()).records), 3000.0, 150.0);
+  const file_sample genome = sample_sequences((dir / "genome.fa").string());
+  EXPECT_LE(genome.records, 6u);  // one record of 355 kB: its first 64 KiB hold one header
+  EXPECT_GE(genome.records, 1u);
+  EXPECT_EQ(sample_sequences((dir / "x.fa.gz").string()).records, 0u);
+  EXPECT_EQ(sample_sequences("-").records, 0u);
+  EXPECT_EQ(sample_sequences((dir / "missing.fa").string()).records, 0u);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(plan, residues_are_estimated_from_the_file_size) {

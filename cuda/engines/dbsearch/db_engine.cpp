@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <exception>
 #include <future>
 #include <system_error>
@@ -26,8 +27,9 @@ namespace {
 class db_engine final : public engine {
  public:
   db_engine(std::unique_ptr<engine> pairs, std::unique_ptr<engine> boxes, scan_options options, int gpu_id,
-            pair_engine_factory more_pairs)
-      : pairs_(std::move(pairs)),
+            pair_engine_factory more_pairs, std::future<void> others_started)
+      : others_started_(std::move(others_started)),
+        pairs_(std::move(pairs)),
         cpu_(std::move(boxes)),
         options_(std::move(options)),
         dev_(gpu_id),
@@ -301,7 +303,7 @@ class db_engine final : public engine {
                            std::to_string(queries.size()) + " queries x " + std::to_string(targets.size()) +
                            " targets, " + std::to_string(t.chunks) + " chunk" + (t.chunks == 1 ? "" : "s") + ", " +
                            std::to_string(t.pipelined_batches) + " pipelined launches" +
-                           (pinned ? " (resident database)" : ""));
+                           (pinned ? " (resident database)" : "") + joins_text(o.devices, t.joined));
       if (resident) {
         stages_.push_back({"database resident (pinned targets)", built_s});
       } else {
@@ -440,6 +442,20 @@ class db_engine final : public engine {
     return a;
   }
 
+  //! ", GPU 1 joined after 0.081 s, GPU 2 took no chunk" for the scan's GPUs after the first.
+  static std::string joins_text(const std::vector<int>& devices, const std::vector<double>& joined) {
+    std::string text;
+    for (std::size_t w = 1; w < devices.size() && w < joined.size(); ++w) {
+      char part[96];
+      if (joined[w] >= 0)
+        std::snprintf(part, sizeof part, ", GPU %d joined after %.3f s", devices[w], joined[w]);
+      else
+        std::snprintf(part, sizeof part, ", GPU %d took no chunk", devices[w]);
+      text += part;
+    }
+    return text;
+  }
+
   //! Large boxes aligned at once (engines and host threads; a box of 5,000 rows keeps 20 warps
   //! of the GPU busy, one of 35,000 rows 137). Eight were no faster than four on the DNA
   //! search's 6 large boxes (0.072 s against 0.069 s, H100, bench/results/db_h100.csv).
@@ -447,6 +463,9 @@ class db_engine final : public engine {
   //! transposed_search: at least this many queries per target (and more query residues).
   static constexpr std::size_t transpose_min_ratio = 4;
 
+  //! The contexts of the scan's other GPUs, started beside this engine's (waited for when the
+  //! engine goes; the scan's workers wait for their own GPU, not for this).
+  std::future<void> others_started_;
   std::unique_ptr<engine> pairs_;
   std::unique_ptr<engine> cpu_;  // the CPU engine: a box the GPU's fill did not reach (never, by the proof)
   scan_options options_;
@@ -470,9 +489,10 @@ class db_engine final : public engine {
 }  // namespace
 
 std::unique_ptr<swat::engine> make_db_engine(std::unique_ptr<swat::engine> pairs, std::unique_ptr<swat::engine> boxes,
-                                             scan_options options, int gpu_id, pair_engine_factory more_pairs) {
+                                             scan_options options, int gpu_id, pair_engine_factory more_pairs,
+                                             std::future<void> others_started) {
   return std::make_unique<db_engine>(std::move(pairs), std::move(boxes), std::move(options), gpu_id,
-                                     std::move(more_pairs));
+                                     std::move(more_pairs), std::move(others_started));
 }
 
 window_limits scan_window_limits(const scan_options& options) {
@@ -525,6 +545,7 @@ void register_engines(engine_registry& registry) {
     };
     // The scan's other GPUs start their contexts now, beside this GPU's engines, rather than when
     // the scan first asks for them (~0.12 s each on two H200: bench/results/multigpu_start_h200x2.txt).
+    // The engine is ready without them: the scan starts on this GPU and the others join it.
     std::vector<int> others;
     for (int d : scan.devices)
       if (d != o.gpu_id && std::find(others.begin(), others.end(), d) == others.end()) others.push_back(d);
@@ -535,10 +556,9 @@ void register_engines(engine_registry& registry) {
       } catch (const std::system_error&) {  // no thread to spare: they start with the scan
       }
     }
-    std::unique_ptr<engine> made =
-        with_windows(make_db_engine(make_pairs(o), make_boxes(quiet_boxes), std::move(scan), o.gpu_id, more_pairs), windows);
-    if (others_up.valid()) others_up.get();
-    return made;
+    return with_windows(make_db_engine(make_pairs(o), make_boxes(quiet_boxes), std::move(scan), o.gpu_id, more_pairs,
+                                       std::move(others_up)),
+                        windows);
   };
   registry.add(std::move(e));
 }

@@ -10,7 +10,7 @@
 namespace swat::dbsearch {
 
 db_layout plan_database(std::span<const residue_span> targets, std::int32_t max_length,
-                        std::size_t chunk_bytes) {
+                        std::size_t chunk_bytes, std::size_t guided_parts) {
   db_layout out;
   for (std::size_t t = 0; t < targets.size(); ++t) {
     const std::size_t len = targets[t].size();
@@ -28,13 +28,24 @@ db_layout plan_database(std::span<const residue_span> targets, std::int32_t max_
 
   const std::size_t pairs = (out.order.size() + 1) / 2;
   out.tasks.reserve(pairs);
+  // Guided: the bytes not yet in a chunk decide each chunk's cap.
+  std::size_t left = 0;
+  if (guided_parts > 0)
+    for (std::size_t p = 0; p < pairs; ++p) left += pair_bytes(targets[out.order[2 * p]].size());
+  const std::size_t floor = guided_parts > 0 ? std::max<std::size_t>(left / (8 * guided_parts), 1) : 0;
+  const auto cap_now = [&] {
+    return guided_parts > 0 ? std::min(chunk_bytes, std::max(floor, left / guided_parts)) : chunk_bytes;
+  };
+  std::size_t cap = cap_now();
   db_chunk chunk;
   for (std::size_t p = 0; p < pairs; ++p) {
     const std::size_t a = out.order[2 * p];
     const std::size_t len_a = targets[a].size();
     const std::size_t len_b = 2 * p + 1 < out.order.size() ? targets[out.order[2 * p + 1]].size() : 0;
-    if (chunk.tasks > 0 && chunk.bytes + pair_bytes(len_a) > chunk_bytes) {
+    if (chunk.tasks > 0 && chunk.bytes + pair_bytes(len_a) > cap) {
       out.chunks.push_back(chunk);
+      left -= guided_parts > 0 ? chunk.bytes : 0;
+      cap = cap_now();
       chunk = db_chunk{};
     }
     if (chunk.tasks == 0) {

@@ -41,9 +41,12 @@ inline std::size_t pair_bytes(std::size_t columns) {
 
 //! Sorts and pairs the targets; targets of length 0 are left out (score 0), targets longer than
 //! max_length go to `skipped`. A chunk holds pairs of at most chunk_bytes (pair_bytes) in all,
-//! or one pair.
+//! or one pair. With guided_parts > 0 (several GPUs take chunks from one queue), chunks shrink
+//! as the queue drains: each takes at most 1/guided_parts of the bytes not yet in a chunk, and at
+//! least 1/(8 · guided_parts) of all, so that the GPUs take large chunks first and end on small
+//! ones, within a small chunk of each other (guided self-scheduling).
 db_layout plan_database(std::span<const residue_span> targets, std::int32_t max_length,
-                        std::size_t chunk_bytes);
+                        std::size_t chunk_bytes, std::size_t guided_parts = 0);
 
 //! Writes the columns of every pair into columns[0 … layout.total_columns): rank A | rank B << 8,
 //! pad_rank for B past its end and for a missing B.

@@ -78,6 +78,10 @@ struct scan_timing {
   std::size_t pipelined_batches = 0;     //!< launches whose warps of a block share pairs
   std::size_t shared_slice_batches = 0;  //!< of those, with each warp's profile strip in shared memory
   std::size_t shared_batches = 0;        //!< launches of more than one query
+  //! Per entry of scan_options::devices: seconds from the search's start until its worker took
+  //! its first chunk (the first GPU at once, the others when they had started); −1: none (every
+  //! chunk was taken meanwhile, or too little free memory on its GPU).
+  std::vector<double> joined;
 };
 
 //! (query index, target index).

@@ -418,7 +418,12 @@ struct device_worker {
 
 struct db_scanner::impl {
   host_side host;
+  //! One per entry of options.devices: the first made with the scanner, the others by their own
+  //! threads when the first search starts (nullptr until then, and for a GPU left out).
   std::vector<std::unique_ptr<device_worker>> workers;
+  std::vector<bool> tried;        //!< whether the worker's thread has tried to make it
+  std::int64_t chunk_budget = 0;  //!< device bytes the chunks need on a worker (two buffers)
+  std::int32_t longest = 0;       //!< the longest pair's columns (border rows)
   scan_timing timing;
 
   impl(std::span<const residue_span> t, const scoring_scheme& s, scan_options o) {
@@ -429,50 +434,78 @@ struct db_scanner::impl {
     host.pad_rank = s.size();
     host.profile_rows = s.size() + 1;
     if (o.devices.empty()) throw std::invalid_argument("dbsearch: no device");
-    for (int d : o.devices) workers.push_back(std::make_unique<device_worker>(host, d));
-    std::int32_t longest = 0;
+    // The first GPU's worker now; the others start with the first search, each on its own thread,
+    // and join the queue of chunks when their GPU is ready: the scan does not wait for a GPU that
+    // is still starting (CUDA starts the GPUs of a process one after the other, ~0.12 s each on the
+    // H200 machines: bench/results/multigpu_start_h200x4.txt).
+    workers.resize(o.devices.size());
+    tried.assign(o.devices.size(), false);
+    workers[0] = std::make_unique<device_worker>(host, o.devices[0]);
+    tried[0] = true;
     std::size_t all_bytes = 0;  // about: two targets per pair
     for (const residue_span& r : t)
       if (r.size() <= std::size_t(o.max_target_length)) {
         longest = std::max(longest, std::int32_t(r.size()));
         all_bytes += pair_bytes(r.size()) / 2;
       }
-    // The chunk budget is the smallest device's; several devices share at least four chunks each.
-    std::int64_t left = std::numeric_limits<std::int64_t>::max();
-    for (const auto& w : workers) {
-      const std::int64_t budget = w->budget();
-      const std::int64_t l = budget - std::int64_t(w->fixed_bytes(longest));
-      if (l < std::int64_t(2 * pair_bytes(std::size_t(longest)) + 4096))
-        throw runtime_failure("dbsearch: the GPU memory budget (" + std::to_string(budget >> 20) + " MiB of device " +
-                              std::to_string(w->dev.id()) + ") is too small for the database search (needs about " +
-                              std::to_string((w->fixed_bytes(longest) + 2 * pair_bytes(std::size_t(longest))) >> 20) + " MiB)");
-      left = std::min(left, l);
-    }
+    // The chunk budget is the first GPU's; a later GPU with less room for two chunks stays out.
+    const device_worker& first = *workers[0];
+    const std::int64_t budget = first.budget();
+    const std::int64_t left = budget - std::int64_t(first.fixed_bytes(longest));
+    if (left < std::int64_t(2 * pair_bytes(std::size_t(longest)) + 4096))
+      throw runtime_failure("dbsearch: the GPU memory budget (" + std::to_string(budget >> 20) + " MiB of device " +
+                            std::to_string(first.dev.id()) + ") is too small for the database search (needs about " +
+                            std::to_string((first.fixed_bytes(longest) + 2 * pair_bytes(std::size_t(longest))) >> 20) + " MiB)");
     timing.devices_s = seconds_since(t0);
     const auto t_pack = clock_type::now();
     std::size_t chunk_bytes = std::min<std::size_t>(std::size_t(left), std::size_t(1) << 32);  // offsets stay below 2^32
-    // Several workers hold two chunks each (one scanned while the next uploads): half the budget.
-    if (workers.size() > 1)
-      chunk_bytes = std::min({chunk_bytes, std::size_t(left) / 2, std::max<std::size_t>(all_bytes / (4 * workers.size()), 1)});
-    // One buffer when the whole database fits, else two (one scanned while the next uploads).
-    host.layout = plan_database(t, o.max_target_length, chunk_bytes);
-    if (host.layout.chunks.size() > 1 && workers.size() == 1)
-      host.layout = plan_database(t, o.max_target_length, std::min<std::size_t>(std::size_t(left) / 2, std::size_t(1) << 32));
+    const std::size_t n = workers.size();
+    if (n > 1) {
+      // Several workers hold two chunks each (one scanned while the next uploads): half the budget;
+      // chunks shrink as the queue drains, so the GPUs end within a small chunk of each other.
+      chunk_bytes = std::min(chunk_bytes, std::size_t(left) / 2);
+      host.layout = plan_database(t, o.max_target_length, chunk_bytes, 2 * n);
+    } else {
+      // One buffer when the whole database fits, else two (one scanned while the next uploads).
+      host.layout = plan_database(t, o.max_target_length, chunk_bytes);
+      if (host.layout.chunks.size() > 1)
+        host.layout = plan_database(t, o.max_target_length, std::min<std::size_t>(std::size_t(left) / 2, std::size_t(1) << 32));
+    }
+    (void)all_bytes;
+    for (const db_chunk& c : host.layout.chunks) chunk_budget = std::max(chunk_budget, std::int64_t(c.bytes));
+    chunk_budget = 2 * chunk_budget + 2 * 4096;
     host.columns = std::make_unique_for_overwrite<std::uint16_t[]>(std::max<std::size_t>(host.layout.total_columns, 1));
     pack_columns(host.layout, t, std::uint8_t(host.pad_rank), host.columns.get());
     timing.pack_s = seconds_since(t_pack);
-    for (const auto& w : workers) {
-      w->dev.make_current();
-      w->border.reserve(std::max<std::size_t>(w->max_groups * std::size_t(longest) * sizeof(std::uint64_t), 256));
-    }
+    reserve_border(*workers[0]);
     timing.prepare_s = seconds_since(t0);
     timing.chunks = host.layout.chunks.size();
-    if (host.layout.chunks.size() == 1 && workers.size() == 1) {  // upload once, reused by every search
+    if (host.layout.chunks.size() == 1 && n == 1) {  // upload once, reused by every search
       const auto t1 = clock_type::now();
       workers[0]->upload(0, workers[0]->buffers[0]);
       SWAT_CUDA_CHECK(cudaStreamSynchronize(workers[0]->copy));
       timing.upload_s = seconds_since(t1);
     }
+  }
+
+  void reserve_border(device_worker& w) const {
+    w.dev.make_current();
+    w.border.reserve(std::max<std::size_t>(w.max_groups * std::size_t(longest) * sizeof(std::uint64_t), 256));
+  }
+
+  //! Worker w, made on its first call (its GPU's context, streams, kernels shapes and border
+  //! rows); nullptr when its GPU has too little free memory for two of the chunks (it stays out:
+  //! the others scan its share).
+  device_worker* worker(std::size_t w) {
+    if (!tried[w]) {
+      tried[w] = true;
+      auto made = std::make_unique<device_worker>(host, host.options.devices[w]);
+      if (made->budget() - std::int64_t(made->fixed_bytes(longest)) >= chunk_budget) {
+        reserve_border(*made);
+        workers[w] = std::move(made);
+      }
+    }
+    return workers[w].get();
   }
 
   void search(std::span<const residue_span> queries, std::span<best_cell> results, std::vector<pair_index>& rescan,
@@ -488,19 +521,29 @@ struct db_scanner::impl {
           rescan.push_back(host.options.transposed_results ? pair_index{t, q} : pair_index{q, t});
     std::atomic<int> next_chunk{0};
     timing.cells = 0;
+    timing.joined.assign(workers.size(), -1.0);
     if (workers.size() == 1) {
       timing.cells = workers[0]->run(queries, results, rescan, progress, next_chunk);
+      timing.joined[0] = 0;
     } else {
       // One host thread per device; results of different chunks are different cells.
       std::vector<std::vector<pair_index>> found(workers.size());
       std::vector<std::uint64_t> cells(workers.size());
       std::vector<std::exception_ptr> errors(workers.size());
+      const int chunks = int(host.layout.chunks.size());
       const auto work = [&](std::size_t w) {
         try {
-          cells[w] = workers[w]->run(queries, results, found[w], progress, next_chunk);
+          device_worker* dw = worker(w);
+          if (!dw) return;
+          if (next_chunk.load() >= chunks) {  // every chunk taken while it started
+            dw->pipelined_batches = dw->shared_slice_batches = dw->shared_batches = 0;
+            return;
+          }
+          timing.joined[w] = seconds_since(t0);
+          cells[w] = dw->run(queries, results, found[w], progress, next_chunk);
         } catch (...) {
           errors[w] = std::current_exception();
-          next_chunk = int(host.layout.chunks.size());  // the others stop after their chunk
+          next_chunk = chunks;  // the others stop after their chunk
         }
       };
       std::vector<std::thread> threads;
@@ -523,6 +566,7 @@ struct db_scanner::impl {
     timing.rescans = rescan.size() - rescans_before;
     timing.pipelined_batches = timing.shared_slice_batches = timing.shared_batches = 0;
     for (const auto& w : workers) {
+      if (!w) continue;
       timing.pipelined_batches += w->pipelined_batches;
       timing.shared_batches += w->shared_batches;
       timing.shared_slice_batches += w->shared_slice_batches;

@@ -80,6 +80,45 @@ TEST(DbPack, ChunksRespectTheByteBudgetAndCoverEveryPair) {
   EXPECT_EQ(tiny.chunks.size(), tiny.tasks.size());
 }
 
+TEST(DbPack, GuidedChunksShrinkAsTheQueueDrainsAndCoverEveryPair) {
+  std::mt19937 rng(11);
+  std::vector<std::vector<std::uint8_t>> seqs;
+  for (int k = 0; k < 4000; ++k)
+    seqs.push_back(test::random_residues(rng, std::uniform_int_distribution<std::size_t>(1, 400)(rng), 20));
+  const auto targets = spans_of(seqs);
+  const std::size_t parts = 4;  // two GPUs
+  const db_layout whole = plan_database(targets, 1 << 16, std::size_t(1) << 30);
+  std::size_t all = 0;
+  for (const db_chunk& c : whole.chunks) all += c.bytes;
+  for (const std::size_t budget : {std::size_t(1) << 30, all / 10}) {
+    const db_layout l = plan_database(targets, 1 << 16, budget, parts);
+    // The same pairs and columns as one chunk, only cut differently.
+    ASSERT_EQ(l.tasks.size(), whole.tasks.size());
+    EXPECT_EQ(l.order, whole.order);
+    EXPECT_EQ(l.total_columns, whole.total_columns);
+    ASSERT_GT(l.chunks.size(), 2 * parts) << budget;
+    std::size_t left = all, next_task = 0, largest_pair = 0;
+    for (const pair_task& t : l.tasks) largest_pair = std::max(largest_pair, pair_bytes(std::size_t(t.columns)));
+    for (std::size_t k = 0; k < l.chunks.size(); ++k) {
+      const db_chunk& c = l.chunks[k];
+      EXPECT_EQ(c.first_task, next_task);
+      next_task += c.tasks;
+      // Each chunk within its cap: a share of what was left, the floor, the budget.
+      const std::size_t cap = std::min(budget, std::max(all / (8 * parts), left / parts));
+      EXPECT_LE(c.bytes, cap + largest_pair) << k;
+      if (k + 1 < l.chunks.size()) {
+        EXPECT_LE(c.bytes, cap) << k;
+        EXPECT_GT(c.bytes + largest_pair, std::min(cap, left) / 2) << k;  // not cut far below its cap
+      }
+      left -= c.bytes;
+    }
+    EXPECT_EQ(next_task, l.tasks.size());
+    EXPECT_EQ(left, 0u);
+    // Large first, small last: the first chunk is the largest share, the last ones the floor's.
+    EXPECT_GT(l.chunks.front().bytes, 3 * l.chunks[l.chunks.size() - 2].bytes) << budget;
+  }
+}
+
 TEST(DbPack, ProfileIsStripMajorWithPadRowsAndPadRank) {
   const scoring_scheme s = test::dna_scheme(2, -3, 5, 2);
   const std::vector<std::uint8_t> q = {0, 1, 2, 3, 4};  // A C G T N

@@ -578,8 +578,29 @@ TEST(DbScan, SeveralDeviceWorkersShareOneQueue) {
     scan_options o;
     o.devices = devices;
     std::size_t chunks = 0;
-    check_scan(qs, ts, s, o, std::to_string(devices.size()) + " workers", &want, &chunks);
-    EXPECT_GE(chunks, 4 * devices.size());
+    scan_timing timing;
+    check_scan(qs, ts, s, o, std::to_string(devices.size()) + " workers", &want, &chunks, &timing);
+    EXPECT_GE(chunks, 4 * devices.size());  // guided: large chunks first, small ones last
+    // The first worker scans at once; the others join when made (or find every chunk taken).
+    ASSERT_EQ(timing.joined.size(), devices.size());
+    EXPECT_EQ(timing.joined[0], 0.0);
+    for (double j : timing.joined) EXPECT_TRUE(j == -1.0 || j >= 0.0) << j;
+  }
+  // One scanner searched twice (a server's database): the workers made by the first search
+  // scan the second too, and both give every cell.
+  scan_options o;
+  o.devices = {0, 0};
+  db_scanner scanner(ts, s, o);
+  for (int round = 0; round < 2; ++round) {
+    std::vector<best_cell> got(qs.size() * ts.size());
+    std::vector<pair_index> rescan;
+    scanner.search(qs, got, rescan, {});
+    std::set<pair_index> back(rescan.begin(), rescan.end());
+    int wrong = 0;
+    for (std::size_t k = 0; k < got.size(); ++k)
+      if (!back.count({k / ts.size(), k % ts.size()}) && got[k].score != want[k].score && ++wrong <= 5)
+        ADD_FAILURE() << "round " << round << " pair " << k << ": " << got[k].score << " want " << want[k].score;
+    EXPECT_EQ(wrong, 0) << "round " << round;
   }
 }
 
