@@ -4,6 +4,7 @@
 // the fewest GPUs (else the benchmark fails). Cases:
 //   protein_x1   db_queries.fa (7 queries) against the Swiss-Prot subset;
 //   protein_x50  the same against the subset written 50 times (names made distinct);
+//   protein_x500 … 500 times (829 MB; not in the default set);
 //   dna_db       the four viral genomes against the 293 fragments of 5 kb of S. kunkelii's genome,
 //                both strands, every alignment of each pair (--max-hsps 0);
 //   long_pair    S. kunkelii (1.46 Mb) against its mutated copy, plus strand, full alignment.
@@ -68,7 +69,7 @@ int gpus_main(const std::vector<std::string>& args) {
   cxxopts::Options opts("swat-gpu bench gpus", "The same align command on 1, 2 or more GPUs of one machine");
   // clang-format off
   opts.add_options()
-    ("cases", "protein_x1,protein_x50,dna_db,long_pair (a comma-separated choice)",
+    ("cases", "protein_x1,protein_x50,dna_db,long_pair (a comma-separated choice; also protein_x500)",
      cxxopts::value<std::string>()->default_value("protein_x1,protein_x50,dna_db,long_pair"))
     ("gpus", "GPU counts compared (--gpus N of align), a comma-separated list",
      cxxopts::value<std::string>()->default_value("1,2"))
@@ -115,19 +116,20 @@ int gpus_main(const std::vector<std::string>& args) {
   for (const std::string& name : cli::word_list(r["cases"].as<std::string>())) {
     if (name == "protein_x1") {
       cases.push_back({name, data + "/protein/db_queries.fa", subset, {}});
-    } else if (name == "protein_x50") {
-      const std::string x50 = dir + "/swissprot_x50.fa";
-      if (!fs::exists(x50)) {
+    } else if (name == "protein_x50" || name == "protein_x500") {
+      const int copies = name == "protein_x50" ? 50 : 500;
+      const std::string db = dir + "/swissprot_x" + std::to_string(copies) + ".fa";
+      if (!fs::exists(db)) {
         const std::string text = file_text(subset);
-        std::ofstream out(x50);
-        for (int k = 1; k <= 50; ++k) {
+        std::ofstream out(db);
+        for (int k = 1; k <= copies; ++k) {
           std::istringstream lines(text);
           for (std::string line; std::getline(lines, line);)
             out << (!line.empty() && line[0] == '>' ? ">c" + std::to_string(k) + "_" + line.substr(1) : line) << "\n";
         }
-        if (!out) throw runtime_failure("bench gpus: cannot write " + x50);
+        if (!out) throw runtime_failure("bench gpus: cannot write " + db);
       }
-      cases.push_back({name, data + "/protein/db_queries.fa", x50, {}});
+      cases.push_back({name, data + "/protein/db_queries.fa", db, {}});
     } else if (name == "dna_db") {
       const std::string viral = dir + "/viral.fa", fragments = dir + "/fragments.fa";
       {
@@ -143,7 +145,7 @@ int gpus_main(const std::vector<std::string>& args) {
       cases.push_back({name, data + "/dna/spiroplasma_kunkelii_CP010899.1.fa",
                        data + "/dna/spiroplasma_kunkelii_CP010899.1_mutated_seed42.fa", {"--strand", "plus"}});
     } else {
-      throw usage_error("--cases: unknown case '" + name + "' (valid: protein_x1, protein_x50, dna_db, long_pair)");
+      throw usage_error("--cases: unknown case '" + name + "' (valid: protein_x1, protein_x50, protein_x500, dna_db, long_pair)");
     }
   }
   const std::string commit = r.count("commit") ? r["commit"].as<std::string>() : git_commit(SWAT_GPUS_SOURCE_DIR);

@@ -2,7 +2,6 @@
 
 #include "cuda/common/device_context.hpp"
 
-#include <thread>
 
 #include "cuda/common/cuda_check.cuh"
 
@@ -37,22 +36,6 @@ bool peer_access(int from, int to) noexcept {
 }
 
 bool device_available() noexcept { return device_count() > 0; }
-
-void start_contexts(const std::vector<int>& ids) noexcept {
-  const auto start = [](int id) {
-    if (cudaSetDevice(id) != cudaSuccess || cudaFree(nullptr) != cudaSuccess) (void)cudaGetLastError();
-  };
-  std::vector<std::thread> threads;
-  for (std::size_t k = 1; k < ids.size(); ++k) {
-    try {
-      threads.emplace_back(start, ids[k]);
-    } catch (...) {  // no thread to spare: this one starts it below
-      start(ids[k]);
-    }
-  }
-  if (!ids.empty()) start(ids.front());
-  for (std::thread& t : threads) t.join();
-}
 
 device_context::device_context(int id) : id_(id) {
   make_current();

@@ -23,10 +23,6 @@ int sm_count_of(int id) noexcept;
 bool peer_access(int from, int to) noexcept;
 
 //! One device and its properties.
-//! Starts the primary contexts of `ids` (cudaSetDevice, cudaFree(0)), a thread each, and returns
-//! when all are up. A device that fails is left for its first real call to report.
-void start_contexts(const std::vector<int>& ids) noexcept;
-
 class device_context {
  public:
   //! Binds to device id (0 ≤ id < device_count()), makes it current for the calling thread and

@@ -30,14 +30,12 @@ device_plan plan_device(const search_size& size, unsigned threads, const cost_mo
 
 namespace {
 
-//! Seconds until n GPUs have scanned `work` (seconds of one GPU), GPU k joining at k · join
-//! and each scanning at `rate` of one GPU alone.
+//! Seconds until n GPUs have scanned `work` (seconds of one GPU alone): the first GPU scans alone
+//! while the driver starts the others' contexts, one after the other (they join together, `join`
+//! each, measured); every GPU of a shared scan runs at `rate` of one alone (smaller chunks).
 double shared_scan_s(double work, int n, double join, double rate) {
-  for (int j = n; j > 1; --j) {  // the GPUs that join before the end
-    const double end = (work / rate + join * j * (j - 1) / 2.0) / j;
-    if (end > join * (j - 1)) return end;
-  }
-  return work;
+  const double alone = join * (n - 1), chunked = work / rate;
+  return chunked <= alone ? work : alone + (chunked - alone) / n;
 }
 
 }  // namespace
@@ -94,12 +92,14 @@ file_sample sample_sequences(const std::string& path) {
   if (head.empty()) return out;
   const char mark = head[0] == '@' ? '@' : '>';
   std::uint64_t begun = 0, lines = 0, letters = 0, nucleotides = 0;
+  std::size_t last_header = 0;  // where the sample's last record begins
   bool header = false, line_start = true;
   for (std::size_t k = 0; k < head.size(); ++k) {
     const char c = head[k];
     if (line_start && c == mark) {
       ++begun;
       header = true;
+      last_header = k;
     }
     if (c == '\n') {
       ++lines;
@@ -115,9 +115,16 @@ file_sample sample_sequences(const std::string& path) {
       nucleotides += (u == 'A' || u == 'C' || u == 'G' || u == 'T' || u == 'U' || u == 'N') ? 1 : 0;
     }
   }
-  if (mark == '@') begun = lines / 4 + 1;  // four lines a record (a quality line may begin with '@' too)
-  out.records = std::max<std::uint64_t>(begun, 1);
-  if (head.size() < bytes) out.records = std::uint64_t(double(out.records) * double(bytes) / double(head.size()));
+  const double scale = double(bytes) / double(head.size());
+  if (mark == '@') {  // four lines a record (a quality line may begin with '@' too)
+    out.records = std::max<std::uint64_t>(std::uint64_t(double(lines) / 4 * scale), 1);
+  } else if (head.size() == bytes) {
+    out.records = std::max<std::uint64_t>(begun, 1);
+  } else if (begun >= 2) {  // the whole records of the sample, scaled
+    out.records = std::uint64_t(double(begun - 1) * double(bytes) / double(last_header));
+  } else {  // one record longer than the sample (a genome): others as long as four samples
+    out.records = std::max<std::uint64_t>(std::uint64_t(scale / 4), 1);
+  }
   out.protein = letters > 0 && double(letters - nucleotides) > 0.1 * double(letters);
   return out;
 }

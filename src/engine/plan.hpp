@@ -36,13 +36,18 @@ struct cost_model {
   double gpu_pair_cells_per_s = 0.8e12;       //!< a few long × long pairs on the pair engine (score, traceback)
   double cpu_cells_per_s_per_thread = 2.0e9;  //!< CPU engine, whole search (1.1-2.8e9 measured per thread)
   double gpu_protein_scan_cells_per_s = 4.0e12;  //!< … on protein (4.4e12 on Swiss-Prot ×50, one H100 or H200)
-  //! CUDA's start grows with every visible GPU, and the driver starts their contexts one after
-  //! the other, also across processes (cuInit 0.19 s with one H200 visible, 0.29 s with two,
-  //! 0.55 s with four; each context ~0.12 s; bench/results/multigpu_start_h200x4.txt).
-  double gpu_init_s = 0.11;     //!< cuInit's share of each further visible GPU
-  double gpu_context_s = 0.12;  //!< each further GPU joins the scan this much after the one before
-  //! A GPU's scan rate when several share the queue of chunks (smaller chunks, their tails).
-  double multi_gpu_efficiency = 0.8;
+  //! CUDA's start grows with every visible GPU, and the driver starts contexts one at a time,
+  //! also across processes, holding the other GPUs' calls meanwhile (cuInit 0.19 s with one H200
+  //! visible, 0.29 s with two, 0.55 s with four; each context ~0.12 s): the engine was ready
+  //! 0.30 s after the start with one GPU visible, 0.44-0.48 s with two, 0.90 s with four; the
+  //! other GPUs joined the scan 0.13 s (two) and 0.41 s (four, all at once) after the first
+  //! began (bench/results/multigpu_start_h200x4.txt).
+  double gpu_init_s = 0.15;     //!< CUDA's start, for each further visible GPU
+  double gpu_context_s = 0.13;  //!< the further GPUs join the scan this much later, each
+  //! A GPU's scan rate when several share the queue of chunks, against one GPU scanning the whole
+  //! database at once (the ×50 scan on one H200: 0.53 s whole, 0.59 s in 4 chunks or shared by two
+  //! workers).
+  double multi_gpu_efficiency = 0.89;
   //! More GPUs only where they are predicted at least this much faster (the model's error).
   double multi_gpu_margin = 0.9;
 };
@@ -66,8 +71,8 @@ device_plan plan_device(const search_size& size, unsigned threads, const cost_mo
                         int available_gpus = 1);
 
 //! How many of `available` GPUs (the first ones) a search uses, ≥ 1. A database scan shares its
-//! chunks over the GPUs, each joining when its context has started (gpu_context_s after the one
-//! before), and every visible GPU lengthens CUDA's start (gpu_init_s): the count with the
+//! chunks over the GPUs, the others joining when their contexts have started (gpu_context_s each,
+//! one after the other), and every visible GPU lengthens CUDA's start (gpu_init_s): the count with the
 //! fewest GPUs predicted within multi_gpu_margin of the fastest count, and more than one only
 //! where that is at least multi_gpu_margin faster than one. A few long pairs
 //! (fewer than 64 pairs, record counts known) keep to one GPU: their fill in bands over GPUs is
@@ -81,7 +86,9 @@ std::uint64_t estimated_residues(const std::string& path);
 
 //! What the first 64 KiB of a FASTA or FASTQ file say of it.
 struct file_sample {
-  std::uint64_t records = 0;  //!< records estimated: those begun in the sample, scaled by the file's size (0: unknown)
+  //! Records estimated (0: unknown): the sample's whole records scaled by the file's size; a
+  //! first record longer than the sample (a genome) counts the file as records of four samples.
+  std::uint64_t records = 0;
   bool protein = false;       //!< its sequence letters are more than 10 % other than A, C, G, T, U, N
 };
 

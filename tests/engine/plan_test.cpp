@@ -108,6 +108,13 @@ TEST(plan, files_are_sampled_for_records_and_alphabet) {
   EXPECT_GE(genome.records, 1u);
   EXPECT_EQ(sample_sequences((dir / "x.fa.gz").string()).records, 0u);
   EXPECT_EQ(sample_sequences("-").records, 0u);
+  // The 1.46 Mb genome of the long pair: one record (a long pair, one GPU), not 22.
+  const std::string kunkelii = std::string(SWAT_SHARED_DATA) + "/dna/spiroplasma_kunkelii_CP010899.1.fa";
+  if (std::filesystem::exists(kunkelii)) {
+    EXPECT_LE(sample_sequences(kunkelii).records, 6u);
+    const search_size pair{1'460'000, 1'460'000, sample_sequences(kunkelii).records, sample_sequences(kunkelii).records, 1};
+    EXPECT_EQ(plan_gpu_count(pair, 2), 1);
+  }
   EXPECT_EQ(sample_sequences((dir / "missing.fa").string()).records, 0u);
   std::filesystem::remove_all(dir);
 }

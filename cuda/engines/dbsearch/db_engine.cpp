@@ -27,9 +27,8 @@ namespace {
 class db_engine final : public engine {
  public:
   db_engine(std::unique_ptr<engine> pairs, std::unique_ptr<engine> boxes, scan_options options, int gpu_id,
-            pair_engine_factory more_pairs, std::future<void> others_started)
-      : others_started_(std::move(others_started)),
-        pairs_(std::move(pairs)),
+            pair_engine_factory more_pairs)
+      : pairs_(std::move(pairs)),
         cpu_(std::move(boxes)),
         options_(std::move(options)),
         dev_(gpu_id),
@@ -463,9 +462,6 @@ class db_engine final : public engine {
   //! transposed_search: at least this many queries per target (and more query residues).
   static constexpr std::size_t transpose_min_ratio = 4;
 
-  //! The contexts of the scan's other GPUs, started beside this engine's (waited for when the
-  //! engine goes; the scan's workers wait for their own GPU, not for this).
-  std::future<void> others_started_;
   std::unique_ptr<engine> pairs_;
   std::unique_ptr<engine> cpu_;  // the CPU engine: a box the GPU's fill did not reach (never, by the proof)
   scan_options options_;
@@ -489,10 +485,9 @@ class db_engine final : public engine {
 }  // namespace
 
 std::unique_ptr<swat::engine> make_db_engine(std::unique_ptr<swat::engine> pairs, std::unique_ptr<swat::engine> boxes,
-                                             scan_options options, int gpu_id, pair_engine_factory more_pairs,
-                                             std::future<void> others_started) {
+                                             scan_options options, int gpu_id, pair_engine_factory more_pairs) {
   return std::make_unique<db_engine>(std::move(pairs), std::move(boxes), std::move(options), gpu_id,
-                                     std::move(more_pairs), std::move(others_started));
+                                     std::move(more_pairs));
 }
 
 window_limits scan_window_limits(const scan_options& options) {
@@ -543,21 +538,10 @@ void register_engines(engine_registry& registry) {
       box.gpus = gpu_selection{false, 0, {o.gpu_id}};
       return make_pairs(box);
     };
-    // The scan's other GPUs start their contexts now, beside this GPU's engines, rather than when
-    // the scan first asks for them (~0.12 s each on two H200: bench/results/multigpu_start_h200x2.txt).
-    // The engine is ready without them: the scan starts on this GPU and the others join it.
-    std::vector<int> others;
-    for (int d : scan.devices)
-      if (d != o.gpu_id && std::find(others.begin(), others.end(), d) == others.end()) others.push_back(d);
-    std::future<void> others_up;
-    if (!others.empty()) {
-      try {
-        others_up = std::async(std::launch::async, [others] { cuda::start_contexts(others); });
-      } catch (const std::system_error&) {  // no thread to spare: they start with the scan
-      }
-    }
-    return with_windows(make_db_engine(make_pairs(o), make_boxes(quiet_boxes), std::move(scan), o.gpu_id, more_pairs,
-                                       std::move(others_up)),
+    // The scan's other GPUs start when the scan does, once this GPU has its first launch
+    // (db_scanner): started beside this GPU's engines, they only delayed it (the driver starts
+    // one context at a time and holds the other GPUs' calls meanwhile).
+    return with_windows(make_db_engine(make_pairs(o), make_boxes(quiet_boxes), std::move(scan), o.gpu_id, more_pairs),
                         windows);
   };
   registry.add(std::move(e));

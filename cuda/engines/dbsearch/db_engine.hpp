@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <future>
 #include <memory>
 
 #include "cuda/engines/dbsearch/db_scan.hpp"
@@ -31,10 +30,8 @@ using pair_engine_factory = std::function<std::unique_ptr<swat::engine>(std::uin
 //! small alignment boxes go to `boxes` (the CPU engine, on its threads); the reverse pass runs
 //! on device `gpu_id` (the pair engine's). With `more_pairs`, several large boxes are aligned at
 //! once by engines it makes (each box's fill is latency-bound and leaves most of the GPU idle).
-//! `others_started`: the start of the scan's other GPUs, running (the engine waits for it when it goes).
 std::unique_ptr<swat::engine> make_db_engine(std::unique_ptr<swat::engine> pairs, std::unique_ptr<swat::engine> boxes,
-                                             scan_options options, int gpu_id, pair_engine_factory more_pairs = {},
-                                             std::future<void> others_started = {});
+                                             scan_options options, int gpu_id, pair_engine_factory more_pairs = {});
 
 //! The windows the registered engine cuts tall pairs into (engine/windows.hpp) for a scan with
 //! `options`: within the scan's target limit where the overlap allows, wider (scanned the other

@@ -7,6 +7,8 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <future>
+#include <mutex>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -229,10 +231,12 @@ struct device_worker {
   //! Scans the chunks it takes from `next_chunk` (shared by every worker: chunks are longest
   //! first, so the queue balances the devices): the next chunk uploads while this one scans.
   //! Returns the DP cells it scanned.
+  //! `launched` (may be empty) is called once its first launch is enqueued.
   std::uint64_t run(std::span<const residue_span> queries, std::span<best_cell> results, std::vector<pair_index>& rescan,
-                    const std::function<void(std::uint64_t)>& progress, std::atomic<int>& next_chunk) {
+                    const std::function<void(std::uint64_t)>& progress, std::atomic<int>& next_chunk,
+                    const std::function<void()>& launched = {}) {
     try {
-      return run_chunks(queries, results, rescan, progress, next_chunk);
+      return run_chunks(queries, results, rescan, progress, next_chunk, launched);
     } catch (...) {
       // A later search must not drain this one's batches into its results: wait for what was
       // enqueued (errors are already being reported) and forget the pending batches.
@@ -245,7 +249,7 @@ struct device_worker {
 
   std::uint64_t run_chunks(std::span<const residue_span> queries, std::span<best_cell> results,
                            std::vector<pair_index>& rescan, const std::function<void(std::uint64_t)>& progress,
-                           std::atomic<int>& next_chunk) {
+                           std::atomic<int>& next_chunk, const std::function<void()>& launched) {
     dev.make_current();
     std::uint64_t reported = 0;
     pipelined_batches = shared_slice_batches = shared_batches = 0;
@@ -274,6 +278,7 @@ struct device_worker {
         drain(sl, results, rescan);  // the slot's previous batch (two launches ago)
         scan_batch(queries, batch, chunk, b, sl, score_limit);
         sl.chunk = c;
+        if (launches == 1 && launched) launched();
         report_progress(slots[launches % 2].results_ready, progress, reported);
       }
       SWAT_CUDA_CHECK(cudaEventRecord(b.released, compute));
@@ -434,10 +439,12 @@ struct db_scanner::impl {
     host.pad_rank = s.size();
     host.profile_rows = s.size() + 1;
     if (o.devices.empty()) throw std::invalid_argument("dbsearch: no device");
-    // The first GPU's worker now; the others start with the first search, each on its own thread,
-    // and join the queue of chunks when their GPU is ready: the scan does not wait for a GPU that
-    // is still starting (CUDA starts the GPUs of a process one after the other, ~0.12 s each on the
-    // H200 machines: bench/results/multigpu_start_h200x4.txt).
+    // The first GPU's worker now; the others start with the first search, each on its own thread
+    // once the first GPU has its first launch, and join the queue of chunks when their GPU is
+    // ready: the scan does not wait for a GPU that is still starting. (The driver starts contexts
+    // one after the other, ~0.12 s each on the H200 machines, and holds the other GPUs' calls
+    // meanwhile: started beside the first GPU's engine, they only delayed it.
+    // bench/results/multigpu_start_h200x4.txt)
     workers.resize(o.devices.size());
     tried.assign(o.devices.size(), false);
     workers[0] = std::make_unique<device_worker>(host, o.devices[0]);
@@ -531,8 +538,24 @@ struct db_scanner::impl {
       std::vector<std::uint64_t> cells(workers.size());
       std::vector<std::exception_ptr> errors(workers.size());
       const int chunks = int(host.layout.chunks.size());
+      // The later workers start their GPUs once the first GPU's first launch is enqueued (or it
+      // has stopped, having taken every chunk or failed).
+      std::promise<void> first_launched;
+      std::shared_future<void> first_launch = first_launched.get_future().share();
+      std::once_flag released;
+      const auto release = [&] { std::call_once(released, [&] { first_launched.set_value(); }); };
       const auto work = [&](std::size_t w) {
         try {
+          if (w == 0) {
+            struct on_exit {
+              const decltype(release)& f;
+              ~on_exit() { f(); }
+            } releasing{release};
+            cells[0] = workers[0]->run(queries, results, found[0], progress, next_chunk, release);
+            timing.joined[0] = 0;
+            return;
+          }
+          first_launch.wait();
           device_worker* dw = worker(w);
           if (!dw) return;
           if (next_chunk.load() >= chunks) {  // every chunk taken while it started
