@@ -108,7 +108,7 @@ file_sample sample_sequences(const std::string& path) {
       continue;
     }
     line_start = false;
-    if (header || mark == '@') continue;  // FASTQ: the letters are not told apart from qualities here
+    if (mark == '@' ? lines % 4 != 1 : header) continue;  // FASTQ: the second line of four holds the letters
     const char u = char(c & ~0x20);
     if (u >= 'A' && u <= 'Z') {
       ++letters;
@@ -126,6 +126,7 @@ file_sample sample_sequences(const std::string& path) {
     out.records = std::max<std::uint64_t>(std::uint64_t(scale / 4), 1);
   }
   out.protein = letters > 0 && double(letters - nucleotides) > 0.1 * double(letters);
+  out.residues = std::uint64_t(double(letters) * scale);
   return out;
 }
 

@@ -619,14 +619,15 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
   const unsigned threads =
       options.engine.options.cpu_threads ? options.engine.options.cpu_threads : std::max(1u, std::thread::hardware_concurrency());
   std::optional<device_plan> planned;  // the planner's prediction from the inputs' sizes
-  // What the planner knows before the read: residues from the files' sizes, records and the
-  // alphabet from their first 64 KiB (a prepared database's own counts).
+  // What the planner knows before the read: residues, records and the alphabet from the files'
+  // first 64 KiB scaled by their sizes (a prepared database's own counts).
   const auto guess_size = [&] {
     const database_hint db = database_size_hint(options.db_path);
     const file_sample q = sample_sequences(options.query_path);
     const bool protein = db.protein || q.protein;
     const bool both = !protein && options.strand_option.value_or(strand_choice::both) == strand_choice::both;
-    return search_size{estimated_residues(options.query_path), db.residues, q.records, db.records, both ? 2 : 1, protein};
+    const std::uint64_t query_residues = q.residues > 0 ? q.residues : estimated_residues(options.query_path);
+    return search_size{query_residues, db.residues, q.records, db.records, both ? 2 : 1, protein};
   };
   std::optional<search_size> guess;
   if (options.engine.gpu && options.engine.device.kind != device_kind::cpu) guess = guess_size();

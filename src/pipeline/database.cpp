@@ -205,7 +205,7 @@ database_hint database_size_hint(const std::string& db) {
     return {};  // reading it says what is wrong
   }
   const file_sample sample = sample_sequences(db);
-  return {estimated_residues(db), sample.records, sample.protein};
+  return {sample.residues > 0 ? sample.residues : estimated_residues(db), sample.records, sample.protein};
 }
 
 std::vector<std::string> database_files(const std::string& db) {

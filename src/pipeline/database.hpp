@@ -35,9 +35,9 @@ void check_alphabets(const std::string& query_path, const sequence_set& queries,
 //! estimated from the FASTA file's size (engine/plan.hpp). 0: unknown.
 std::uint64_t database_residues_hint(const std::string& db);
 
-//! What the planner knows of db before it is read: residues (as database_residues_hint), records
-//! and whether it is protein (a prepared database's own counts and alphabet, else sampled from
-//! the FASTA file's first 64 KiB: engine/plan.hpp's sample_sequences). Zeros: unknown.
+//! What the planner knows of db before it is read: residues, records and whether it is protein
+//! (a prepared database's own counts and alphabet, else sampled from the FASTA file's first
+//! 64 KiB: engine/plan.hpp's sample_sequences; residues from the file's size for gzip). Zeros: unknown.
 struct database_hint {
   std::uint64_t residues = 0, records = 0;
   bool protein = false;

@@ -99,10 +99,15 @@ TEST(plan, files_are_sampled_for_records_and_alphabet) {
   const file_sample dna = sample_sequences((dir / "dna.fa").string());
   EXPECT_NEAR(double(dna.records), 2000.0, 100.0);  // scaled from the first 64 KiB
   EXPECT_FALSE(dna.protein);
+  EXPECT_NEAR(double(dna.residues), 2000.0 * 65, 2000.0 * 65 * 0.03);  // headers left out
   const file_sample protein = sample_sequences((dir / "protein.fa").string());
   EXPECT_EQ(protein.records, 10u);
   EXPECT_TRUE(protein.protein);
-  EXPECT_NEAR(double(sample_sequences((dir / "reads.fq").string()).records), 3000.0, 150.0);
+  EXPECT_EQ(protein.residues, 10u * 26);
+  const file_sample fastq = sample_sequences((dir / "reads.fq").string());
+  EXPECT_NEAR(double(fastq.records), 3000.0, 150.0);
+  EXPECT_NEAR(double(fastq.residues), 3000.0 * 50, 3000.0 * 50 * 0.05);  // qualities left out
+  EXPECT_FALSE(fastq.protein);
   const file_sample genome = sample_sequences((dir / "genome.fa").string());
   EXPECT_LE(genome.records, 6u);  // one record of 355 kB: its first 64 KiB hold one header
   EXPECT_GE(genome.records, 1u);
