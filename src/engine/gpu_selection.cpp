@@ -53,10 +53,10 @@ std::vector<int> resolve_gpu_selection(const gpu_selection& s, int visible) {
   if (s.all) {
     for (int d = 0; d < visible; ++d) out.push_back(d);
   } else if (s.ids.empty()) {
-    if (s.count > visible)
+    if (s.count > visible && !s.at_most)
       throw usage_error("--gpus " + std::to_string(s.count) + ": only " + std::to_string(visible) + " GPU" +
                         (visible == 1 ? " is" : "s are") + " visible");
-    for (int d = 0; d < s.count; ++d) out.push_back(d);
+    for (int d = 0; d < std::min(s.count, visible); ++d) out.push_back(d);
   } else {
     for (int d : s.ids)
       if (d >= visible)

@@ -16,6 +16,9 @@ struct gpu_selection {
   bool all = true;            //!< every visible device
   int count = 0;              //!< the first `count` devices (when not all and ids is empty)
   std::vector<int> ids;       //!< explicit device ids (a LIST)
+  //! The first `count` devices or fewer when fewer are visible (the planner's count, never a
+  //! user's: a user's count beyond the GPUs there is an error).
+  bool at_most = false;
 };
 
 //! Parses --gpus; throws usage_error naming the option for malformed text, a count of 0 and

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <vector>
 
@@ -112,7 +113,8 @@ file_sample sample_sequences(const std::string& path) {
     const char u = char(c & ~0x20);
     if (u >= 'A' && u <= 'Z') {
       ++letters;
-      nucleotides += (u == 'A' || u == 'C' || u == 'G' || u == 'T' || u == 'U' || u == 'N') ? 1 : 0;
+      // IUPAC nucleotide codes too (R Y K M S W B D H V N): a DNA file full of them is DNA
+      nucleotides += std::string_view("ACGTUNRYKMSWBDHV").find(u) != std::string_view::npos ? 1 : 0;
     }
   }
   const double scale = double(bytes) / double(head.size());

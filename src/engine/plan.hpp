@@ -89,7 +89,7 @@ struct file_sample {
   //! Records estimated (0: unknown): the sample's whole records scaled by the file's size; a
   //! first record longer than the sample (a genome) counts the file as records of four samples.
   std::uint64_t records = 0;
-  bool protein = false;       //!< its sequence letters are more than 10 % other than A, C, G, T, U, N
+  bool protein = false;       //!< its sequence letters are more than 10 % other than nucleotide codes (IUPAC)
   //! Residues estimated: the sample's sequence letters scaled by the file's size (headers, such as
   //! Swiss-Prot's quarter of its bytes, and line ends left out).
   std::uint64_t residues = 0;

@@ -625,7 +625,10 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
     const database_hint db = database_size_hint(options.db_path);
     const file_sample q = sample_sequences(options.query_path);
     const bool protein = db.protein || q.protein;
-    const bool both = !protein && options.strand_option.value_or(strand_choice::both) == strand_choice::both;
+    // Both DNA strands only where the letters say DNA (gzip inputs are not sampled: one strand,
+    // as before the sampling).
+    const bool dna = !protein && (db.residues_sampled || q.residues > 0);
+    const bool both = dna && options.strand_option.value_or(strand_choice::both) == strand_choice::both;
     const std::uint64_t query_residues = q.residues > 0 ? q.residues : estimated_residues(options.query_path);
     return search_size{query_residues, db.residues, q.records, db.records, both ? 2 : 1, protein};
   };
@@ -637,9 +640,10 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
   // (A count beyond the GPUs there is left to the engine, which refuses it.)
   const gpu_selection& asked_gpus = options.engine.options.gpus;
   const int visible = visible_gpus_hint();  // 0: not known here (the planner's count is then an upper bound)
+  // "all" is planned only where the GPUs can be counted before CUDA starts.
   const bool plan_gpus = sizes_known && options.engine.device.gpu_id == 0 &&
-                         (asked_gpus.all || (asked_gpus.ids.empty() && (visible == 0 || asked_gpus.count <= visible)));
-  const int may_use = asked_gpus.all ? (visible > 0 ? visible : 8) : std::max(asked_gpus.count, 1);
+                         (asked_gpus.all ? visible > 0 : asked_gpus.ids.empty() && (visible == 0 || asked_gpus.count <= visible));
+  const int may_use = asked_gpus.all ? visible : std::max(asked_gpus.count, 1);
   if (sizes_known && options.engine.device.kind == device_kind::auto_select && !options.engine.gpu_asked) {
     planned = plan_device(*guess, threads, {}, plan_gpus ? may_use : 1);
     if (planned->use_cpu) with_progress.engine.device.kind = device_kind::cpu;
@@ -656,7 +660,8 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
     int keep = leading_count(asked_gpus);
     if (plan_gpus && planned && planned->gpus > 0 && (keep == 0 || planned->gpus < keep)) {
       keep = planned->gpus;
-      with_progress.engine.options.gpus = gpu_selection{false, keep, {}};
+      // At most that many: the hint may count GPUs CUDA will not show (cgroups, a bad entry).
+      with_progress.engine.options.gpus = gpu_selection{false, keep, {}, true};
     }
     if (keep > options.engine.device.gpu_id) hide_gpus_after(keep);
   }

@@ -199,13 +199,13 @@ database_hint database_size_hint(const std::string& db) {
   try {
     if (const std::optional<std::string> index = db::prepared_index_path(db)) {
       const db::database_index parsed = db::read_index(*index);
-      return {parsed.residues, parsed.sequences, parsed.alphabet == alphabet_kind::protein};
+      return {parsed.residues, parsed.sequences, parsed.alphabet == alphabet_kind::protein, true};
     }
   } catch (const input_error&) {
     return {};  // reading it says what is wrong
   }
   const file_sample sample = sample_sequences(db);
-  return {sample.residues > 0 ? sample.residues : estimated_residues(db), sample.records, sample.protein};
+  return {sample.residues > 0 ? sample.residues : estimated_residues(db), sample.records, sample.protein, sample.residues > 0};
 }
 
 std::vector<std::string> database_files(const std::string& db) {

@@ -41,6 +41,7 @@ std::uint64_t database_residues_hint(const std::string& db);
 struct database_hint {
   std::uint64_t residues = 0, records = 0;
   bool protein = false;
+  bool residues_sampled = false;  //!< the alphabet is known (a prepared database, or letters sampled)
 };
 database_hint database_size_hint(const std::string& db);
 

@@ -20,6 +20,25 @@ TEST(GpuSelection, AllCountsAndLists) {
   EXPECT_EQ(resolve_gpu_selection(parse_gpu_selection("2,"), 4), (std::vector<int>{2}));
   EXPECT_EQ(resolve_gpu_selection(parse_gpu_selection("0,0"), 1), (std::vector<int>{0, 0}));  // two workers, one GPU
   EXPECT_EQ(device_list_text({0, 2}), "0,2");
+  // The planner's count is "at most": fewer GPUs visible than it counted is no error (a user's
+  // count beyond them is: BadValuesNameTheOption).
+  EXPECT_EQ(resolve_gpu_selection(gpu_selection{false, 4, {}, true}, 2), (std::vector<int>{0, 1}));
+  EXPECT_EQ(resolve_gpu_selection(gpu_selection{false, 2, {}, true}, 4), (std::vector<int>{0, 1}));
+  EXPECT_THROW(resolve_gpu_selection(gpu_selection{false, 4, {}, false}, 2), usage_error);
+}
+
+TEST(GpuSelection, VisibleGpusAreCountedWithoutCuda) {
+  const char* saved = std::getenv("CUDA_VISIBLE_DEVICES");
+  const std::optional<std::string> keep = saved ? std::optional<std::string>(saved) : std::nullopt;
+  ::setenv("CUDA_VISIBLE_DEVICES", "0,1,2", 1);
+  EXPECT_EQ(visible_gpus_hint(), 3);
+  ::setenv("CUDA_VISIBLE_DEVICES", "GPU-aa", 1);
+  EXPECT_EQ(visible_gpus_hint(), 1);
+  ::setenv("CUDA_VISIBLE_DEVICES", "", 1);
+  EXPECT_EQ(visible_gpus_hint(), 0);
+  ::unsetenv("CUDA_VISIBLE_DEVICES");
+  EXPECT_GE(visible_gpus_hint(), 0);  // the driver's GPUs, 0 on a machine without one
+  if (keep) ::setenv("CUDA_VISIBLE_DEVICES", keep->c_str(), 1);
 }
 
 TEST(GpuSelection, LeadingCountIsTheFirstNDevicesInOrder) {

@@ -112,6 +112,12 @@ TEST(plan, files_are_sampled_for_records_and_alphabet) {
   EXPECT_LE(genome.records, 6u);  // one record of 355 kB: its first 64 KiB hold one header
   EXPECT_GE(genome.records, 1u);
   EXPECT_EQ(sample_sequences((dir / "x.fa.gz").string()).records, 0u);
+  {
+    std::ofstream(dir / "iupac.fa") << ">d\nACGTRYKMSWBDHVNACGTRYKMSWBDHVN\n>p\nMEFILPQEFILPQACGT\n";
+    std::ofstream(dir / "iupac_dna.fa") << ">d\nACGTRYKMSWBDHVNNNNACGTACGTACGTACGT\n";
+  }
+  EXPECT_FALSE(sample_sequences((dir / "iupac_dna.fa").string()).protein);  // IUPAC codes are DNA
+  EXPECT_TRUE(sample_sequences((dir / "iupac.fa").string()).protein);       // E F I L P Q are not
   EXPECT_EQ(sample_sequences("-").records, 0u);
   // The 1.46 Mb genome of the long pair: one record (a long pair, one GPU), not 22.
   const std::string kunkelii = std::string(SWAT_SHARED_DATA) + "/dna/spiroplasma_kunkelii_CP010899.1.fa";

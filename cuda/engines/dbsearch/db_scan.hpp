@@ -63,6 +63,9 @@ struct scan_options {
   //! CUDA devices the search runs on (one host thread each, pulling chunks of the database from
   //! one queue, longest first); a device may be named twice (two workers on one GPU: tests).
   std::vector<int> devices{0};
+  //! Tests: the first worker, after its first launch, waits until every later worker has
+  //! launched or stayed out (otherwise it scans on while they start, and may take every chunk).
+  bool later_workers_join_first = false;
 };
 
 //! Where the time of the last search went (seconds) and what it did.
@@ -82,6 +85,8 @@ struct scan_timing {
   //! its first chunk (the first GPU at once, the others when they had started); −1: none (every
   //! chunk was taken meanwhile, or too little free memory on its GPU).
   std::vector<double> joined;
+  //! Per entry of scan_options::devices: the DP cells its worker scanned.
+  std::vector<std::uint64_t> worker_cells;
 };
 
 //! (query index, target index).

@@ -426,7 +426,8 @@ struct db_scanner::impl {
   //! One per entry of options.devices: the first made with the scanner, the others by their own
   //! threads when the first search starts (nullptr until then, and for a GPU left out).
   std::vector<std::unique_ptr<device_worker>> workers;
-  std::vector<bool> tried;        //!< whether the worker's thread has tried to make it
+  //! Whether worker w's thread has tried to make it (one byte each: each thread writes its own).
+  std::vector<std::uint8_t> tried;
   std::int64_t chunk_budget = 0;  //!< device bytes the chunks need on a worker (two buffers)
   std::int32_t longest = 0;       //!< the longest pair's columns (border rows)
   scan_timing timing;
@@ -446,15 +447,11 @@ struct db_scanner::impl {
     // meanwhile: started beside the first GPU's engine, they only delayed it.
     // bench/results/multigpu_start_h200x4.txt)
     workers.resize(o.devices.size());
-    tried.assign(o.devices.size(), false);
+    tried.assign(o.devices.size(), 0);
     workers[0] = std::make_unique<device_worker>(host, o.devices[0]);
-    tried[0] = true;
-    std::size_t all_bytes = 0;  // about: two targets per pair
+    tried[0] = 1;
     for (const residue_span& r : t)
-      if (r.size() <= std::size_t(o.max_target_length)) {
-        longest = std::max(longest, std::int32_t(r.size()));
-        all_bytes += pair_bytes(r.size()) / 2;
-      }
+      if (r.size() <= std::size_t(o.max_target_length)) longest = std::max(longest, std::int32_t(r.size()));
     // The chunk budget is the first GPU's; a later GPU with less room for two chunks stays out.
     const device_worker& first = *workers[0];
     const std::int64_t budget = first.budget();
@@ -478,7 +475,6 @@ struct db_scanner::impl {
       if (host.layout.chunks.size() > 1)
         host.layout = plan_database(t, o.max_target_length, std::min<std::size_t>(std::size_t(left) / 2, std::size_t(1) << 32));
     }
-    (void)all_bytes;
     for (const db_chunk& c : host.layout.chunks) chunk_budget = std::max(chunk_budget, std::int64_t(c.bytes));
     chunk_budget = 2 * chunk_budget + 2 * 4096;
     host.columns = std::make_unique_for_overwrite<std::uint16_t[]>(std::max<std::size_t>(host.layout.total_columns, 1));
@@ -501,15 +497,20 @@ struct db_scanner::impl {
   }
 
   //! Worker w, made on its first call (its GPU's context, streams, kernels shapes and border
-  //! rows); nullptr when its GPU has too little free memory for two of the chunks (it stays out:
-  //! the others scan its share).
+  //! rows); nullptr when its GPU has too little free memory for two of the chunks, or fails to
+  //! start: it stays out for the scanner's life (the others scan its share; --timing says "took
+  //! no chunk"), as the first GPU alone gives the same cells.
   device_worker* worker(std::size_t w) {
     if (!tried[w]) {
-      tried[w] = true;
-      auto made = std::make_unique<device_worker>(host, host.options.devices[w]);
-      if (made->budget() - std::int64_t(made->fixed_bytes(longest)) >= chunk_budget) {
-        reserve_border(*made);
-        workers[w] = std::move(made);
+      tried[w] = 1;
+      try {
+        auto made = std::make_unique<device_worker>(host, host.options.devices[w]);
+        if (made->budget() - std::int64_t(made->fixed_bytes(longest)) >= chunk_budget) {
+          reserve_border(*made);
+          workers[w] = std::move(made);
+        }
+      } catch (const std::exception&) {
+        (void)cudaGetLastError();  // a start that failed leaves no sticky error for the others
       }
     }
     return workers[w].get();
@@ -532,6 +533,7 @@ struct db_scanner::impl {
     if (workers.size() == 1) {
       timing.cells = workers[0]->run(queries, results, rescan, progress, next_chunk);
       timing.joined[0] = 0;
+      timing.worker_cells = {timing.cells};
     } else {
       // One host thread per device; results of different chunks are different cells.
       std::vector<std::vector<pair_index>> found(workers.size());
@@ -539,23 +541,46 @@ struct db_scanner::impl {
       std::vector<std::exception_ptr> errors(workers.size());
       const int chunks = int(host.layout.chunks.size());
       // The later workers start their GPUs once the first GPU's first launch is enqueued (or it
-      // has stopped, having taken every chunk or failed).
+      // has stopped, having taken every chunk or failed), and only while chunks are left.
       std::promise<void> first_launched;
       std::shared_future<void> first_launch = first_launched.get_future().share();
       std::once_flag released;
       const auto release = [&] { std::call_once(released, [&] { first_launched.set_value(); }); };
+      // Tests (scan_options::later_workers_join_first): the first worker, after its first launch,
+      // waits until every later worker has launched or stayed out, so that every worker scans.
+      std::atomic<std::size_t> settled{0};
+      std::size_t started = 1;  // worker 0 runs on this thread; the threads of 1 … started − 1
+      const auto first_launch_done = [&] {
+        release();
+        if (host.options.later_workers_join_first)
+          while (settled.load() + 1 < started) std::this_thread::yield();
+      };
       const auto work = [&](std::size_t w) {
+        bool counted = false;
+        const auto settle = [&] {
+          if (!counted) counted = true, settled.fetch_add(1);
+        };
         try {
           if (w == 0) {
             struct on_exit {
               const decltype(release)& f;
               ~on_exit() { f(); }
             } releasing{release};
-            cells[0] = workers[0]->run(queries, results, found[0], progress, next_chunk, release);
+            try {
+              cells[0] = workers[0]->run(queries, results, found[0], progress, next_chunk, first_launch_done);
+            } catch (...) {
+              next_chunk = chunks;  // before the others are released: they take nothing more
+              throw;
+            }
             timing.joined[0] = 0;
             return;
           }
+          struct on_exit {
+            const decltype(settle)& f;
+            ~on_exit() { f(); }
+          } settling{settle};
           first_launch.wait();
+          if (next_chunk.load() >= chunks) return;  // nothing left: its GPU is not started
           device_worker* dw = worker(w);
           if (!dw) return;
           if (next_chunk.load() >= chunks) {  // every chunk taken while it started
@@ -563,7 +588,7 @@ struct db_scanner::impl {
             return;
           }
           timing.joined[w] = seconds_since(t0);
-          cells[w] = dw->run(queries, results, found[w], progress, next_chunk);
+          cells[w] = dw->run(queries, results, found[w], progress, next_chunk, settle);
         } catch (...) {
           errors[w] = std::current_exception();
           next_chunk = chunks;  // the others stop after their chunk
@@ -571,7 +596,6 @@ struct db_scanner::impl {
       };
       std::vector<std::thread> threads;
       threads.reserve(workers.size());
-      std::size_t started = 1;  // worker 0 runs on this thread
       try {
         for (; started < workers.size(); ++started) threads.emplace_back(work, started);
       } catch (...) {  // no thread to spare (or no memory for one): this thread runs the rest in turn
@@ -585,6 +609,7 @@ struct db_scanner::impl {
         rescan.insert(rescan.end(), found[w].begin(), found[w].end());
         timing.cells += cells[w];
       }
+      timing.worker_cells = cells;
     }
     timing.rescans = rescan.size() - rescans_before;
     timing.pipelined_batches = timing.shared_slice_batches = timing.shared_batches = 0;

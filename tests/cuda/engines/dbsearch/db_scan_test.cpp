@@ -585,6 +585,21 @@ TEST(DbScan, SeveralDeviceWorkersShareOneQueue) {
     ASSERT_EQ(timing.joined.size(), devices.size());
     EXPECT_EQ(timing.joined[0], 0.0);
     for (double j : timing.joined) EXPECT_TRUE(j == -1.0 || j >= 0.0) << j;
+    ASSERT_EQ(timing.worker_cells.size(), devices.size());
+    std::uint64_t sum = 0;
+    for (std::size_t w = 0; w < devices.size(); ++w) {
+      EXPECT_EQ(timing.worker_cells[w] > 0, timing.joined[w] >= 0) << "worker " << w;
+      sum += timing.worker_cells[w];
+    }
+    EXPECT_EQ(sum, timing.cells);
+    // With the first worker held back after its first launch, every later one scans too: the
+    // same cells from chunks of every worker.
+    o.later_workers_join_first = true;
+    check_scan(qs, ts, s, o, std::to_string(devices.size()) + " workers, all joining", &want, &chunks, &timing);
+    for (std::size_t w = 0; w < devices.size(); ++w) {
+      EXPECT_GE(timing.joined[w], 0.0) << "worker " << w;
+      EXPECT_GT(timing.worker_cells[w], 0u) << "worker " << w;
+    }
   }
   // One scanner searched twice (a server's database): the workers made by the first search
   // scan the second too, and both give every cell.
