@@ -5,14 +5,67 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 #include <vector>
 
 #include "common/traceback.hpp"
 #include "engine/cpu_kernels.hpp"
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 namespace swat::cpu {
 namespace {
+
+//! Rows of byte codes filled at a time before they are packed two to a byte.
+constexpr std::int64_t pack_rows = 64;
+
+//! Whether codes of `rows` rows of `cols` columns fit `rem` bytes packed two to a byte (with the
+//! rows of byte codes they are filled in first).
+bool packed_fits(std::int64_t rows, std::int64_t cols, std::size_t rem) {
+  return double(rows) * double((cols + 1) / 2) + double(std::min(rows, pack_rows)) * double(cols) <= double(rem);
+}
+
+//! out[c] = in[2c] | in[2c + 1] << 4 for the n codes (< 16) of in, from code `from` (even) on;
+//! the last nibble alone when n is odd.
+void pack_nibbles_portable(const std::uint8_t* in, std::int64_t n, std::uint8_t* out, std::int64_t from) {
+  std::int64_t c = from;
+  for (; c + 8 <= n; c += 8) {  // eight codes into four bytes, in a 64-bit word
+    std::uint64_t x;
+    std::memcpy(&x, in + c, 8);
+    x = (x | (x >> 4)) & 0x00ff00ff00ff00ffull;
+    x = (x | (x >> 8)) & 0x0000ffff0000ffffull;
+    x = (x | (x >> 16)) & 0x00000000ffffffffull;
+    const std::uint32_t four = std::uint32_t(x);
+    std::memcpy(out + c / 2, &four, 4);
+  }
+  for (; c + 1 < n; c += 2) out[c / 2] = std::uint8_t(in[c] | (in[c + 1] << 4));
+  if (c < n) out[c / 2] = in[c];
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+//! pack_nibbles_portable, 32 codes at a time (AVX2: requires striped_available()).
+__attribute__((target("avx2"))) void pack_nibbles_avx2(const std::uint8_t* in, std::int64_t n, std::uint8_t* out) {
+  const __m256i weights = _mm256_set1_epi16(0x1001);  // bytes 1, 16: code 2c + 16 · code 2c+1
+  std::int64_t c = 0;
+  for (; c + 32 <= n; c += 32) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + c));
+    const __m256i pairs = _mm256_maddubs_epi16(v, weights);  // 16 words ≤ 255
+    const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(pairs, pairs), 0xd8);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + c / 2), _mm256_castsi256_si128(bytes));
+  }
+  pack_nibbles_portable(in, n, out, c);
+}
+#endif
+
+void pack_nibbles(const std::uint8_t* in, std::int64_t n, std::uint8_t* out) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (striped_available()) return pack_nibbles_avx2(in, n, out);
+#endif
+  pack_nibbles_portable(in, n, out, 0);
+}
 
 //! Rows (a, b] of the rectangle, split into bands of k rows; H and F of rows a + c·k
 //! (c = 1 … stored) kept for columns 0..width, row a borrowed from the parent level.
@@ -46,6 +99,11 @@ class band_walker {
 
   std::uint8_t code_at(std::int64_t i, std::int64_t j) {
     if (i <= band_a_ || i > band_b_) load_band(i, j);
+    if (packed_) {
+      const std::uint8_t two =
+          codes_[std::size_t(i - band_a_ - 1) * std::size_t((band_w_ + 1) / 2) + std::size_t((j - 1) / 2)];
+      return (j - 1) & 1 ? std::uint8_t(two >> 4) : std::uint8_t(two & 15);
+    }
     return codes_[std::size_t(i - band_a_ - 1) * std::size_t(band_w_) + std::size_t(j - 1)];
   }
 
@@ -72,7 +130,7 @@ class band_walker {
     l.top_f = top_f;
     const std::int64_t rows = b - a;
     const double row_bytes = 8.0 * double(w + 1);
-    if (double(rows) * double(w) <= double(rem) || rows <= 1) {
+    if (double(rows) * double(w) <= double(rem) || rows <= 1 || packed_fits(rows, w, rem)) {
       l.k = std::max<std::int64_t>(rows, 1);
       return l;
     }
@@ -112,6 +170,26 @@ class band_walker {
         band_a_ = r0;
         band_b_ = r1;
         band_w_ = j;
+        packed_ = false;
+        return;
+      }
+      if (packed_fits(r1 - r0, j, rem)) {
+        // Two codes a byte: filled pack_rows rows at a time, then packed (a band twice as tall
+        // as the byte codes allow, often the whole rectangle: one fill instead of two).
+        const std::size_t half = std::size_t((j + 1) / 2);
+        codes_.resize(std::size_t(r1 - r0) * half);
+        std::vector<std::uint8_t> rows(std::size_t(std::min(r1 - r0, pack_rows)) * std::size_t(j));
+        start_from(l.row_h(c), l.row_f(c), j);
+        for (std::int64_t r = r0; r < r1; r += pack_rows) {
+          const std::int64_t nr = std::min(pack_rows, r1 - r);
+          fill_rows(q_.data() + r, nr, t_.data(), j, scheme_, work_h_.data(), work_f_.data(), rows.data(), j);
+          for (std::int64_t k = 0; k < nr; ++k)
+            pack_nibbles(rows.data() + std::size_t(k) * std::size_t(j), j, codes_.data() + std::size_t(r - r0 + k) * half);
+        }
+        band_a_ = r0;
+        band_b_ = r1;
+        band_w_ = j;
+        packed_ = true;
         return;
       }
       level child = make_level(r0, r1, j, l.row_h(c), l.row_f(c), rem);
@@ -126,6 +204,7 @@ class band_walker {
   std::vector<level> levels_;
   std::vector<std::uint8_t> codes_;
   std::int64_t band_a_ = 0, band_b_ = 0, band_w_ = 0;  //!< codes_ holds rows (band_a_, band_b_]
+  bool packed_ = false;                                //!< … two codes a byte (low nibble: odd column j)
 };
 
 }  // namespace

@@ -20,11 +20,14 @@
 // only smaller in the rectangle, so "open ≥ extend" is decided the same way. H' > 0 on the path
 // before (i0, j0), so the walk neither stops early nor overshoots: it stops at the corner.
 //
-// Memory (bytes) for an R × W rectangle and budget B (one byte per code):
+// Memory (bytes) for an R × W rectangle and budget B (one byte per code, or two codes a byte):
 //   • R·W ≤ B: codes of the whole rectangle, R·W.
+//   • R·⌈W/2⌉ + min(R, 64)·W ≤ B: the codes packed two to a byte, filled 64 rows at a time
+//     (one fill of the rectangle instead of two: a 40 kb gene's hit, 1.6e9 cells, fits 1 GiB).
 //   • otherwise checkpointing: a level keeps H and F of every K-th row, 8(W+1) bytes each, walks
 //     back band by band (K rows, columns only up to the walk's current column) and recomputes a
-//     band's codes from its checkpoint; a band whose codes do not fit becomes a level of its own
+//     band's codes (bytes, or packed when only they fit) from its checkpoint; a band whose codes
+//     do not fit becomes a level of its own
 //     (multi-level checkpoints). K balances R/K checkpoints against K·W codes; when even that
 //     exceeds what is left, a level takes half the remainder for checkpoints.
 //   Bound: peak ≤ B + 8(W+1)·(⌈log2 R⌉ + 1) + W   (the extra terms only for budgets below a few

@@ -11,6 +11,7 @@
 
 #include "engine/cpu_engine.hpp"
 #include "engine/cpu_kernels.hpp"
+#include "engine/cpu_traceback.hpp"
 #include "engine/test_schemes.hpp"
 #include "reference/reference.hpp"
 #include "scoring/scoring.hpp"
@@ -193,6 +194,39 @@ TEST(cpu_engine, tiny_budget_multi_level) {
     const residues t = mutate(rng, q, dna_size, 0.1);
     check_pair(q, t, dna, std::size_t(k % 3) * 700, "tiny budget #" + std::to_string(k));
   }
+}
+
+//! The rectangle traceback with its codes packed two to a byte: budgets at which only the packed
+//! codes of the whole rectangle fit (one fill instead of checkpoints and a second), just above
+//! and below that bound, and a third of the byte codes (checkpoint levels whose bands take the
+//! packed codes where the byte codes do not fit); odd and even widths; the reference's path.
+TEST(cpu_engine, traceback_codes_packed_two_to_a_byte) {
+  std::mt19937 rng(20261127);
+  const scoring_scheme schemes[] = {test::dna_scheme(), test::protein_scheme(6, 11, 1), test::dna_scheme(1, -1, 0, 1)};
+  int packed_budgets = 0;
+  for (int k = 0; k < 36; ++k) {
+    const int alphabet = k % 3 == 1 ? protein_size : dna_size;
+    const scoring_scheme& s = schemes[k % 3];
+    const residues q = random_residues(rng, 150 + std::size_t(k) * 23, alphabet);
+    residues t = mutate(rng, q, alphabet, 0.1);
+    if (k % 4 == 0) t.insert(t.begin() + std::ptrdiff_t(t.size() / 2), 40 + std::size_t(k), std::uint8_t(1));
+    const alignment want = reference::align(q, t, s);
+    ASSERT_GT(want.score, 0);
+    const std::int64_t rows = want.query_end - want.query_begin, cols = want.target_end - want.target_begin;
+    const residue_span qs = residue_span(q).subspan(std::size_t(want.query_begin), std::size_t(rows));
+    const residue_span ts = residue_span(t).subspan(std::size_t(want.target_begin), std::size_t(cols));
+    alignment local = want;
+    local.query_begin = local.target_begin = 0;
+    local.query_end = rows;
+    local.target_end = cols;
+    const std::size_t packed = std::size_t(rows * ((cols + 1) / 2) + std::min<std::int64_t>(rows, 64) * cols);
+    for (const std::size_t budget : {packed, packed + 1, packed - 1, std::size_t(rows * cols) - 1, std::size_t(rows * cols / 3)}) {
+      if (budget < std::size_t(rows * cols) && budget >= packed) ++packed_budgets;
+      EXPECT_EQ(cpu::trace_rectangle(qs, ts, s, want.score, budget), local)
+          << "pair " << k << " rows " << rows << " cols " << cols << " budget " << budget;
+    }
+  }
+  EXPECT_GT(packed_budgets, 36);  // the bound lies below the byte codes' for these shapes
 }
 
 //! Long related pairs: high scores, long vertical F runs that cross all striped lanes.
