@@ -583,10 +583,7 @@ struct db_scanner::impl {
           if (next_chunk.load() >= chunks) return;  // nothing left: its GPU is not started
           device_worker* dw = worker(w);
           if (!dw) return;
-          if (next_chunk.load() >= chunks) {  // every chunk taken while it started
-            dw->pipelined_batches = dw->shared_slice_batches = dw->shared_batches = 0;
-            return;
-          }
+          if (next_chunk.load() >= chunks) return;  // every chunk taken while it started
           timing.joined[w] = seconds_since(t0);
           cells[w] = dw->run(queries, results, found[w], progress, next_chunk, settle);
         } catch (...) {
@@ -613,11 +610,11 @@ struct db_scanner::impl {
     }
     timing.rescans = rescan.size() - rescans_before;
     timing.pipelined_batches = timing.shared_slice_batches = timing.shared_batches = 0;
-    for (const auto& w : workers) {
-      if (!w) continue;
-      timing.pipelined_batches += w->pipelined_batches;
-      timing.shared_batches += w->shared_batches;
-      timing.shared_slice_batches += w->shared_slice_batches;
+    for (std::size_t w = 0; w < workers.size(); ++w) {
+      if (!workers[w] || timing.joined[w] < 0) continue;  // (a worker that took no chunk keeps an older search's counts)
+      timing.pipelined_batches += workers[w]->pipelined_batches;
+      timing.shared_batches += workers[w]->shared_batches;
+      timing.shared_slice_batches += workers[w]->shared_slice_batches;
     }
     timing.scan_s = seconds_since(t0);
   }
