@@ -16,6 +16,10 @@ std::string shared_data_dir();
 //! Ranks of the first record of shared_data_dir()/relative read as DNA; throws input_error.
 std::vector<std::uint8_t> read_dna(const std::string& relative);
 
+//! Writes the FASTA file `fasta` `copies` times to out_path, the names of copy k prefixed with
+//! "c<k>_" so that they stay distinct (the Swiss-Prot subset ×50, ×500); throws runtime_failure.
+void write_copies(const std::string& fasta, const std::string& out_path, int copies);
+
 //! Median of times (the upper one of an even count); times is reordered. Empty: 0.
 inline double median(std::vector<double>& times) {
   if (times.empty()) return 0;

@@ -119,16 +119,7 @@ int gpus_main(const std::vector<std::string>& args) {
     } else if (name == "protein_x50" || name == "protein_x500") {
       const int copies = name == "protein_x50" ? 50 : 500;
       const std::string db = dir + "/swissprot_x" + std::to_string(copies) + ".fa";
-      if (!fs::exists(db)) {
-        const std::string text = file_text(subset);
-        std::ofstream out(db);
-        for (int k = 1; k <= copies; ++k) {
-          std::istringstream lines(text);
-          for (std::string line; std::getline(lines, line);)
-            out << (!line.empty() && line[0] == '>' ? ">c" + std::to_string(k) + "_" + line.substr(1) : line) << "\n";
-        }
-        if (!out) throw runtime_failure("bench gpus: cannot write " + db);
-      }
+      if (!fs::exists(db)) write_copies(subset, db, copies);
       cases.push_back({name, data + "/protein/db_queries.fa", db, {}});
     } else if (name == "dna_db") {
       const std::string viral = dir + "/viral.fa", fragments = dir + "/fragments.fa";

@@ -123,16 +123,7 @@ int serve_main(const std::vector<std::string>& args) {
       cases.push_back({name, data + "/protein/db_queries.fa", subset});
     } else if (name == "protein_x50") {
       const std::string x50 = dir + "/swissprot_x50.fa";
-      std::ifstream in(subset);
-      std::stringstream text;
-      text << in.rdbuf();
-      std::ofstream out(x50);
-      for (int c = 1; c <= 50; ++c) {
-        std::istringstream lines(text.str());
-        for (std::string line; std::getline(lines, line);)
-          out << (line.rfind('>', 0) == 0 ? ">c" + std::to_string(c) + "_" + line.substr(1) : line) << '\n';
-      }
-      if (!out) throw runtime_failure("bench serve: cannot write " + x50);
+      write_copies(subset, x50, 50);
       cases.push_back({name, data + "/protein/db_queries.fa", x50});
     } else if (name == "dna_30kb") {
       cases.push_back({name, data + "/dna/sarscov2_MN908947.3.fa", data + "/dna/ratg13_MN996532.2.fa"});

@@ -178,13 +178,13 @@ class band_walker {
         // as the byte codes allow, often the whole rectangle: one fill instead of two).
         const std::size_t half = std::size_t((j + 1) / 2);
         codes_.resize(std::size_t(r1 - r0) * half);
-        std::vector<std::uint8_t> rows(std::size_t(std::min(r1 - r0, pack_rows)) * std::size_t(j));
+        unpacked_.resize(std::size_t(std::min(r1 - r0, pack_rows)) * std::size_t(j));
         start_from(l.row_h(c), l.row_f(c), j);
         for (std::int64_t r = r0; r < r1; r += pack_rows) {
           const std::int64_t nr = std::min(pack_rows, r1 - r);
-          fill_rows(q_.data() + r, nr, t_.data(), j, scheme_, work_h_.data(), work_f_.data(), rows.data(), j);
+          fill_rows(q_.data() + r, nr, t_.data(), j, scheme_, work_h_.data(), work_f_.data(), unpacked_.data(), j);
           for (std::int64_t k = 0; k < nr; ++k)
-            pack_nibbles(rows.data() + std::size_t(k) * std::size_t(j), j, codes_.data() + std::size_t(r - r0 + k) * half);
+            pack_nibbles(unpacked_.data() + std::size_t(k) * std::size_t(j), j, codes_.data() + std::size_t(r - r0 + k) * half);
         }
         band_a_ = r0;
         band_b_ = r1;
@@ -203,6 +203,7 @@ class band_walker {
   std::vector<std::int32_t> zero_h_, zero_f_, work_h_, work_f_;
   std::vector<level> levels_;
   std::vector<std::uint8_t> codes_;
+  std::vector<std::uint8_t> unpacked_;  //!< byte codes of up to pack_rows rows before they are packed
   std::int64_t band_a_ = 0, band_b_ = 0, band_w_ = 0;  //!< codes_ holds rows (band_a_, band_b_]
   bool packed_ = false;                                //!< … two codes a byte (low nibble: odd column j)
 };

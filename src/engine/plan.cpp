@@ -81,6 +81,7 @@ std::uint64_t estimated_residues(const std::string& path) {
 
 file_sample sample_sequences(const std::string& path) {
   file_sample out;
+  out.residues = estimated_residues(path);  // until letters say better
   std::error_code ec;
   if (path.empty() || path == "-" || !std::filesystem::is_regular_file(path, ec)) return out;
   if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0) return out;
@@ -128,7 +129,10 @@ file_sample sample_sequences(const std::string& path) {
     out.records = std::max<std::uint64_t>(std::uint64_t(scale / 4), 1);
   }
   out.protein = letters > 0 && double(letters - nucleotides) > 0.1 * double(letters);
-  out.residues = std::uint64_t(double(letters) * scale);
+  if (letters > 0) {
+    out.residues = std::uint64_t(double(letters) * scale);
+    out.letters_seen = true;
+  }
   return out;
 }
 

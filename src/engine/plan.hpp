@@ -91,11 +91,14 @@ struct file_sample {
   std::uint64_t records = 0;
   bool protein = false;       //!< its sequence letters are more than 10 % other than nucleotide codes (IUPAC)
   //! Residues estimated: the sample's sequence letters scaled by the file's size (headers, such as
-  //! Swiss-Prot's quarter of its bytes, and line ends left out).
+  //! Swiss-Prot's quarter of its bytes, and line ends left out); estimated_residues where no
+  //! letters were sampled (gzip).
   std::uint64_t residues = 0;
+  bool letters_seen = false;  //!< residues (and protein) come from sampled letters
 };
 
-//! Samples a plain (not gzip) regular file; records 0 for anything else.
+//! Samples a plain (not gzip) regular file; records 0 and residues from the file's size for
+//! anything else.
 file_sample sample_sequences(const std::string& path);
 
 }  // namespace swat

@@ -627,10 +627,9 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
     const bool protein = db.protein || q.protein;
     // Both DNA strands only where the letters say DNA (gzip inputs are not sampled: one strand,
     // as before the sampling).
-    const bool dna = !protein && (db.residues_sampled || q.residues > 0);
+    const bool dna = !protein && (db.residues_sampled || q.letters_seen);
     const bool both = dna && options.strand_option.value_or(strand_choice::both) == strand_choice::both;
-    const std::uint64_t query_residues = q.residues > 0 ? q.residues : estimated_residues(options.query_path);
-    return search_size{query_residues, db.residues, q.records, db.records, both ? 2 : 1, protein};
+    return search_size{q.residues, db.residues, q.records, db.records, both ? 2 : 1, protein};
   };
   std::optional<search_size> guess;
   if (options.engine.gpu && options.engine.device.kind != device_kind::cpu) guess = guess_size();

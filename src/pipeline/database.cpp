@@ -186,15 +186,6 @@ void check_alphabets(const std::string& query_path, const sequence_set& queries,
                     "; choose one with --alphabet dna|protein");
 }
 
-std::uint64_t database_residues_hint(const std::string& db) {
-  try {
-    if (const std::optional<std::string> index = db::prepared_index_path(db)) return db::read_index(*index).residues;
-  } catch (const input_error&) {
-    return 0;  // reading it says what is wrong
-  }
-  return estimated_residues(db);
-}
-
 database_hint database_size_hint(const std::string& db) {
   try {
     if (const std::optional<std::string> index = db::prepared_index_path(db)) {
@@ -205,7 +196,7 @@ database_hint database_size_hint(const std::string& db) {
     return {};  // reading it says what is wrong
   }
   const file_sample sample = sample_sequences(db);
-  return {sample.residues > 0 ? sample.residues : estimated_residues(db), sample.records, sample.protein, sample.residues > 0};
+  return {sample.residues, sample.records, sample.protein, sample.letters_seen};
 }
 
 std::vector<std::string> database_files(const std::string& db) {

@@ -31,10 +31,6 @@ sequence_set read_database(const std::string& db, io::alphabet_request alphabet,
 void check_alphabets(const std::string& query_path, const sequence_set& queries, const sequence_set& targets,
                      bool prepared);
 
-//! Residues of db for the planner before it is read: a prepared database's own count, else
-//! estimated from the FASTA file's size (engine/plan.hpp). 0: unknown.
-std::uint64_t database_residues_hint(const std::string& db);
-
 //! What the planner knows of db before it is read: residues, records and whether it is protein
 //! (a prepared database's own counts and alphabet, else sampled from the FASTA file's first
 //! 64 KiB: engine/plan.hpp's sample_sequences; residues from the file's size for gzip). Zeros: unknown.
