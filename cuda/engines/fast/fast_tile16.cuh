@@ -121,6 +121,7 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
   std::uint32_t out_t = pad | (pad << 16);         // target ranks of the last step
   const std::uint32_t border_none = std::uint32_t(minus_inf & 0xffff0000u);  // H = 0, F~ = −inf
   std::uint32_t ch_hf = border_none, ch_t = pad;   // border chunk: lane k holds column start + k
+  std::uint32_t chunk_hf = 0;                      // chunk of the border row written: column ≡ lane
   std::uint32_t best2 = 0;                         // both halves' best scores (packed, relative)
   // Bookkeeping gate: a half enters it only above its own best and at or above floor_best, the
   // largest best any warp published (a cell with that score exists, so no cell below it is the
@@ -197,21 +198,26 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
 
       const profile_entry<policy_t::profile_words> pt = prof_top[(vt & 0xffffu) * 32 + lane];
       const profile_entry<policy_t::profile_words> pbm = prof_bottom[(vt >> 16) * 32 + lane];
-      std::uint32_t hup = vh, fup = vf;
-      std::uint32_t dsum[R];
+      // H without F first (hx = max(0, diagonal + s, E~ − o − e)), then F~ down the column from
+      // hx: F~(i) = max(F~(i−1) − e, H(i−1)) = max(F~(i−1) − e, hx(i−1)), because the F~ part of
+      // H(i−1) is F~(i−1) − o − e < F~(i−1) − e. One instruction per row on the column's serial
+      // chain instead of three; H = max(hx, F~ − o − e).
+      std::uint32_t fup = __viaddmax_s16x2(vf, neg_ge, vh);
+      std::uint32_t hx[R];
   #pragma unroll
       for (int r = 0; r < R; ++r) {
-        dsum[r] = __vadd2(r == 0 ? up_prev : h[r - 1], byte_pair(pt.w[r / 4], pbm.w[r / 4], r % 4));
+        const std::uint32_t dsum = __vadd2(r == 0 ? up_prev : h[r - 1], byte_pair(pt.w[r / 4], pbm.w[r / 4], r % 4));
         e[r] = __viaddmax_s16x2(e[r], neg_ge, h[r]);
+        hx[r] = __viaddmax_s16x2_relu(e[r], neg_goe, dsum);
       }
       std::uint32_t colmax = 0;
   #pragma unroll
       for (int r = 0; r < R; ++r) {
-        fup = __viaddmax_s16x2(fup, neg_ge, hup);
-        h[r] = __viaddmax_s16x2_relu(__vmaxs2(e[r], fup), neg_goe, dsum[r]);
-        hup = h[r];
+        if (r > 0) fup = __viaddmax_s16x2(fup, neg_ge, hx[r - 1]);
+        h[r] = __viaddmax_s16x2(fup, neg_goe, hx[r]);
         if (r % 2 == 1) colmax = __vimax3_s16x2(colmax, h[r - 1], h[r]);
       }
+      const std::uint32_t hup = h[R - 1];
       up_prev = vh;
       out_h = hup;
       out_f = fup;
@@ -252,17 +258,29 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
         }
       }
 
-      if (lane == 31 && write_border) {
+      // The strip's last row (lane 31's bottom half, column t − 63) goes to lane (column mod 32)
+      // of chunk_hf; a whole chunk is stored by the warp at once (128 coalesced bytes), then
+      // published. Every branch here is warp-uniform: no lane-31-only path on every step.
+      if (write_border) {
         const std::int32_t jb = t - 63;
         if (jb >= 0 && jb < n) {
-          out.h[jb] = std::int32_t(__byte_perm(hup, fup, 0x7632));  // bottom H | bottom F~ << 16
-          if (relative && (jb & 31) == 0) out.base[jb >> 5] = base;  // one base per chunk (rebases at t ≡ 30)
-          if (special) {  // absolute H and F = F~ − o − e of the strip's last row
-            const std::int32_t hh = bottom16(hup) + base;
-            special[jb] = special_cell{hh, bottom16(fup) + base - pb.gap_open_extend};
-            special_max = max(special_max, hh);
+          const std::uint32_t v = __shfl_sync(full, __byte_perm(hup, fup, 0x7632), 31);  // H | F~ << 16
+          if (lane == (jb & 31)) chunk_hf = v;
+          if ((jb & 31) == 31 || jb + 1 == n) {
+            const std::int32_t c = (jb & ~31) + lane;
+            if (c <= jb) {
+              out.h[c] = std::int32_t(chunk_hf);
+              if (special) {  // absolute H and F = F~ − o − e of the strip's last row
+                const std::int32_t hh = top16(chunk_hf) + base;
+                special[c] = special_cell{hh, bottom16(chunk_hf) + base - pb.gap_open_extend};
+                special_max = max(special_max, hh);
+              }
+            }
+            // One base per chunk: every column of a chunk was made between two rebases (t ≡ 30).
+            if (relative && lane == 0) out.base[jb >> 5] = base;
+            __syncwarp();  // the lanes' stores before lane 31's release
+            if (lane == 31) sync.publish(pb, s, std::uint32_t(jb + 1));
           }
-          if (((jb + 1) & 31) == 0 || jb + 1 == n) sync.publish(pb, s, std::uint32_t(jb + 1));
         }
       }
 
@@ -312,7 +330,10 @@ __device__ void fill_strip16(const fast_problem& pb, int s, profile_entry<policy
     best_j = bottom_j;
   }
   if (idle) return;
-  if (special && lane == 31) atomicMax(pb.d_special_max + ((s + 1) / pb.special_strips - 1), special_max);
+  if (special) {
+    special_max = __reduce_max_sync(full, special_max);
+    if (lane == 31) atomicMax(pb.d_special_max + ((s + 1) / pb.special_strips - 1), special_max);
+  }
   sync.finish(pb);
   reduce_and_store_best<false>(pb, s, best, best_i, best_j, 0);
 }

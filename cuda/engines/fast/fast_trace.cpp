@@ -188,6 +188,14 @@ class tracer {
         return out;
       }
       const checkpoint_entry ck = be_.checkpoint(b, c);
+      if (!f && ck.h == 0) {
+        // The path begins on this checkpoint row (a cell of the path whose H is 0 is its begin,
+        // where the walk stops): the segment starts there on zero borders, and nothing lies above.
+        s.start.zero = true;
+        s.start.col = lo + c;
+        out.push_back(s);
+        return out;
+      }
       s.start.col = lo + c;
       s.start.state_f = f;
       s.start.h = ck.h;
