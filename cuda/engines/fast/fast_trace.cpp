@@ -14,8 +14,10 @@ namespace swat::fast {
 namespace {
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+//! A traceback fill's query (whole strips), target, one border row of 16 B a column (written in
+//! place: fast_trace_dispatch.cu), strip flags and bests, error words, alignment slack.
 std::int64_t fixed_bytes(std::int64_t rows, std::int64_t cols) {
-  return ceil_div(rows, trace_strip_rows) * trace_strip_rows + cols + 32 * cols +
+  return ceil_div(rows, trace_strip_rows) * trace_strip_rows + cols + 16 * cols +
          28 * ceil_div(rows, trace_strip_rows) + 4096;
 }
 

@@ -280,7 +280,11 @@ class gpu_trace_backend final : public trace_backend {
     // error word; +4: a banded fill's beat count; +8: end pointers (2 × 4 B); +16: flag-wait
     // cycles; +24: progress count; +32: the flag of the row a band above hands over
     const std::size_t o_error = layout.add(48);
-    const std::size_t o_border = layout.add(2 * un * (codes ? 8 : 16));
+    // One border row, which every strip reads and writes in place: strip s reads a chunk of 32
+    // columns before its last lane writes any of them, and strip s + 1 reads a column only after
+    // strip s has written it (its ready flag), the order two alternating rows relied on too. (One
+    // row of 16 B a column is what lets a megabase pair's traceback fit 64 MiB.)
+    const std::size_t o_border = layout.add(un * (codes ? 8 : 16));
     const std::size_t o_extra = layout.add(codes ? std::size_t(strips) * (un + 31) * 128
                                                  : std::size_t(bands - 1 + (extra_ck ? 1 : 0)) * un * sizeof(checkpoint_entry));
     buffer_.reserve(layout.bytes());
@@ -300,9 +304,8 @@ class gpu_trace_backend final : public trace_backend {
     pb.n = std::int32_t(n);
     pb.strips = std::int32_t(strips);
     packed_.apply(pb);
-    const std::size_t cell = codes ? 8 : 16;
-    for (int k = 0; k < 2; ++k) {
-      const std::size_t row = o_border + std::size_t(k) * un * cell;
+    for (int k = 0; k < 2; ++k) {  // border[0] and border[1]: the same row
+      const std::size_t row = o_border;
       pb.border[k].h = buffer_.as<std::int32_t>(row);
       pb.border[k].f = buffer_.as<std::int32_t>(row + 4 * un);
       pb.border[k].oh = nullptr;
