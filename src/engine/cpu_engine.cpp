@@ -247,11 +247,10 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
       cells += std::uint64_t(jobs[which[l]].query.size()) * targets[l].size();
     }
     std::vector<std::int64_t> saturated_at(it.count);
-    const std::uint64_t saturated = cpu::score_interseq8(jobs[which[0]].query, targets, plan.scheme8, it.lanes,
-                                                         scratch[worker], out, saturated_at);
+    cpu::score_interseq8(jobs[which[0]].query, targets, plan.scheme8, it.lanes, scratch[worker], out, saturated_at);
     for (std::size_t l = 0; l < it.count; ++l) {
       results[which[l]] = out[l];
-      if (saturated >> l & 1)  // rescored wider: 16-bit bands where they fit, else 16-bit striped, 32-bit
+      if (saturated_at[l] >= 0)  // rescored wider: 16-bit bands where they fit, else 16-bit striped, 32-bit
         wider(jobs[which[l]].query, targets[l], it.lanes, worker, results[which[l]], saturated_at[l]);
     }
     if (progress) progress(cells);

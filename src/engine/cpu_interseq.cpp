@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <vector>
 
 #include "engine/cpu_simd8.hpp"
 
@@ -71,6 +72,30 @@ struct layout {
   }
 };
 
+//! Packs the targets' lengths into `lanes` lanes, longest first, each into the lane that ends
+//! soonest (the lowest on a tie), every run starting on a multiple of the pass's columns. runs:
+//! by start column (then lane). Returns the columns of the pass (the latest end).
+std::int64_t pack_lanes(std::span<const std::int64_t> lengths, int lanes, std::vector<lane_run>& runs) {
+  const std::int64_t c = pass_columns(lanes);
+  std::vector<int> order(lengths.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = int(k);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lengths[std::size_t(a)] > lengths[std::size_t(b)]; });
+  std::vector<std::int64_t> ends(std::size_t(lanes), 0);  // next free column of each lane (multiple of c)
+  runs.clear();
+  std::int64_t n = 0;
+  for (const int k : order) {
+    const std::size_t l = std::size_t(std::min_element(ends.begin(), ends.end()) - ends.begin());
+    const std::int64_t len = lengths[std::size_t(k)];
+    runs.push_back({ends[l], len, int(l), k});
+    n = std::max(n, ends[l] + len);
+    ends[l] += (len + c - 1) / c * c;
+  }
+  std::sort(runs.begin(), runs.end(), [](const lane_run& a, const lane_run& b) {
+    return a.start != b.start ? a.start < b.start : a.lane < b.lane;
+  });
+  return n;
+}
+
 }  // namespace
 
 std::size_t interseq_bytes(std::int64_t m, std::int64_t n, int lanes, int query_ranks) {
@@ -81,15 +106,15 @@ std::size_t interseq_bytes(std::int64_t m, std::int64_t n, int lanes, int query_
 namespace {
 
 
-//! The pass (file comment of cpu_interseq.hpp). The query q (m rows) against count targets whose
-//! residues are interleaved in cols (column j of lane l at cols[j · lanes + l], lanes past their
-//! length and columns past n hold rank 0); length[l] per lane. Returns the saturated lanes.
-//! Each pass over the query computes `c` columns row by row: per row one load of H(i, j-1) and
-//! E(i, j), then each column from the one before (E runs along the row, F down each column).
+//! The pass (file comment of cpu_interseq.hpp). The query q (m rows) against the targets of
+//! `runs`, whose residues are interleaved in cols (column j of lane l at cols[j · lanes + l];
+//! columns outside a run hold rank 0 and are not scored). `runs` in order of start column; a
+//! lane's H and E are zeroed where a run starts (its column 0), and its best cell is kept from
+//! there to its end (results[target], first_over[target] relative to the run's start).
 template <class ops>
-std::uint64_t interseq_kernel(const std::uint8_t* q, std::int64_t m, std::int64_t n, const std::int64_t* length,
-                              int count, const interseq_scheme& s, std::uint8_t* base, const layout& at,
-                              best_cell* results, std::int64_t* first_over) {
+void interseq_kernel(const std::uint8_t* q, std::int64_t m, std::int64_t n, std::span<const lane_run> runs,
+                     const interseq_scheme& s, std::uint8_t* base, const layout& at, best_cell* results,
+                     std::int64_t* first_over) {
   using vec = typename ops::vec;
   constexpr int w = ops::lanes, c = pass_columns(w);
   std::uint8_t* he_in = base + at.he_in;
@@ -108,22 +133,35 @@ std::uint64_t interseq_kernel(const std::uint8_t* q, std::int64_t m, std::int64_
       tables[std::size_t(2 * a) * w + std::size_t(x)] = s.biased[std::size_t(a * matrix_stride + (x / w) * 16 + x % 16)];
   for (std::int64_t x = 0; x < 2 * m * w; ++x) he_in[x] = 0;  // H(i, 0) = 0, E(i, 1) = max(-o-e, 0)
   const vec bias = ops::set1(s.bias), open_extend = ops::set1(s.open_extend), extend = ops::set1(s.extend);
-  // Lanes still inside their target: active[l] = 0xff; the next column at which one ends.
-  alignas(64) std::uint8_t active[w];
-  std::int64_t next_end = n;
-  for (int l = 0; l < w; ++l) {
-    active[l] = l < count ? 0xff : 0;
-    if (l < count) next_end = length[l] < next_end ? length[l] : next_end;
-  }
-  vec live = ops::load(active), best = ops::zero();
-  alignas(64) std::uint8_t best_score[w], col_max[w];
-  std::int64_t best_row[w], best_col[w];
-  for (int l = 0; l < w; ++l) {
-    best_row[l] = best_col[l] = 0;
-    first_over[l] = -1;
-  }
+  // Lanes inside a run: active[l] = 0xff; run_of[l]: the lane's current run (index into runs).
+  alignas(64) std::uint8_t active[w], best_score[w], col_max[w];
+  int run_of[w];
+  std::int64_t best_row[w], best_col[w], over[w];
+  for (int l = 0; l < w; ++l) active[l] = 0, run_of[l] = -1;
+  vec live = ops::zero(), best = ops::zero();
+  // Runs by end column, for the ends; runs (already by start) for the starts.
+  std::vector<std::size_t> by_end(runs.size());
+  for (std::size_t r = 0; r < runs.size(); ++r) by_end[r] = r;
+  std::sort(by_end.begin(), by_end.end(), [&](std::size_t a, std::size_t b) {
+    return runs[a].start + runs[a].length < runs[b].start + runs[b].length;
+  });
+  std::size_t next_start = 0, next_end = 0;
   const std::int64_t blocks = (m + block_rows - 1) / block_rows;
   for (std::int64_t j0 = 0; j0 < n; j0 += c) {
+    if (next_start < runs.size() && runs[next_start].start == j0) {  // lanes that begin a target here
+      ops::store(best_score, best);
+      for (; next_start < runs.size() && runs[next_start].start == j0; ++next_start) {
+        const int l = runs[next_start].lane;
+        for (std::int64_t i = 0; i < m; ++i) he_in[2 * i * w + l] = he_in[2 * i * w + w + l] = 0;
+        active[l] = 0xff;
+        run_of[l] = int(next_start);
+        best_score[l] = 0;
+        best_row[l] = best_col[l] = 0;
+        over[l] = -1;
+      }
+      best = ops::load(best_score);
+      live = ops::load(active);
+    }
     for (int k = 0; k < c; ++k) {
       const vec residues = ops::load(cols + (j0 + k) * w);
       for (int a = 0; a < qr; ++a) {
@@ -174,7 +212,7 @@ std::uint64_t interseq_kernel(const std::uint8_t* q, std::int64_t m, std::int64_
         ops::store(col_max, here_max);
         for (std::uint64_t x = better; x != 0; x &= x - 1) {  // lanes whose best reaches the limit here first
           const int l = __builtin_ctzll(x);
-          if (col_max[l] >= s.limit && first_over[l] < 0) first_over[l] = j;
+          if (col_max[l] >= s.limit && over[l] < 0) over[l] = j - runs[std::size_t(run_of[l])].start;
         }
         // H of this column: the side rows, or the pass's output for its last column.
         const std::uint8_t* h_of = k < c - 1 ? side + std::size_t(k) * std::size_t(m) * w : he_out;
@@ -193,12 +231,20 @@ std::uint64_t interseq_kernel(const std::uint8_t* q, std::int64_t m, std::int64_
           }
         }
       }
-      if (j + 1 == next_end) {  // lanes whose target ends here leave
-        next_end = n;
-        for (int l = 0; l < count; ++l) {
-          if (length[l] <= j + 1) active[l] = 0;
-          else if (length[l] < next_end) next_end = length[l];
+      if (next_end < by_end.size() && runs[by_end[next_end]].start + runs[by_end[next_end]].length == j + 1) {
+        // lanes whose target ends here: their best cells, then they idle until their next run
+        ops::store(best_score, best);
+        for (; next_end < by_end.size(); ++next_end) {
+          const lane_run& r = runs[by_end[next_end]];
+          if (r.start + r.length != j + 1) break;
+          const int l = r.lane;
+          results[r.target] = best_score[l] == 0 ? best_cell{}
+                                                 : best_cell{best_score[l], best_row[l], best_col[l] - r.start};
+          first_over[r.target] = best_score[l] >= s.limit ? over[l] : -1;
+          active[l] = 0;
+          best_score[l] = 0;
         }
+        best = ops::load(best_score);
         live = ops::load(active);
       }
     }
@@ -206,29 +252,21 @@ std::uint64_t interseq_kernel(const std::uint8_t* q, std::int64_t m, std::int64_
     he_in = he_out;
     he_out = swap;
   }
-  ops::store(best_score, best);
-  std::uint64_t saturated = 0;
-  for (int l = 0; l < count; ++l) {
-    if (best_score[l] >= s.limit) saturated |= std::uint64_t(1) << l;
-    results[l] = best_score[l] == 0 ? best_cell{} : best_cell{best_score[l], best_row[l], best_col[l]};
-  }
-  return saturated;
 }
 
-__attribute__((target("avx2"), flatten)) std::uint64_t kernel_avx2(const std::uint8_t* q, std::int64_t m,
-                                                                    std::int64_t n, const std::int64_t* length,
-                                                                    int count, const interseq_scheme& s,
-                                                                    std::uint8_t* base, const layout& at,
-                                                                    best_cell* results, std::int64_t* first_over) {
-  return interseq_kernel<avx2_ops>(q, m, n, length, count, s, base, at, results, first_over);
+__attribute__((target("avx2"), flatten)) void kernel_avx2(const std::uint8_t* q, std::int64_t m, std::int64_t n,
+                                                           std::span<const lane_run> runs, const interseq_scheme& s,
+                                                           std::uint8_t* base, const layout& at, best_cell* results,
+                                                           std::int64_t* first_over) {
+  interseq_kernel<avx2_ops>(q, m, n, runs, s, base, at, results, first_over);
 }
 
-__attribute__((target("avx512bw"), flatten)) std::uint64_t kernel_avx512(const std::uint8_t* q, std::int64_t m,
-                                                                         std::int64_t n, const std::int64_t* length,
-                                                                         int count, const interseq_scheme& s,
-                                                                         std::uint8_t* base, const layout& at,
-                                                                         best_cell* results, std::int64_t* first_over) {
-  return interseq_kernel<avx512_ops>(q, m, n, length, count, s, base, at, results, first_over);
+__attribute__((target("avx512bw"), flatten)) void kernel_avx512(const std::uint8_t* q, std::int64_t m, std::int64_t n,
+                                                                 std::span<const lane_run> runs,
+                                                                 const interseq_scheme& s, std::uint8_t* base,
+                                                                 const layout& at, best_cell* results,
+                                                                 std::int64_t* first_over) {
+  interseq_kernel<avx512_ops>(q, m, n, runs, s, base, at, results, first_over);
 }
 
 }  // namespace
@@ -238,18 +276,23 @@ int interseq_lanes() {
   return lanes;
 }
 
-std::uint64_t score_interseq8(residue_span query, std::span<const residue_span> targets, const interseq_scheme& s,
-                              int lanes, interseq_scratch& scratch, std::span<best_cell> results,
-                              std::span<std::int64_t> first_saturated) {
-  const int count = int(targets.size());
-  if (!s.fits || (lanes != 32 && lanes != 64) || lanes > interseq_lanes() || count < 1 || count > lanes)
+std::int64_t packed_columns(std::span<const std::int64_t> lengths, int lanes) {
+  std::vector<lane_run> runs;
+  return pack_lanes(lengths, lanes, runs);
+}
+
+std::size_t score_interseq8(residue_span query, std::span<const residue_span> targets, const interseq_scheme& s,
+                            int lanes, interseq_scratch& scratch, std::span<best_cell> results,
+                            std::span<std::int64_t> first_saturated) {
+  const std::size_t count = targets.size();
+  if (!s.fits || (lanes != 32 && lanes != 64) || lanes > interseq_lanes() || count < 1 ||
+      results.size() < count || first_saturated.size() < count)
     throw std::invalid_argument("score_interseq8: unsupported lanes, scheme or target count");
   const std::int64_t m = std::int64_t(query.size());
-  std::int64_t n = 0, length[64];
-  for (int l = 0; l < count; ++l) {
-    length[l] = std::int64_t(targets[std::size_t(l)].size());
-    n = std::max(n, length[l]);
-  }
+  std::vector<std::int64_t> lengths(count);
+  for (std::size_t k = 0; k < count; ++k) lengths[k] = std::int64_t(targets[k].size());
+  std::vector<lane_run>& runs = scratch.runs;
+  const std::int64_t n = pack_lanes(lengths, lanes, runs);
   const layout at(m, n, lanes, s.query_ranks);
   if (scratch.bytes.size() < at.total + 64) scratch.bytes.resize(at.total + 64);
   // 64-byte aligned start (the kernel's loads are unaligned; this keeps rows on cache lines).
@@ -257,21 +300,18 @@ std::uint64_t score_interseq8(residue_span query, std::span<const residue_span> 
   base += (64 - reinterpret_cast<std::uintptr_t>(base) % 64) % 64;
   std::uint8_t* cols = base + at.columns;
   std::memset(cols, 0, at.total - at.columns);
-  for (int l = 0; l < count; ++l) {
-    const std::uint8_t* t = targets[std::size_t(l)].data();
-    for (std::int64_t j = 0; j < length[l]; ++j) cols[j * lanes + l] = t[j];
+  for (const lane_run& r : runs) {
+    const std::uint8_t* t = targets[std::size_t(r.target)].data();
+    for (std::int64_t j = 0; j < r.length; ++j) cols[(r.start + j) * lanes + r.lane] = t[j];
   }
-  std::int64_t first_over[64];
   if (m == 0) {
-    for (int l = 0; l < count; ++l) results[std::size_t(l)] = {};
-    for (std::size_t l = 0; l < first_saturated.size(); ++l) first_saturated[l] = -1;
+    for (std::size_t k = 0; k < count; ++k) results[k] = {}, first_saturated[k] = -1;
     return 0;
   }
-  const std::uint64_t saturated =
-      lanes == 64 ? kernel_avx512(query.data(), m, n, length, count, s, base, at, results.data(), first_over)
-                  : kernel_avx2(query.data(), m, n, length, count, s, base, at, results.data(), first_over);
-  for (std::size_t l = 0; l < first_saturated.size() && l < std::size_t(count); ++l)
-    first_saturated[l] = saturated >> l & 1 ? first_over[l] : -1;
+  if (lanes == 64) kernel_avx512(query.data(), m, n, runs, s, base, at, results.data(), first_saturated.data());
+  else kernel_avx2(query.data(), m, n, runs, s, base, at, results.data(), first_saturated.data());
+  std::size_t saturated = 0;
+  for (std::size_t k = 0; k < count; ++k) saturated += first_saturated[k] >= 0 ? 1 : 0;
   return saturated;
 }
 
@@ -279,9 +319,14 @@ std::uint64_t score_interseq8(residue_span query, std::span<const residue_span> 
 
 int interseq_lanes() { return 0; }
 
-std::uint64_t score_interseq8(residue_span, std::span<const residue_span>, const interseq_scheme&, int,
-                              interseq_scratch&, std::span<best_cell>, std::span<std::int64_t>) {
+std::size_t score_interseq8(residue_span, std::span<const residue_span>, const interseq_scheme&, int,
+                            interseq_scratch&, std::span<best_cell>, std::span<std::int64_t>) {
   throw std::invalid_argument("score_interseq8: no inter-sequence kernel on this CPU");
+}
+
+std::int64_t packed_columns(std::span<const std::int64_t> lengths, int lanes) {
+  std::vector<lane_run> runs;
+  return pack_lanes(lengths, lanes, runs);
 }
 
 #endif

@@ -1,8 +1,9 @@
 #pragma once
 // Inter-sequence score passes of the CPU engine (the layout of SWIPE, Rognes 2011): one query
-// against many targets at once, one target per 8-bit lane (32 lanes with AVX2, 64 with
-// AVX-512BW, chosen at run time), the targets' residues interleaved column by column. Each
-// lane's best cell is exact (score, end cell and tie rule of common/traceback.hpp) unless its
+// against many targets at once in 8-bit lanes (32 lanes with AVX2, 64 with AVX-512BW, chosen at
+// run time), the targets' residues interleaved column by column; a lane scores several targets
+// one after the other (packed longest first, so no lane idles while the longest target runs).
+// Each target's best cell is exact (score, end cell and tie rule of common/traceback.hpp) unless its
 // scores saturated, which the kernel reports: the caller rescores those pairs wider (the
 // striped 16- then 32-bit passes of cpu_kernels.hpp).
 //
@@ -14,7 +15,8 @@
 // best reaches the limit is reported saturated (its first saturated H is ≥ limit, and it is
 // exact up to there, so its best reaches the limit).
 // Tie rule: the columns of each lane run in order and a lane's best changes only when a column's
-// maximum is strictly greater, so its end column is the smallest; the rows of that column are
+// maximum is strictly greater, so its end column is the smallest (a lane's best starts from 0
+// where each of its targets begins); the rows of that column are
 // then searched for the first one holding the maximum (per block of rows the column's maxima are
 // kept, so only one block is searched).
 
@@ -58,20 +60,36 @@ interseq_scheme make_interseq_scheme(const scoring_scheme& scheme, int ranks);
 //! and the interleaved targets.
 std::size_t interseq_bytes(std::int64_t m, std::int64_t n, int lanes, int query_ranks);
 
+//! One target's run in a lane of a pass: its columns [start, start + length), start a multiple
+//! of the pass's columns (4 with 64 lanes, 2 with 32). A lane scores its runs one after the
+//! other, its H and E zeroed where each begins (SWIPE's lane refill, planned before the pass).
+struct lane_run {
+  std::int64_t start = 0, length = 0;
+  int lane = 0, target = 0;
+};
+
 //! Buffers a thread reuses from pass to pass (grown, never shrunk).
 struct interseq_scratch {
   std::vector<std::uint8_t> bytes;
+  std::vector<lane_run> runs;
 };
 
-//! Best cells of query against targets (1 ≤ count ≤ lanes, each non-empty) in 8-bit lanes:
-//! results[k] for target k, exact unless bit k of the returned mask is set (saturated: rescore
-//! it wider). lanes: 32 or 64, at most interseq_lanes(); s.fits must be true; the ranks of
-//! query and targets below s.query_ranks and s.target_ranks. With first_saturated (count
-//! entries), a saturated lane's entry is the first target column (0-based) where its 8-bit
-//! best reached s.limit: every column before holds only exact scores below the limit, so every
-//! cell of the true best score lies at or after it (−1 for the other lanes).
-std::uint64_t score_interseq8(residue_span query, std::span<const residue_span> targets, const interseq_scheme& s,
-                              int lanes, interseq_scratch& scratch, std::span<best_cell> results,
-                              std::span<std::int64_t> first_saturated = {});
+//! Columns of one pass over targets of these lengths in `lanes` lanes, packed as
+//! score_interseq8 packs them: at least the longest, about Σ lengths / lanes when many.
+std::int64_t packed_columns(std::span<const std::int64_t> lengths, int lanes);
+
+//! Best cells of query against targets (count ≥ 1, each non-empty) in 8-bit lanes: the targets
+//! are packed into the lanes longest first, a lane taking the next target where its last ends
+//! (lane_run), so a pass lasts about Σ lengths / lanes columns instead of count / lanes times
+//! the longest. results[k] for target k, exact unless first_saturated[k] ≥ 0 (saturated:
+//! rescore it wider), which is then the first target column (0-based) where its 8-bit best
+//! reached s.limit: every column before holds only exact scores below the limit, so every cell
+//! of the true best score lies at or after it (−1 for exact targets). results and
+//! first_saturated: count entries each. lanes: 32 or 64, at most interseq_lanes(); s.fits must
+//! be true; the ranks of query and targets below s.query_ranks and s.target_ranks. Returns the
+//! number of saturated targets.
+std::size_t score_interseq8(residue_span query, std::span<const residue_span> targets, const interseq_scheme& s,
+                            int lanes, interseq_scratch& scratch, std::span<best_cell> results,
+                            std::span<std::int64_t> first_saturated);
 
 }  // namespace swat::cpu

@@ -66,6 +66,11 @@ score_plan plan_scores(std::span<const pair_job> jobs, const scoring_scheme& sch
   };
   std::vector<score_item> pairs, mixed;
   for (std::size_t k = 0; k < jobs.size(); ++k) pairs.push_back(pair_item(k));
+  // Targets per batch: `pack` lanes' worth (packed runs, cpu_interseq.hpp), as many as leave
+  // about four batches a thread, at most eight lanes' worth.
+  const std::size_t pack =
+      lanes > 0 ? std::clamp<std::size_t>(jobs.size() / (std::size_t(lanes) * 4 * std::max(1u, threads)), 1, 8) : 1;
+  std::vector<std::int64_t> lengths;
   for (std::size_t g = 0; g < plan.order.size();) {
     const residue_span query = jobs[plan.order[g]].query;
     std::size_t end = g;
@@ -85,12 +90,14 @@ score_plan plan_scores(std::span<const pair_job> jobs, const scoring_scheme& sch
       std::vector<score_item> batches;
       double total = 0;
       bool fits = true;
-      for (std::size_t b = g; fits && b < full; b += std::size_t(width)) {
-        const std::size_t count = std::min(full - b, std::size_t(width));
-        const std::int64_t longest = std::int64_t(jobs[plan.order[b]].target.size());
-        fits = interseq_bytes(std::int64_t(query.size()), longest, width, plan.scheme8.query_ranks) <= budget_bytes;
+      for (std::size_t b = g; fits && b < full; b += std::size_t(width) * pack) {
+        const std::size_t count = std::min(full - b, std::size_t(width) * pack);
+        lengths.clear();
+        for (std::size_t k = b; k < b + count; ++k) lengths.push_back(std::int64_t(jobs[plan.order[k]].target.size()));
+        const std::int64_t columns = packed_columns(lengths, width);
+        fits = interseq_bytes(std::int64_t(query.size()), columns, width, plan.scheme8.query_ranks) <= budget_bytes;
         batches.push_back(
-            {item_kind::batch, width, b, count, double(query.size()) * double(longest) * inter_step_cost(width)});
+            {item_kind::batch, width, b, count, double(query.size()) * double(columns) * inter_step_cost(width)});
         total += batches.back().cost;
       }
       if (fits && total < best_total) best = std::move(batches), best_total = total;

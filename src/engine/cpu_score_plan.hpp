@@ -3,11 +3,12 @@
 // the inter-sequence 8-bit pass (cpu_interseq.hpp), or pair by pair (the striped passes), by an
 // estimate of the time each takes on the engine's threads.
 //
-// Cost model, in units of one step of the 64-lane pass: a batch costs m · (its longest target) ·
-// the step cost of its width (one step scores a cell of every lane), a pair m · n / 16 ·
-// pair_step_cost (the 16-bit striped pass scores 16 cells a step). The targets of a query are
-// sorted by length, longest first, so a batch holds targets of similar lengths; a query's
-// targets go in batches of the width that costs least, when that costs less in total than its
+// Cost model, in units of one step of the 64-lane pass: a batch costs m · (its packed columns,
+// packed_columns: about Σ lengths / lanes, at least its longest target) · the step cost of its
+// width (one step scores a cell of every lane), a pair m · n / 16 · pair_step_cost (the 16-bit
+// striped pass scores 16 cells a step). The targets of a query are sorted by length, longest
+// first, and a batch holds up to 8 lanes' worth of them (fewer where that would leave fewer
+// than four batches a thread); a query's targets go in batches of the width that costs least, when that costs less in total than its
 // pairs (few targets fill few lanes). A pair alone runs in row bands (cpu_bands.hpp) where they
 // fit: m · (n + lanes) / lanes steps of bands_step_cost. Then the whole plan is compared with every pair run alone
 // on the threads by its makespan, max(total / threads, longest item): a few batches of long

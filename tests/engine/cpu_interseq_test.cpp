@@ -40,22 +40,27 @@ std::vector<int> lane_widths() {
   return w;
 }
 
-//! Scores query against targets in batches of `lanes` and checks every lane against the
+//! Scores query against targets in calls of `per_call` targets (default: `lanes`; more pack
+//! several targets into a lane one after the other) and checks every target against the
 //! reference: exact where not saturated, saturated exactly where the true best reaches the limit.
 void check_batches(const residues& query, const std::vector<residues>& targets, const scoring_scheme& scheme,
-                   int lanes, const std::string& what, int* saturated_seen = nullptr) {
+                   int lanes, const std::string& what, int* saturated_seen = nullptr, std::size_t per_call = 0) {
   const cpu::interseq_scheme s = cpu::make_interseq_scheme(scheme, scheme.size());
   ASSERT_TRUE(s.fits) << what;
   cpu::interseq_scratch scratch;
-  for (std::size_t first = 0; first < targets.size(); first += std::size_t(lanes)) {
-    const std::size_t count = std::min(targets.size() - first, std::size_t(lanes));
+  if (per_call == 0) per_call = std::size_t(lanes);
+  for (std::size_t first = 0; first < targets.size(); first += per_call) {
+    const std::size_t count = std::min(targets.size() - first, per_call);
     std::vector<residue_span> spans;
     for (std::size_t k = 0; k < count; ++k) spans.push_back(targets[first + k]);
     std::vector<best_cell> out(count);
-    const std::uint64_t saturated = cpu::score_interseq8(query, spans, s, lanes, scratch, out);
+    std::vector<std::int64_t> first_saturated(count);
+    const std::size_t saturated = cpu::score_interseq8(query, spans, s, lanes, scratch, out, first_saturated);
+    EXPECT_EQ(saturated, std::size_t(std::count_if(first_saturated.begin(), first_saturated.end(),
+                                                   [](std::int64_t c) { return c >= 0; })));
     for (std::size_t k = 0; k < count; ++k) {
       const best_cell want = reference_best(query, targets[first + k], scheme);
-      const bool sat = saturated >> k & 1;
+      const bool sat = first_saturated[k] >= 0;
       ASSERT_EQ(sat, want.score >= s.limit) << what << " lane " << k << " want " << text(want);
       if (sat && saturated_seen) ++*saturated_seen;
       if (!sat) {
@@ -97,6 +102,54 @@ TEST(cpu_interseq, random_targets_of_mixed_lengths) {
         check_batches(query, targets, s, lanes, s.matrix_name + " scheme " + std::to_string(k));
       }
     }
+}
+
+//! Several targets a lane (lane_run): calls of up to five lanes' worth of targets of mixed
+//! lengths (1 to 300 residues, related and unrelated, periodic ones full of ties, saturating
+//! ones), so that a lane's next target starts right where its last ended, on every pass column
+//! offset; every target's best cell (or saturation) is the reference's.
+TEST(cpu_interseq, packed_lanes_score_each_target_from_its_own_start) {
+  if (lane_widths().empty()) GTEST_SKIP() << "no AVX2";
+  std::mt19937 rng(38);
+  const std::vector<scoring_scheme> schemes = {test::dna_scheme(), test::dna_scheme(2, -2, 1, 1),
+                                               scoring::make_protein_scheme("BLOSUM62", 11, 1),
+                                               test::protein_scheme(9, 11, 1)};
+  for (const int lanes : lane_widths())
+    for (std::size_t k = 0; k < schemes.size(); ++k) {
+      const scoring_scheme& s = schemes[k];
+      const int alphabet = s.size();
+      const residues query = test::random_residues(rng, 40 + 50 * k, alphabet);
+      std::vector<residues> targets;
+      const std::size_t count = std::size_t(lanes) * 5 - 3;
+      for (std::size_t t = 0; t < count; ++t) {
+        residues target = test::random_residues(rng, pick_length(rng), alphabet);
+        if (t % 7 == 1) target = test::mutate(rng, query, alphabet, 0.1);   // related (maybe saturating)
+        if (t % 7 == 3) target = residues(query.begin() + 3, query.end());  // identical piece: saturates with 9/hit
+        if (t % 7 == 5)                                                       // periodic: ties everywhere
+          for (std::size_t x = 0; x < target.size(); ++x) target[x] = std::uint8_t(x % 2);
+        if (target.empty()) target.push_back(0);
+        targets.push_back(std::move(target));
+      }
+      int seen = 0;
+      check_batches(query, targets, s, lanes, s.matrix_name + " packed " + std::to_string(k), &seen, count);
+      check_batches(query, targets, s, lanes, s.matrix_name + " packed by 2 " + std::to_string(k), nullptr,
+                    std::size_t(lanes) * 2 + 1);
+      if (k == 3) {
+        EXPECT_GT(seen, 0) << "no packed target saturated";
+      }
+    }
+}
+
+//! The packing: longest first into the lane that ends soonest, runs starting on the pass's
+//! columns; many targets take about Σ lengths / lanes columns, a long one at least its length.
+TEST(cpu_interseq, packed_columns) {
+  EXPECT_EQ(cpu::packed_columns(std::vector<std::int64_t>(64, 100), 64), 100);
+  EXPECT_EQ(cpu::packed_columns(std::vector<std::int64_t>(128, 100), 64), 200);   // 100 is a multiple of 4
+  EXPECT_EQ(cpu::packed_columns(std::vector<std::int64_t>(128, 101), 64), 205);   // 101 padded to 104
+  EXPECT_EQ(cpu::packed_columns(std::vector<std::int64_t>(64, 99), 32), 199);     // pairs of 99 → 100 + 99
+  std::vector<std::int64_t> one_long(200, 50);
+  one_long[7] = 5000;
+  EXPECT_EQ(cpu::packed_columns(one_long, 64), 5000);
 }
 
 //! Periodic sequences: many cells reach the best score, in many columns and rows.
