@@ -66,10 +66,13 @@ score_plan plan_scores(std::span<const pair_job> jobs, const scoring_scheme& sch
   };
   std::vector<score_item> pairs, mixed;
   for (std::size_t k = 0; k < jobs.size(); ++k) pairs.push_back(pair_item(k));
-  // Targets per batch: `pack` lanes' worth (packed runs, cpu_interseq.hpp), as many as leave
-  // about four batches a thread, at most eight lanes' worth.
-  const std::size_t pack =
-      lanes > 0 ? std::clamp<std::size_t>(jobs.size() / (std::size_t(lanes) * 4 * std::max(1u, threads)), 1, 8) : 1;
+  // A batch's cost is capped near a quarter of a thread's share of the work (ideal packed 64-lane
+  // batches), so that the longest items do not set the makespan; it holds at least one lane
+  // width of targets and at most eight. A target much longer than the ones after it, whose lane
+  // would make its batch outlast the cap, runs alone (row bands, all lanes on it, or striped).
+  double ideal = 0;
+  for (const pair_job& job : jobs) ideal += double(job.query.size()) * double(job.target.size()) / 64.0;
+  const double cap = ideal / (4.0 * std::max(1u, threads));
   std::vector<std::int64_t> lengths;
   for (std::size_t g = 0; g < plan.order.size();) {
     const residue_span query = jobs[plan.order[g]].query;
@@ -90,15 +93,39 @@ score_plan plan_scores(std::span<const pair_job> jobs, const scoring_scheme& sch
       std::vector<score_item> batches;
       double total = 0;
       bool fits = true;
-      for (std::size_t b = g; fits && b < full; b += std::size_t(width) * pack) {
-        const std::size_t count = std::min(full - b, std::size_t(width) * pack);
+      const double m = double(query.size()), step = inter_step_cost(width);
+      const auto length_of = [&](std::size_t k) { return std::int64_t(jobs[plan.order[k]].target.size()); };
+      for (std::size_t b = g; fits && b < full;) {
+        // Alone: a target whose lane would make its batch outlast the cap, at least twice the
+        // mean of the lane width of targets from it (the batch waits on it, not on the packing),
+        // where its own item (bands, or the striped passes) ends sooner than that batch.
+        const double lane = m * double(length_of(b)) * step;
+        double next = 0;
+        const std::size_t span = std::min(full - b, std::size_t(width));
+        for (std::size_t k = b; k < b + span; ++k) next += double(length_of(k));
+        if (lane > cap && pairs[b].cost < lane && double(length_of(b)) * double(span) > 2 * next) {
+          batches.push_back(pairs[b]);
+          total += pairs[b].cost;
+          ++b;
+          continue;
+        }
+        // Longest first: a batch's columns are about max(its first, Σ lengths / width).
+        std::size_t count = 0;
+        double sum = 0;
+        while (b + count < full && count < std::size_t(width) * 8) {
+          if (count >= std::size_t(width) &&
+              m * std::max(double(length_of(b)), sum / width) * step >= cap)
+            break;
+          sum += double(length_of(b + count));
+          ++count;
+        }
         lengths.clear();
-        for (std::size_t k = b; k < b + count; ++k) lengths.push_back(std::int64_t(jobs[plan.order[k]].target.size()));
+        for (std::size_t k = b; k < b + count; ++k) lengths.push_back(length_of(k));
         const std::int64_t columns = packed_columns(lengths, width);
         fits = interseq_bytes(std::int64_t(query.size()), columns, width, plan.scheme8.query_ranks) <= budget_bytes;
-        batches.push_back(
-            {item_kind::batch, width, b, count, double(query.size()) * double(columns) * inter_step_cost(width)});
+        batches.push_back({item_kind::batch, width, b, count, m * double(columns) * step});
         total += batches.back().cost;
+        b += count;
       }
       if (fits && total < best_total) best = std::move(batches), best_total = total;
     }

@@ -7,8 +7,10 @@
 // packed_columns: about Σ lengths / lanes, at least its longest target) · the step cost of its
 // width (one step scores a cell of every lane), a pair m · n / 16 · pair_step_cost (the 16-bit
 // striped pass scores 16 cells a step). The targets of a query are sorted by length, longest
-// first, and a batch holds up to 8 lanes' worth of them (fewer where that would leave fewer
-// than four batches a thread); a query's targets go in batches of the width that costs least, when that costs less in total than its
+// first; a batch holds one to eight lanes' worth of them, fewer once its cost passes a quarter
+// of a thread's share of the work, and a target more than twice as long as the mean of the
+// lane width of targets from it, whose lane would make its batch outlast that, runs alone (row
+// bands or striped, where that ends sooner); a query's targets go in batches of the width that costs least, when that costs less in total than its
 // pairs (few targets fill few lanes). A pair alone runs in row bands (cpu_bands.hpp) where they
 // fit: m · (n + lanes) / lanes steps of bands_step_cost. Then the whole plan is compared with every pair run alone
 // on the threads by its makespan, max(total / threads, longest item): a few batches of long

@@ -307,6 +307,26 @@ TEST(cpu_interseq, plan_choices) {
     EXPECT_EQ(p.items[0].lanes, 32);
     EXPECT_EQ(cpu::plan_scores(jobs, s, 64, 1, std::size_t(1) << 30).items[0].lanes, 64);
   }
+  // One long target among many short ones, on 16 threads: its lane alone would set the makespan,
+  // so it runs alone (the striped passes: the query is too short for row bands); the short ones
+  // in batches (a lane width each: the cost cap).
+  std::vector<pair_job> with_long;
+  const residues longest(20000, 1);
+  with_long.push_back({0, 0, query, longest});
+  for (std::size_t t = 0; t < 999; ++t) with_long.push_back({0, t + 1, query, targets[t % targets.size()]});
+  const cpu::score_plan lp = cpu::plan_scores(with_long, s, 32, 16, std::size_t(1) << 30);
+  std::size_t alone = 0, batched = 0;
+  for (const cpu::score_item& it : lp.items) {
+    if (it.kind != cpu::item_kind::batch) {
+      ++alone;
+      EXPECT_EQ(lp.order[it.first], 0u) << "the long target runs alone";
+    } else {
+      EXPECT_LE(it.count, 32u);
+      batched += it.count;
+    }
+  }
+  EXPECT_EQ(alone, 1u);
+  EXPECT_EQ(batched, 999u);
   // Too little memory for a batch: pairs.
   EXPECT_EQ(cpu::plan_scores(jobs, s, 32, 2, 1000).lanes, 0);
   EXPECT_EQ(cpu::plan_scores(jobs, s, 0, 2, std::size_t(1) << 30).lanes, 0);
