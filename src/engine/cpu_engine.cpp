@@ -148,28 +148,9 @@ void cpu_engine::for_each_job(std::span<const pair_job> jobs, const scoring_sche
   if (count == 0) return;
   const std::size_t workers = fitting_workers(jobs, scheme, kind, std::min<std::size_t>(threads_, count));
   const std::size_t budget = std::max<std::size_t>(budget_bytes_ / workers, 1);
-  if (workers < count || workers >= threads_) {
-    // Threads left over when memory allows fewer workers than threads go to each pair's fill.
-    const unsigned job_threads = std::max(1u, unsigned(threads_ / workers));
-    run_pool(count, workers, [&](std::size_t k, std::size_t) { fn(k, budget, job_threads); });
-    return;
-  }
-  // Fewer pairs than threads: every pair runs at once, on threads in proportion to its cells
-  // (at least one each; what rounding leaves goes to the largest), so that one long pair among
-  // short ones (a gene's hit in a genome beside small ones) does not run on one thread alone.
-  std::vector<double> cells(count);
-  double total = 0;
-  for (std::size_t k = 0; k < count; ++k)
-    total += cells[k] = std::max(1.0, double(jobs[k].query.size()) * double(jobs[k].target.size()));
-  std::vector<unsigned> job_threads(count, 1);
-  unsigned given = unsigned(count);
-  for (std::size_t k = 0; k < count; ++k) {
-    const unsigned more = unsigned(double(threads_ - count) * cells[k] / total);
-    job_threads[k] += more;
-    given += more;
-  }
-  job_threads[std::size_t(std::max_element(cells.begin(), cells.end()) - cells.begin())] += threads_ - given;
-  run_pool(count, workers, [&](std::size_t k, std::size_t) { fn(k, budget, job_threads[k]); });
+  // Threads left over when there are fewer pairs than threads go to each pair's own fill.
+  const unsigned job_threads = std::max(1u, unsigned(threads_ / workers));
+  run_pool(count, workers, [&](std::size_t k, std::size_t) { fn(k, budget, job_threads); });
 }
 
 void cpu_engine::run_pool(std::size_t count, std::size_t workers,
