@@ -21,6 +21,7 @@
 // largest pair needs more than an equal share. Threads that cannot be created (ulimit -u, …)
 // leave the work to those that started, with a notice; the calling thread always works.
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -52,6 +53,15 @@ class cpu_engine final : public engine {
   std::string name() const override { return "cpu"; }
   std::string device() const override { return "CPU (" + std::to_string(threads_) + " threads)"; }
   alignment align(residue_span query, residue_span target, const scoring_scheme& scheme) override;
+  //! Both sides of at least single_pair_scan_min residues: the score passes (8-bit lanes, bands,
+  //! striped) score several times as many cells a second as the traceback's tiled fill, so the
+  //! pair is scanned first and only its reported strand aligned, in the prefixes before its best
+  //! cell (a 40 kb gene against its 111 kb genome, both strands, 2 threads: 4.0 s → 3.1 s).
+  //! A thin pair keeps the direct alignment (no scan arrays beside a chromosome-length side).
+  bool scans_single_pair_first(std::int64_t query, std::int64_t target) const override {
+    return std::min(query, target) >= single_pair_scan_min;
+  }
+  static constexpr std::int64_t single_pair_scan_min = 1024;
   best_cell score_only(residue_span query, residue_span target, const scoring_scheme& scheme) override;
   void align_many(std::span<const pair_job> jobs, const scoring_scheme& scheme,
                   std::span<alignment> results, const progress_fn& progress) override;

@@ -80,6 +80,10 @@ class engine {
   //! True when search() costs much less than aligning every pair (a database engine): the
   //! pipeline then scans first and aligns only the reported hits even when every target is kept.
   virtual bool scans_first() const { return false; }
+  //! For a single pair (query and target lengths): true when scanning it first (both strands)
+  //! and aligning only its reported strand, in the prefixes that end at its best cell, costs
+  //! less than aligning it whole. Default: scans_first().
+  virtual bool scans_single_pair_first(std::int64_t /*query*/, std::int64_t /*target*/) const { return scans_first(); }
   //! The caller promises that these targets (their residues, at these addresses) stay as they
   //! are until the engine goes or pin_targets() is called again (a server's resident database):
   //! a database engine then keeps them prepared (packed, on the GPU) between searches of exactly

@@ -67,6 +67,9 @@ class fallback_engine final : public engine {
   }
 
   bool scans_first() const override { return gpu_->scans_first(); }
+  bool scans_single_pair_first(std::int64_t query, std::int64_t target) const override {
+    return gpu_->scans_single_pair_first(query, target);
+  }
   void pin_targets(std::span<const residue_span> targets) override { gpu_->pin_targets(targets); }
   std::vector<std::pair<std::string, double>> stage_seconds() const override { return gpu_->stage_seconds(); }
   std::vector<std::string> decisions() const override { return gpu_->decisions(); }

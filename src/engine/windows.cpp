@@ -56,6 +56,9 @@ class windowed_engine final : public engine {
     return inner_->unfit_reason(query, target, scheme);
   }
   bool scans_first() const override { return inner_->scans_first(); }
+  bool scans_single_pair_first(std::int64_t query, std::int64_t target) const override {
+    return inner_->scans_single_pair_first(query, target);
+  }
   //! Pinned targets reach the inner engine; its searches of windows are of other targets.
   void pin_targets(std::span<const residue_span> targets) override { inner_->pin_targets(targets); }
   std::vector<std::pair<std::string, double>> stage_seconds() const override { return inner_->stage_seconds(); }

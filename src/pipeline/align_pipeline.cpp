@@ -273,11 +273,14 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
   if (options.strand != strand_choice::minus) minus_of.push_back(false);
   if (options.strand != strand_choice::plus) minus_of.push_back(true);
   const std::size_t strands = minus_of.size();
-  // A single pair is aligned without a scan (its alignment costs about one scan). Otherwise every
-  // pair is scored first (both strands) and only the reported ones are aligned, on their better
-  // strand, in the prefixes that end at their best cells (or, for --max-hsps, searched on the
-  // strands whose best cell reaches the threshold): cheaper than aligning every matrix whole.
-  const bool all_kept = nt <= options.max_hits && !eng.scans_first() && nq * whole_targets == 1 && nt == 1;
+  // A single pair is aligned without a scan where its alignment costs about one scan (the engine
+  // says: scans_single_pair_first). Otherwise every pair is scored first (both strands) and only
+  // the reported ones are aligned, on their better strand, in the prefixes that end at their best
+  // cells (or, for --max-hsps, searched on the strands whose best cell reaches the threshold):
+  // cheaper than aligning every matrix whole.
+  const bool all_kept = nt <= options.max_hits && nq * whole_targets == 1 && nt == 1 &&
+                        !eng.scans_single_pair_first(std::int64_t(queries.records[0].residues.size()),
+                                                     std::int64_t(targets[0].residues.size()));
   bool complemented = false;
   const auto use_strand = [&](bool minus) {
     if (minus != complemented) {

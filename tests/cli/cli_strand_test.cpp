@@ -65,6 +65,38 @@ TEST(cli_strand, minus_strand_copy_is_found_and_both_takes_the_better_strand) {
   EXPECT_EQ(scores(swapped.out).front(), 2 * 600);
 }
 
+// A single pair whose sides are both long (≥ 1024) is scanned first on the CPU (both strands) and
+// only its reported strand aligned, in the prefixes before its best cell (cpu_engine::
+// scans_single_pair_first): two equal exact copies of the query on the plus strand (the tie rule
+// takes the first), a weaker mutated copy on the minus strand; then mutated plus copies and an
+// exact minus-strand copy (the minus strand wins). The reported alignments are the known ones.
+TEST(cli_strand, a_long_single_pair_scanned_first_reports_the_known_alignments) {
+  temp_dir dir;
+  std::mt19937 rng(9);
+  const std::string q = random_dna(rng, 2000);
+  std::string weak = reverse_complement(q).substr(0, 1500);
+  for (std::size_t k = 7; k < weak.size(); k += 50) weak[k] = weak[k] == 'A' ? 'C' : 'A';
+  const std::string t = random_dna(rng, 3000) + q + random_dna(rng, 1000) + q + random_dna(rng, 500) + weak +
+                        random_dna(rng, 700);
+  write_file(dir / "q.fa", ">q\n" + q + "\n");
+  write_file(dir / "t.fa", ">t\n" + t + "\n");
+  const std::string cmd = "cd " + dir.path().string() + " && " + binary +
+                          " align q.fa t.fa --device cpu --quiet --outfmt '6 qstart qend sstart send score sstrand slen cigar'";
+  const auto r = run_shell(cmd, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "1\t2000\t3001\t5000\t4000\tplus\t" + std::to_string(t.size()) + "\t2000=\n");
+  // The plus strand's copies mutated, the reverse complement of the whole query further on: the
+  // minus strand wins.
+  std::string mutated = q;
+  for (std::size_t k = 3; k < mutated.size(); k += 40) mutated[k] = mutated[k] == 'A' ? 'C' : 'A';
+  const std::string t2 = random_dna(rng, 3000) + mutated + random_dna(rng, 800) + reverse_complement(q) +
+                         random_dna(rng, 100);
+  write_file(dir / "t.fa", ">t\n" + t2 + "\n");
+  const auto r2 = run_shell(cmd + " --outfmt '6 qstart qend score sstrand cigar'", dir);
+  ASSERT_EQ(r2.exit_code, 0) << r2.err;
+  EXPECT_EQ(r2.out, "1\t2000\t4000\tminus\t2000=\n");
+}
+
 TEST(cli_strand, protein_and_bad_values_are_refused) {
   temp_dir dir;
   write_file(dir / "p.fa", ">p\nMKVLAAGIVWW\n");
