@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "engine/cpu_simd8.hpp"
@@ -80,15 +82,20 @@ std::int64_t pack_lanes(std::span<const std::int64_t> lengths, int lanes, std::v
   std::vector<int> order(lengths.size());
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = int(k);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lengths[std::size_t(a)] > lengths[std::size_t(b)]; });
-  std::vector<std::int64_t> ends(std::size_t(lanes), 0);  // next free column of each lane (multiple of c)
+  // Lanes by (next free column, lane): a min-heap, the front the lane that ends soonest.
+  std::vector<std::pair<std::int64_t, int>> heap;
+  for (int l = 0; l < lanes; ++l) heap.emplace_back(0, l);
+  const auto later = std::greater<std::pair<std::int64_t, int>>();
   runs.clear();
   std::int64_t n = 0;
   for (const int k : order) {
-    const std::size_t l = std::size_t(std::min_element(ends.begin(), ends.end()) - ends.begin());
+    std::pop_heap(heap.begin(), heap.end(), later);
+    auto& [at, l] = heap.back();
     const std::int64_t len = lengths[std::size_t(k)];
-    runs.push_back({ends[l], len, int(l), k});
-    n = std::max(n, ends[l] + len);
-    ends[l] += (len + c - 1) / c * c;
+    runs.push_back({at, len, l, k});
+    n = std::max(n, at + len);
+    at += (len + c - 1) / c * c;
+    std::push_heap(heap.begin(), heap.end(), later);
   }
   std::sort(runs.begin(), runs.end(), [](const lane_run& a, const lane_run& b) {
     return a.start != b.start ? a.start < b.start : a.lane < b.lane;
