@@ -11,7 +11,9 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "cuda/engines/fast/fast_engine.hpp"
@@ -105,21 +107,27 @@ void special_pairs(trace_backend& (*get)(const scoring_scheme&), int pairs, std:
     const auto t = test::related_or_random(rng, q, n, s);
     const alignment want = reference::align(q, t, s);
     trace_backend& be = get(s);
+    // A traceback that throws is reported with its pair, and the loop goes on.
+    const auto traced = [&](residue_span qs, residue_span ts, const trace_options& o, trace_stats& st,
+                            const char* what) -> std::optional<alignment> {
+      try {
+        return trace_alignment(qs, ts, be, o, &st);
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "pair " << k << " m " << m << " n " << n << " " << s.matrix_name << " gaps " << s.gap_open
+                      << "/" << s.gap_extend << " (" << what << ") threw: " << e.what();
+        ++failed;
+        return std::nullopt;
+      }
+    };
     {
       trace_options o;
       o.budget_bytes = std::int64_t(1) << 30;
       o.special_band_rows = 512;
       trace_stats st;
       be.drop_special();
-      alignment got;
-      try {
-        got = trace_alignment(q, t, be, o, &st);
-      } catch (const std::exception& e) {
-        ADD_FAILURE() << "pair " << k << " m " << m << " n " << n << " " << s.matrix_name << " gaps " << s.gap_open << "/"
-                      << s.gap_extend << " (special rows) threw: " << e.what();
-        ++failed;
-        continue;
-      }
+      const std::optional<alignment> run = traced(q, t, o, st, "special rows");
+      if (!run) continue;
+      const alignment& got = *run;
       EXPECT_EQ(got, want) << "pair " << k << " m " << m << " n " << n << " " << s.matrix_name << " (special rows)";
       EXPECT_EQ(st.special_rows_k, 512);
       EXPECT_FALSE(st.special_reused);
@@ -135,15 +143,9 @@ void special_pairs(trace_backend& (*get)(const scoring_scheme&), int pairs, std:
     o.special_band_rows = 512;
     o.budget_bytes = special_fill_bytes(m, n, 512) + crossing_fill_bytes(512, n + 1, 256) + 130 * (n + 32);
     trace_stats st;
-    alignment got;
-    try {
-      got = trace_alignment(qp, tp, be, o, &st);
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << "pair " << k << " m " << m << " n " << n << " " << s.matrix_name << " gaps " << s.gap_open << "/"
-                    << s.gap_extend << " (kept rows) threw: " << e.what();
-      ++failed;
-      continue;
-    }
+    const std::optional<alignment> run = traced(qp, tp, o, st, "kept rows");
+    if (!run) continue;
+    const alignment& got = *run;
     EXPECT_EQ(got, want) << "pair " << k << " m " << m << " n " << n << " " << s.matrix_name << " (kept rows)";
     EXPECT_TRUE(st.special_reused || want.score == 0);
     EXPECT_LE(st.peak_bytes, o.budget_bytes);
@@ -168,6 +170,33 @@ void special_pairs(trace_backend& (*get)(const scoring_scheme&), int pairs, std:
   EXPECT_GT(bands, pairs);
 }
 
+//! Traces q × t (alignment want) with special rows every 512 rows and root bands of root_rows
+//! rows in modes first_mode … 2: 0 special rows under a roomy budget (codes), 1 kept special rows
+//! under a budget that makes their bands' crossing fills split them, 2 the root fill.
+//! crossings: the modes that must have run a crossing fill (bit per mode).
+void trace_in_modes(trace_backend& (*get)(const scoring_scheme&), const scoring_scheme& s,
+                    const std::vector<std::uint8_t>& q, const std::vector<std::uint8_t>& t, const alignment& want,
+                    std::int64_t root_rows, int first_mode, unsigned crossings, const std::string& what) {
+  const std::int64_t m = std::int64_t(q.size()), n = std::int64_t(t.size());
+  for (int mode = first_mode; mode < 3; ++mode) {
+    trace_options o;
+    o.special_band_rows = 512;
+    o.preferred_band_rows = root_rows;
+    o.special = mode < 2;
+    o.budget_bytes = mode == 1 ? special_fill_bytes(m, n, 512) + crossing_fill_bytes(512, n + 1, 256) + 160 * (n + 32)
+                               : std::int64_t(1) << 30;
+    trace_backend& be = get(s);
+    if (mode == 1) be.special_fill(q, t, 512, false);  // kept, so that the tight budget still uses them
+    else be.drop_special();
+    trace_stats st;
+    EXPECT_EQ(trace_alignment(q, t, be, o, &st), want) << what << " mode " << mode;
+    EXPECT_EQ(st.special_rows_k > 0, mode < 2) << what << " mode " << mode;
+    if (crossings >> mode & 1) {
+      EXPECT_GT(st.crossing_fills, 0) << what << " mode " << mode;
+    }
+  }
+}
+
 //! An alignment that begins on column 0 of a band's top row (q = 512·b unrelated residues, then
 //! the target): the walk reaches the left border exactly on a special or checkpoint row. Special
 //! rows (codes, and crossing fills under a tight budget) and the root fill.
@@ -181,22 +210,7 @@ void begins_on_column_0(trace_backend& (*get)(const scoring_scheme&)) {
     const alignment want = reference::align(q, t, s);
     ASSERT_EQ(want.query_begin, 512 * b);
     ASSERT_EQ(want.target_begin, 0);
-    const std::int64_t m = std::int64_t(q.size()), n = std::int64_t(t.size());
-    for (int mode = 0; mode < 3; ++mode) {
-      trace_options o;
-      o.special_band_rows = 512;
-      o.preferred_band_rows = 512;
-      o.special = mode < 2;
-      o.budget_bytes = mode == 1 ? special_fill_bytes(m, n, 512) + crossing_fill_bytes(512, n + 1, 256) + 160 * (n + 32)
-                                 : std::int64_t(1) << 30;
-      trace_backend& be = get(s);
-      if (mode == 1) be.special_fill(q, t, 512, false);  // kept, so that the tight budget still uses them
-      else be.drop_special();
-      trace_stats st;
-      EXPECT_EQ(trace_alignment(q, t, be, o, &st), want) << "b " << b << " mode " << mode;
-      EXPECT_EQ(st.special_rows_k > 0, mode < 2) << "b " << b << " mode " << mode;
-      if (mode == 1) EXPECT_GT(st.crossing_fills, 0) << "b " << b;
-    }
+    trace_in_modes(get, s, q, t, want, 512, 0, 0b010, "b " + std::to_string(b));
   }
 }
 
@@ -215,22 +229,7 @@ void begins_on_a_checkpoint_row(trace_backend& (*get)(const scoring_scheme&)) {
     const alignment want = reference::align(q, t, s);
     ASSERT_EQ(want.query_begin, 512 * b + 256);
     ASSERT_EQ(want.target_begin, 200);
-    const std::int64_t m = std::int64_t(q.size()), n = std::int64_t(t.size());
-    for (int mode = 1; mode < 3; ++mode) {
-      trace_options o;
-      o.special_band_rows = 512;
-      o.preferred_band_rows = 256;
-      o.special = mode < 2;
-      o.budget_bytes = mode == 1 ? special_fill_bytes(m, n, 512) + crossing_fill_bytes(512, n + 1, 256) + 160 * (n + 32)
-                                 : std::int64_t(1) << 30;
-      trace_backend& be = get(s);
-      if (mode == 1) be.special_fill(q, t, 512, false);  // kept, so that the tight budget still uses them
-      else be.drop_special();
-      trace_stats st;
-      EXPECT_EQ(trace_alignment(q, t, be, o, &st), want) << "b " << b << " mode " << mode;
-      EXPECT_EQ(st.special_rows_k > 0, mode < 2) << "b " << b << " mode " << mode;
-      EXPECT_GT(st.crossing_fills, 0) << "b " << b << " mode " << mode;
-    }
+    trace_in_modes(get, s, q, t, want, 256, 1, 0b110, "b " + std::to_string(b));
   }
 }
 
