@@ -17,7 +17,9 @@ def random_dna(seed, length):
 
 
 def test_two_threads_align_while_python_runs():
-    a, b = random_dna(1, 30000), random_dna(2, 30000)
+    # Long enough that each call lasts well over 0.05 s: a single pair of unrelated sequences is
+    # scanned first at the score passes' speed (8e9 cells, a few tenths of a second).
+    a, b = random_dna(1, 90000), random_dna(2, 90000)
     expected = swat_gpu.align(a, b, device="cpu", threads=1, strand="plus")
     results, spans = {}, {}
 
