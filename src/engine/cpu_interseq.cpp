@@ -109,6 +109,11 @@ std::size_t interseq_bytes(std::int64_t m, std::int64_t n, int lanes, int query_
   return layout(m, n, lanes, query_ranks).total + 64;
 }
 
+std::int64_t packed_columns(std::span<const std::int64_t> lengths, int lanes) {
+  std::vector<lane_run> runs;
+  return pack_lanes(lengths, lanes, runs);
+}
+
 #if SWAT_SIMD8
 namespace {
 
@@ -144,7 +149,7 @@ void interseq_kernel(const std::uint8_t* q, std::int64_t m, std::int64_t n, std:
   alignas(64) std::uint8_t active[w], best_score[w], col_max[w];
   int run_of[w];
   std::int64_t best_row[w], best_col[w], over[w];
-  for (int l = 0; l < w; ++l) active[l] = 0, run_of[l] = -1;
+  for (int l = 0; l < w; ++l) active[l] = 0, run_of[l] = -1, best_row[l] = best_col[l] = 0, over[l] = -1;
   vec live = ops::zero(), best = ops::zero();
   // Runs by end column, for the ends; runs (already by start) for the starts.
   std::vector<std::size_t> by_end(runs.size());
@@ -155,18 +160,15 @@ void interseq_kernel(const std::uint8_t* q, std::int64_t m, std::int64_t n, std:
   std::size_t next_start = 0, next_end = 0;
   const std::int64_t blocks = (m + block_rows - 1) / block_rows;
   for (std::int64_t j0 = 0; j0 < n; j0 += c) {
-    if (next_start < runs.size() && runs[next_start].start == j0) {  // lanes that begin a target here
-      ops::store(best_score, best);
+    // Lanes that begin a target here (their best is 0: a lane's is reset where its run ends).
+    if (next_start < runs.size() && runs[next_start].start == j0) {
       for (; next_start < runs.size() && runs[next_start].start == j0; ++next_start) {
         const int l = runs[next_start].lane;
         for (std::int64_t i = 0; i < m; ++i) he_in[2 * i * w + l] = he_in[2 * i * w + w + l] = 0;
         active[l] = 0xff;
         run_of[l] = int(next_start);
-        best_score[l] = 0;
-        best_row[l] = best_col[l] = 0;
         over[l] = -1;
       }
-      best = ops::load(best_score);
       live = ops::load(active);
     }
     for (int k = 0; k < c; ++k) {
@@ -283,11 +285,6 @@ int interseq_lanes() {
   return lanes;
 }
 
-std::int64_t packed_columns(std::span<const std::int64_t> lengths, int lanes) {
-  std::vector<lane_run> runs;
-  return pack_lanes(lengths, lanes, runs);
-}
-
 std::size_t score_interseq8(residue_span query, std::span<const residue_span> targets, const interseq_scheme& s,
                             int lanes, interseq_scratch& scratch, std::span<best_cell> results,
                             std::span<std::int64_t> first_saturated) {
@@ -329,11 +326,6 @@ int interseq_lanes() { return 0; }
 std::size_t score_interseq8(residue_span, std::span<const residue_span>, const interseq_scheme&, int,
                             interseq_scratch&, std::span<best_cell>, std::span<std::int64_t>) {
   throw std::invalid_argument("score_interseq8: no inter-sequence kernel on this CPU");
-}
-
-std::int64_t packed_columns(std::span<const std::int64_t> lengths, int lanes) {
-  std::vector<lane_run> runs;
-  return pack_lanes(lengths, lanes, runs);
 }
 
 #endif
