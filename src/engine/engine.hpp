@@ -84,6 +84,14 @@ class engine {
   //! and aligning only its reported strand, in the prefixes that end at its best cell, costs
   //! less than aligning it whole. Default: scans_first().
   virtual bool scans_single_pair_first(std::int64_t /*query*/, std::int64_t /*target*/) const { return scans_first(); }
+  //! True when score_many fills this pair together with others of its kind in one launch, faster
+  //! than a scan of its windows when they are few (a gene against a genome: the fast engine's
+  //! batches of tall, narrow pairs). Window decorators ask it before they cut a search that
+  //! would leave a scan with few tasks. Default: false.
+  virtual bool scores_tall_pairs_at_once(residue_span /*query*/, residue_span /*target*/,
+                                         const scoring_scheme& /*scheme*/) const {
+    return false;
+  }
   //! The caller promises that these targets (their residues, at these addresses) stay as they
   //! are until the engine goes or pin_targets() is called again (a server's resident database):
   //! a database engine then keeps them prepared (packed, on the GPU) between searches of exactly

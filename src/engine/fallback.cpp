@@ -67,6 +67,9 @@ class fallback_engine final : public engine {
   }
 
   bool scans_first() const override { return gpu_->scans_first(); }
+  bool scores_tall_pairs_at_once(residue_span query, residue_span target, const scoring_scheme& scheme) const override {
+    return gpu_->scores_tall_pairs_at_once(query, target, scheme);
+  }
   bool scans_single_pair_first(std::int64_t query, std::int64_t target) const override {
     return gpu_->scans_single_pair_first(query, target);
   }

@@ -59,6 +59,9 @@ class windowed_engine final : public engine {
   bool scans_single_pair_first(std::int64_t query, std::int64_t target) const override {
     return inner_->scans_single_pair_first(query, target);
   }
+  bool scores_tall_pairs_at_once(residue_span query, residue_span target, const scoring_scheme& scheme) const override {
+    return inner_->scores_tall_pairs_at_once(query, target, scheme);
+  }
   //! Pinned targets reach the inner engine; its searches of windows are of other targets.
   void pin_targets(std::span<const residue_span> targets) override { inner_->pin_targets(targets); }
   std::vector<std::pair<std::string, double>> stage_seconds() const override { return inner_->stage_seconds(); }
@@ -70,6 +73,8 @@ class windowed_engine final : public engine {
                   std::to_string(last_windows_.plan.width) + " (overlap " + std::to_string(last_windows_.plan.overlap) +
                   ") against " + std::to_string(last_windows_.shorts) + " sequences" +
                   (last_windows_.groups > 1 ? " (and " + std::to_string(last_windows_.groups - 1) + " more long sides)" : ""));
+    if (at_once_pairs_ > 0)
+      d.push_back(std::to_string(at_once_pairs_) + " tall pairs whole, filled at once (too few tasks for a scan of windows)");
     for (std::string& line : inner_->decisions()) d.push_back(std::move(line));
     return d;
   }
@@ -128,6 +133,7 @@ class windowed_engine final : public engine {
       }
     bool windowed = false;
     last_windows_ = {};
+    at_once_pairs_ = 0;
     // Groups with the same short sides (every gene against every genome) are one search: the
     // windows of all their long sides are the targets of one scan, which fills the GPU better
     // than a scan per long side. Their windows share the overlap (the same longest short side).
@@ -171,7 +177,32 @@ class windowed_engine final : public engine {
       limits_of.emplace(&g, group_limits);
     }
     // A search of fewer tasks than keep the inner engine busy (few long sides, few short ones:
-    // genes against genomes) takes narrower windows, three or two overlaps wide: each task's
+    // genes against genomes) goes whole to an inner engine that fills such pairs together
+    // (scores_tall_pairs_at_once: the fast engine's batches, whose strips share the GPU without
+    // the windows' overlaps): bench shapes' genes_genome scan 0.69 → 0.39 s on one H100
+    // (bench/results/tall_batch_h100.csv).
+    std::vector<pair_job> at_once;
+    for (auto set = together.begin(); set != together.end() && limits_.fill_tasks > 0;) {
+      std::int64_t tasks = 0;
+      bool all = true;
+      for (const tall_group* g : set->second) {
+        tasks += std::int64_t(plans.at(g).starts.size() * g->shorts.size());
+        for (const auto& [q, t] : g->pairs) all = all && inner_->scores_tall_pairs_at_once(queries[q], targets[t], scheme);
+      }
+      if (tasks >= 2 * limits_.fill_tasks || !all) {
+        ++set;
+        continue;
+      }
+      for (const tall_group* g : set->second)
+        for (const auto& [q, t] : g->pairs) at_once.push_back({q, t, queries[q], targets[t]});
+      last_windows_.groups -= std::int64_t(set->second.size());
+      set = together.erase(set);
+    }
+    if (!at_once.empty()) {
+      last = together.empty() ? nullptr : together.rbegin()->second.back();
+      windowed = !together.empty();
+    }
+    // Otherwise such a search takes narrower windows, three or two overlaps wide: each task's
     // time, not the number of rounds, then sets the search's, and it is proportional to the
     // width (four → two overlaps: gpu scan 1.03 → 0.57 s, bench shapes' genes_genome on one
     // H100, bench/results/windows_narrow_h100.csv). Tasks are counted as windows × short sides
@@ -250,7 +281,14 @@ class windowed_engine final : public engine {
           results[q * targets.size() + t] = cells[l * shorts.size() + k];
         }
     }
-    if (!windowed) return inner_->search(queries, targets, scheme, results, progress);
+    if (!windowed && at_once.empty()) return inner_->search(queries, targets, scheme, results, progress);
+    if (!at_once.empty()) {
+      std::vector<best_cell> out(at_once.size());
+      inner_->score_many(at_once, scheme, out, progress);
+      for (std::size_t k = 0; k < at_once.size(); ++k)
+        results[at_once[k].query_index * targets.size() + at_once[k].target_index] = out[k];
+      at_once_pairs_ = at_once.size();
+    }
     for (std::vector<std::size_t>& ts : rest) std::sort(ts.begin(), ts.end());
     // The other pairs: queries with the same targets left go to one search.
     std::map<std::vector<std::size_t>, std::vector<std::size_t>> by_targets;
@@ -600,6 +638,7 @@ class windowed_engine final : public engine {
   std::unique_ptr<engine> inner_;
   window_limits limits_;
   windows_used last_windows_;
+  std::size_t at_once_pairs_ = 0;  //!< the last search's tall pairs given whole to the inner engine's score_many
 };
 
 }  // namespace

@@ -374,6 +374,78 @@ TEST(windows, searches_of_few_tasks_take_narrower_windows) {
   }
 }
 
+//! A database engine whose pair engine fills tall pairs together (scores_tall_pairs_at_once):
+//! what reaches its search() and its score_many().
+class at_once_spy final : public engine {
+ public:
+  explicit at_once_spy(bool at_once) : at_once_(at_once) {}
+  std::string name() const override { return "at-once-spy"; }
+  alignment align(residue_span q, residue_span t, const scoring_scheme& s) override { return cpu_.align(q, t, s); }
+  bool scans_first() const override { return true; }
+  bool scores_tall_pairs_at_once(residue_span q, residue_span t, const scoring_scheme&) const override {
+    return at_once_ && std::max(q.size(), t.size()) > 400;  // the pairs beyond the scan's target limit
+  }
+  void search(std::span<const residue_span> queries, std::span<const residue_span> targets, const scoring_scheme& s,
+              std::span<best_cell> results, const progress_fn& progress) override {
+    searched += queries.size() * targets.size();
+    cpu_.search(queries, targets, s, results, progress);
+  }
+  void score_many(std::span<const pair_job> jobs, const scoring_scheme& s, std::span<best_cell> results,
+                  const progress_fn& progress) override {
+    whole += jobs.size();
+    for (const pair_job& j : jobs) longest_whole = std::max(longest_whole, std::max(j.query.size(), j.target.size()));
+    cpu_.score_many(jobs, s, results, progress);
+  }
+  std::size_t searched = 0, whole = 0, longest_whole = 0;
+
+ private:
+  bool at_once_;
+  cpu_engine cpu_{1};
+};
+
+TEST(windows, searches_of_few_tasks_go_whole_to_an_engine_that_fills_tall_pairs_at_once) {
+  // As above, but the engine fills tall pairs together (the fast engine's batches): a search of
+  // too few tasks goes to its score_many whole instead of narrower windows; with enough tasks, or
+  // an engine that does not, the windows stay. Every cell is the reference's either way.
+  window_limits limits = limits_of_a_database_engine();
+  std::mt19937 rng(61);
+  const scoring_scheme s = test::dna_scheme();
+  for (const bool at_once : {false, true})
+    for (const std::int64_t fill : {std::int64_t(12), std::int64_t(20), std::int64_t(1000)}) {
+      limits.fill_tasks = fill;
+      auto spy = std::make_unique<at_once_spy>(at_once);
+      at_once_spy* seen = spy.get();
+      auto windowed = with_windows(std::move(spy), limits);
+      std::vector<std::vector<std::uint8_t>> shorts, longs;
+      for (int k = 0; k < 3; ++k) shorts.push_back(test::random_residues(rng, 70 - std::size_t(k) * 20, 4));
+      longs.push_back(long_with_copies(rng, shorts[0], 2600, 4, 4));
+      longs.push_back(long_with_copies(rng, shorts[2], 1700, 4, 3));
+      longs.push_back(long_with_copies(rng, shorts[1], 270, 4, 2));  // not tall: searched
+      std::vector<residue_span> qs(shorts.begin(), shorts.end()), ts(longs.begin(), longs.end());
+      std::vector<best_cell> cells(qs.size() * ts.size());
+      windowed->search(qs, ts, s, cells, {});
+      const std::string what = std::string(at_once ? "at once" : "windows only") + ", fill " + std::to_string(fill);
+      for (std::size_t q = 0; q < qs.size(); ++q)
+        for (std::size_t t = 0; t < ts.size(); ++t) {
+          const alignment want = reference::align(qs[q], ts[t], s);
+          EXPECT_EQ(cells[q * ts.size() + t], (best_cell{want.score, want.query_end, want.target_end}))
+              << what << ": " << q << " x " << t;
+        }
+      // 30 tasks at four overlaps wide: enough for 12 at once (24), too few for 20 or 1,000.
+      const bool whole = at_once && fill > 12;
+      EXPECT_EQ(seen->whole, whole ? 6u : 0u) << what;  // 3 short sides x the 2 long sides
+      EXPECT_EQ(seen->longest_whole, whole ? 2600u : 0u) << what;
+      if (whole)
+        EXPECT_EQ(seen->searched, 3u) << what;  // the short long side's pairs alone
+      else
+        EXPECT_GE(seen->searched, 33u) << what;  // at least 30 tasks of windows and the 3 joined pairs
+      const std::vector<std::string> d = windowed->decisions();
+      EXPECT_EQ(std::count_if(d.begin(), d.end(), [](const std::string& x) { return x.find("filled at once") != std::string::npos; }),
+                whole ? 1 : 0)
+          << what;
+    }
+}
+
 TEST(windows, search_of_an_engine_that_is_not_a_database_engine_cuts_its_tall_pairs) {
   auto spy = std::make_unique<spy_engine>();
   spy_engine* seen = spy.get();

@@ -231,7 +231,12 @@ class db_engine final : public engine {
     const bool one_query = std::all_of(jobs.begin(), jobs.end(), [&](const pair_job& j) {
       return j.query.data() == jobs.front().query.data() && j.query.size() == jobs.front().query.size();
     });
-    if (jobs.size() < min_scan_targets || !one_query || !scan_supports(scheme))
+    // Targets longer than the scan takes (whole genomes: tall pairs given whole) go to the pair
+    // engine, which fills such pairs together; the scan would only hand them back.
+    const bool too_long = std::any_of(jobs.begin(), jobs.end(), [&](const pair_job& j) {
+      return j.target.size() > std::size_t(options_.max_target_length);
+    });
+    if (jobs.size() < min_scan_targets || !one_query || too_long || !scan_supports(scheme))
       return pairs_->score_many(jobs, scheme, results, progress);
     std::vector<residue_span> targets;
     targets.reserve(jobs.size());
@@ -240,10 +245,22 @@ class db_engine final : public engine {
     scan(std::span(&query, 1), targets, scheme, results, progress);
   }
 
+  bool scores_tall_pairs_at_once(residue_span query, residue_span target, const scoring_scheme& scheme) const override {
+    return pairs_->scores_tall_pairs_at_once(query, target, scheme);
+  }
+
   void search(std::span<const residue_span> queries, std::span<const residue_span> targets,
               const scoring_scheme& scheme, std::span<best_cell> results, const progress_fn& progress) override {
-    if (queries.size() * targets.size() < min_scan_targets || !scan_supports(scheme))
-      return engine::search(queries, targets, scheme, results, progress);
+    if (!scan_supports(scheme)) return engine::search(queries, targets, scheme, results, progress);
+    if (queries.size() * targets.size() < min_scan_targets) {
+      // Too few pairs for a scan: all of them to the pair engine at once (a few genes against a
+      // few genomes fill the GPU together in its batches, fast_engine's score_many).
+      std::vector<pair_job> jobs;
+      jobs.reserve(queries.size() * targets.size());
+      for (std::size_t q = 0; q < queries.size(); ++q)
+        for (std::size_t t = 0; t < targets.size(); ++t) jobs.push_back({q, t, queries[q], targets[t]});
+      return pairs_->score_many(jobs, scheme, results, progress);
+    }
     scan(queries, targets, scheme, results, progress);
   }
 

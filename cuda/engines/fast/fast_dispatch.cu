@@ -69,61 +69,72 @@ int launch_fill_barrier16(const cuda::device_context& dev, sync_mode mode, const
   return blocks;
 }
 
-fast_problem stage_fill(cuda::device_buffer& b, residue_span query, residue_span target, const scoring_scheme& scheme,
-                        fill_variant variant, const fill_options& options, cudaStream_t st) {
-  const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
+fill_sections add_fill_sections(cuda::buffer_layout& layout, std::int64_t m, std::int64_t n, fill_variant variant,
+                                std::size_t table_bytes) {
+  fill_sections f;
+  f.m = m;
+  f.n = n;
+  f.variant = variant;
   const bool origins = variant == fill_variant::origins32;
   const bool packed16 = variant == fill_variant::score16;
   const int rows = variant_strip_rows(variant);
-  const std::int64_t strips = (m + rows - 1) / rows;
-  const std::int64_t padded = strips * rows;
-
-  const std::size_t border_cell = origins ? 24 : packed16 ? 4 : 8;
-  const packed_scheme packed(scheme);
-  cuda::buffer_layout layout;
-  const std::size_t off_query = layout.add(std::size_t(padded));
-  const std::size_t off_target = layout.add(std::size_t(n));
-  const std::size_t off_table = layout.add(packed.table.size());
-  const std::size_t off_ready = layout.add(std::size_t(strips) * 4);
-  const std::size_t off_best = layout.add(std::size_t(strips) * sizeof(strip_best));
+  f.strips = (m + rows - 1) / rows;
+  f.padded = f.strips * rows;
+  f.border_cell = origins ? 24 : packed16 ? 4 : 8;
+  f.chunks = std::size_t((n + 31) / 32);
+  f.query = layout.add(std::size_t(f.padded));
+  f.target = layout.add(std::size_t(n));
+  f.table = layout.add(table_bytes);
+  f.ready = layout.add(std::size_t(f.strips) * 4);
+  f.best = layout.add(std::size_t(f.strips) * sizeof(strip_best));
   // error word, a banded fill's beat count at +4, the 8-byte flag-wait counter at +8, the packed
   // fill's best score so far at +16
-  const std::size_t off_error = layout.add(32);
-  const std::size_t off_border = layout.add(2 * std::size_t(n) * border_cell);
-  const std::size_t chunks = std::size_t((n + 31) / 32);
-  const std::size_t off_base = packed16 ? layout.add(2 * chunks * 4) : 0;  // relative16: chunk bases
-  b.reserve(layout.bytes());
+  f.error = layout.add(32);
+  f.border = layout.add(2 * std::size_t(n) * f.border_cell);
+  f.base = packed16 ? layout.add(2 * f.chunks * 4) : 0;  // relative16: chunk bases
+  return f;
+}
+
+fast_problem stage_sections(const cuda::device_buffer& b, const fill_sections& f, residue_span query,
+                            residue_span target, const scoring_scheme& scheme, const fill_options& options,
+                            cudaStream_t st) {
+  const std::int64_t m = f.m, n = f.n;
+  const fill_variant variant = f.variant;
+  const bool origins = variant == fill_variant::origins32;
+  const bool packed16 = variant == fill_variant::score16;
+  const int rows = variant_strip_rows(variant);
+  const packed_scheme packed(scheme);
 
   // Pageable sources: each copy returns once its bytes are staged, so q may go out of scope.
-  std::vector<std::uint8_t> q(static_cast<std::size_t>(padded), static_cast<std::uint8_t>(pad_rank));
+  std::vector<std::uint8_t> q(static_cast<std::size_t>(f.padded), static_cast<std::uint8_t>(pad_rank));
   std::copy(query.begin(), query.end(), q.begin());
-  SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(off_query), q.data(), q.size(), cudaMemcpyHostToDevice, st));
-  SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(off_target), target.data(), std::size_t(n), cudaMemcpyHostToDevice, st));
-  SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(off_table), packed.table.data(), packed.table.size(),
+  SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(f.query), q.data(), q.size(), cudaMemcpyHostToDevice, st));
+  SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(f.target), target.data(), std::size_t(n), cudaMemcpyHostToDevice, st));
+  SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(f.table), packed.table.data(), packed.table.size(),
                                   cudaMemcpyHostToDevice, st));
-  SWAT_CUDA_CHECK(cudaMemsetAsync(b.as<void>(off_ready), 0, off_border - off_ready, st));
+  SWAT_CUDA_CHECK(cudaMemsetAsync(b.as<void>(f.ready), 0, f.border - f.ready, st));
 
   fast_problem pb{};
-  pb.d_query = b.as<std::uint8_t>(off_query);
-  pb.d_target = b.as<std::uint8_t>(off_target);
-  pb.d_table = b.as<std::int8_t>(off_table);
+  pb.d_query = b.as<std::uint8_t>(f.query);
+  pb.d_target = b.as<std::uint8_t>(f.target);
+  pb.d_table = b.as<std::int8_t>(f.table);
   pb.m = std::int32_t(m);
   pb.n = std::int32_t(n);
-  pb.strips = std::int32_t(strips);
+  pb.strips = std::int32_t(f.strips);
   packed.apply(pb);
   for (int k = 0; k < 2; ++k) {
-    const std::size_t row = off_border + std::size_t(k) * std::size_t(n) * border_cell;
+    const std::size_t row = f.border + std::size_t(k) * std::size_t(n) * f.border_cell;
     pb.border[k].h = b.as<std::int32_t>(row);
     pb.border[k].f = packed16 ? nullptr : b.as<std::int32_t>(row + 4 * std::size_t(n));
     pb.border[k].oh = origins ? b.as<std::uint64_t>(row + 8 * std::size_t(n)) : nullptr;
     pb.border[k].of = origins ? b.as<std::uint64_t>(row + 16 * std::size_t(n)) : nullptr;
-    pb.border[k].base = packed16 ? b.as<std::int32_t>(off_base + std::size_t(k) * chunks * 4) : nullptr;
+    pb.border[k].base = packed16 ? b.as<std::int32_t>(f.base + std::size_t(k) * f.chunks * 4) : nullptr;
   }
-  pb.d_ready = b.as<std::uint32_t>(off_ready);
-  pb.d_best = b.as<strip_best>(off_best);
-  pb.d_error = b.as<std::int32_t>(off_error);
-  pb.d_wait_cycles = b.as<unsigned long long>(off_error + 8);
-  pb.d_best_so_far = b.as<std::int32_t>(off_error + 16);
+  pb.d_ready = b.as<std::uint32_t>(f.ready);
+  pb.d_best = b.as<strip_best>(f.best);
+  pb.d_error = b.as<std::int32_t>(f.error);
+  pb.d_wait_cycles = b.as<unsigned long long>(f.error + 8);
+  pb.d_best_so_far = b.as<std::int32_t>(f.error + 16);
   pb.watchdog_cycles = static_cast<long long>(options.watchdog_seconds * watchdog_clock_hz);
   pb.score_limit = 32767 - std::max(scheme.max_score(), 0);
   if (options.score16_limit > 0) pb.score_limit = std::min(pb.score_limit, options.score16_limit);
@@ -148,6 +159,15 @@ fast_problem stage_fill(cuda::device_buffer& b, residue_span query, residue_span
     if (kept > 0) SWAT_CUDA_CHECK(cudaMemsetAsync(pb.d_special_max, 0, std::size_t(kept) * 4, st));
   }
   return pb;
+}
+
+fast_problem stage_fill(cuda::device_buffer& b, residue_span query, residue_span target, const scoring_scheme& scheme,
+                        fill_variant variant, const fill_options& options, cudaStream_t st) {
+  cuda::buffer_layout layout;
+  const fill_sections f = add_fill_sections(layout, std::int64_t(query.size()), std::int64_t(target.size()), variant,
+                                            packed_scheme(scheme).table.size());
+  b.reserve(layout.bytes());
+  return stage_sections(b, f, query, target, scheme, options, st);
 }
 
 strip_best best_of_strips(const std::vector<strip_best>& bests, bool rows_first) {
@@ -214,6 +234,130 @@ fill_result fill_context::fill(residue_span query, residue_span target, const sc
   second.overflow_seconds = first.kernel_seconds;
   second.kernel_seconds += first.kernel_seconds;
   return second;
+}
+
+int fill_context::batch_round_warps(const scoring_scheme& scheme) const {
+  return fill_round_warps<score16_policy>(impl_->dev, packed_scheme(scheme).ranks, 0);
+}
+
+std::int64_t batch_pair_bytes(std::int64_t rows, std::int64_t columns) {
+  cuda::buffer_layout layout;
+  add_fill_sections(layout, rows, columns, fill_variant::score16, std::size_t(fast_table_stride) * fast_table_stride);
+  return std::int64_t(layout.bytes() + sizeof(fast_problem) + 4);
+}
+
+std::vector<fill_result> fill_context::fill_batch(std::span<const batch_pair> pairs, const scoring_scheme& scheme,
+                                                  const fill_options& options) {
+  if (pairs.empty()) return {};
+  if (!scheme_relative16(scheme))
+    throw std::invalid_argument("sw_fast: a batch of fills takes a scheme of relative 16-bit scores (o + e + max s <= 26)");
+  std::int64_t strips = 0;
+  for (const batch_pair& p : pairs) {
+    const std::int64_t m = std::int64_t(p.rows.size()), n = std::int64_t(p.columns.size());
+    if (m < 1 || n < 1 || m > (1ll << 31) - 1024 || n > (1ll << 31) - 1024)
+      throw std::invalid_argument("sw_fast: sequence lengths must be in [1, 2^31 - 1024)");
+    if (!within_score_range(std::uint64_t(m), std::uint64_t(n), scheme))
+      throw std::invalid_argument("sw_fast: the best score could exceed 2^30");
+    strips += (m + score16_policy::strip_rows - 1) / score16_policy::strip_rows;
+  }
+  if (strips >= (1ll << 31) - 1) throw std::invalid_argument("sw_fast: a batch of fills has too many strips");
+  impl_->dev.make_current();
+  cudaStream_t st = impl_->stream;
+
+  // The problems by strips, most first (fast_batch): order[k] is the pair of problem k.
+  const auto strips_of = [&](std::size_t k) {
+    return (std::int64_t(pairs[k].rows.size()) + score16_policy::strip_rows - 1) / score16_policy::strip_rows;
+  };
+  std::vector<std::size_t> order(pairs.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return strips_of(a) > strips_of(b); });
+  const std::int64_t levels = strips_of(order.front());
+
+  const std::size_t table_bytes = packed_scheme(scheme).table.size();
+  cuda::buffer_layout layout;
+  std::vector<fill_sections> sections;
+  sections.reserve(pairs.size());
+  for (std::size_t k : order)
+    sections.push_back(add_fill_sections(layout, std::int64_t(pairs[k].rows.size()), std::int64_t(pairs[k].columns.size()),
+                                         fill_variant::score16, table_bytes));
+  const std::size_t off_problems = layout.add(pairs.size() * sizeof(fast_problem));
+  const std::size_t off_levels = layout.add(std::size_t(levels + 1) * 4);
+  const std::size_t off_next = layout.add(4);
+  impl_->buffer.reserve(layout.bytes());
+  const cuda::device_buffer& b = impl_->buffer;
+
+  fill_options o = options;
+  o.variant = fill_variant::score16;
+  o.score16_limit = 0;
+  o.special = {};
+  std::vector<fast_problem> problems;
+  problems.reserve(pairs.size());
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const batch_pair& p = pairs[order[k]];
+    o.rows_first = p.rows_first;
+    fast_problem pb = stage_sections(b, sections[k], p.rows, p.columns, scheme, o, st);
+    if (k > 0) {  // one error word and wait counter for the batch; a best so far of its own
+      pb.d_error = problems.front().d_error;
+      pb.d_wait_cycles = problems.front().d_wait_cycles;
+    }
+    problems.push_back(pb);
+  }
+  // Level s: strip s of the problems with more than s strips (a prefix: they are sorted).
+  std::vector<std::int32_t> level_first{0};
+  std::size_t active = problems.size();
+  for (std::int64_t s = 0; s < levels; ++s) {
+    while (active > 0 && problems[active - 1].strips <= s) --active;
+    level_first.push_back(level_first.back() + std::int32_t(active));
+  }
+  SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(off_problems), problems.data(), problems.size() * sizeof(fast_problem),
+                                  cudaMemcpyHostToDevice, st));
+  SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(off_levels), level_first.data(), level_first.size() * 4,
+                                  cudaMemcpyHostToDevice, st));
+  fast_batch batch{};
+  batch.problems = b.as<fast_problem>(off_problems);
+  batch.level_first = b.as<std::int32_t>(off_levels);
+  batch.pairs = std::int32_t(pairs.size());
+  batch.levels = std::int32_t(levels);
+  batch.strips = level_first.back();
+  batch.ranks = problems.front().ranks;
+  batch.d_error = problems.front().d_error;
+  batch.d_next = b.as<std::int32_t>(off_next);
+  SWAT_CUDA_CHECK(cudaMemsetAsync(batch.d_next, 0, 4, st));
+
+  SWAT_CUDA_CHECK(cudaEventRecord(impl_->start, st));
+  const int blocks = launch_fill_batch<score16_policy>(impl_->dev, batch, options.max_blocks, st);
+  SWAT_CUDA_CHECK(cudaEventRecord(impl_->stop, st));
+  std::vector<std::vector<strip_best>> bests(pairs.size());
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    bests[k].resize(std::size_t(problems[k].strips));
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(bests[k].data(), problems[k].d_best, bests[k].size() * sizeof(strip_best),
+                                    cudaMemcpyDeviceToHost, st));
+  }
+  std::int32_t error = 0;
+  unsigned long long wait_cycles = 0;
+  SWAT_CUDA_CHECK(cudaMemcpyAsync(&error, batch.d_error, 4, cudaMemcpyDeviceToHost, st));
+  SWAT_CUDA_CHECK(cudaMemcpyAsync(&wait_cycles, problems.front().d_wait_cycles, 8, cudaMemcpyDeviceToHost, st));
+  SWAT_CUDA_CHECK(cudaStreamSynchronize(st));
+  if (error != 0)  // relative scores do not overflow: only the watchdog stops a batch
+    throw cuda_error("sw_fast: a ready flag did not rise within " + std::to_string(options.watchdog_seconds) +
+                     " s (watchdog)");
+  float ms = 0;
+  SWAT_CUDA_CHECK(cudaEventElapsedTime(&ms, impl_->start, impl_->stop));
+  std::vector<fill_result> results(pairs.size());
+  const double seconds = double(ms) / 1e3;
+  const int khz = impl_->dev.clock_khz();
+  const double warp_seconds = double(blocks) * score16_policy::warps_per_block * seconds;
+  for (std::size_t k = 0; k < pairs.size(); ++k) {  // problem k is pair order[k]
+    fill_result& r = results[order[k]];
+    r.kernel_seconds = seconds;
+    r.blocks = blocks;
+    r.strips = problems[k].strips;
+    r.ran = fill_variant::score16;
+    if (khz > 0 && warp_seconds > 0) r.flag_wait_share = double(wait_cycles) / (double(khz) * 1e3) / warp_seconds;
+    const strip_best top = best_of_strips(bests[k], pairs[order[k]].rows_first);
+    r.best = {top.score, top.query_end, top.target_end};
+  }
+  return results;
 }
 
 fill_result fill_context::run_once(residue_span query, residue_span target, const scoring_scheme& scheme,

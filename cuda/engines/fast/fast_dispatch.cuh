@@ -15,8 +15,25 @@
 
 namespace swat::fast {
 
-//! Rows per strip of a variant.
-int variant_strip_rows(fill_variant v);
+//! Where one fill's arrays lie in a buffer laid out by add_fill_sections (byte offsets), and
+//! the sizes they were made for.
+struct fill_sections {
+  std::int64_t m = 0, n = 0, strips = 0, padded = 0;
+  fill_variant variant = fill_variant::score32;
+  std::size_t border_cell = 0, chunks = 0;
+  std::size_t query = 0, target = 0, table = 0, ready = 0, best = 0, error = 0, border = 0, base = 0;
+};
+
+//! Appends the arrays of one m × n fill of `variant` to layout (stage_fill's layout; a batch
+//! lays out its pairs one after the other in one buffer).
+fill_sections add_fill_sections(cuda::buffer_layout& layout, std::int64_t m, std::int64_t n, fill_variant variant,
+                                std::size_t table_bytes);
+
+//! Uploads one fill's sequences and table into b's sections f on st, zeroes its flags, bests
+//! and error words, and returns its problem (as stage_fill).
+fast_problem stage_sections(const cuda::device_buffer& b, const fill_sections& f, residue_span query,
+                            residue_span target, const scoring_scheme& scheme, const fill_options& options,
+                            cudaStream_t st);
 
 //! Lays out one fill's device buffers in b as one allocation (query padded to whole strips,
 //! target, table, per-strip flags and bests, error word then flag-wait counter, two border
@@ -34,6 +51,11 @@ strip_best best_of_strips(const std::vector<strip_best>& bests, bool rows_first 
 //! grid (tests: few warps take many strips). Returns the number of blocks launched.
 template <typename policy_t>
 int launch_fill(const cuda::device_context& dev, const fast_problem& pb, int max_blocks, cudaStream_t stream);
+
+//! Launches the batch kernel of policy_t (packed 16-bit, fast_kernel.cuh) over every strip of
+//! the batch; returns the number of blocks launched.
+template <typename policy_t>
+int launch_fill_batch(const cuda::device_context& dev, const fast_batch& batch, int max_blocks, cudaStream_t stream);
 
 //! Warps of one round of the fill kernel of policy_t on dev: its co-resident blocks (at most
 //! max_blocks when > 0) × warps per block. Strips beyond them wait for a warp of an earlier round.

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "common/score_range.hpp"
 #include "cuda/common/device_context.hpp"
@@ -14,6 +16,7 @@
 #include "engine/cpu_traceback.hpp"
 #include "engine/gpu_selection.hpp"
 #include "engine/registry.hpp"
+#include "engine/windows.hpp"
 
 namespace swat::fast {
 
@@ -71,6 +74,10 @@ class fast_engine final : public engine {
     return aln;
   }
 
+  bool scores_tall_pairs_at_once(residue_span query, residue_span target, const scoring_scheme& scheme) const override {
+    return scheme_relative16(scheme) && tall_rows(query, target, scheme) != tall_side::none;
+  }
+
   best_cell score_only(residue_span query, residue_span target, const scoring_scheme& scheme) override {
     if (query.empty() || target.empty()) return {};
     fill_options fo;
@@ -104,6 +111,120 @@ class fast_engine final : public engine {
     return ctx_.fill(query, target, scheme, fo).best;
   }
 
+  //! Tall, narrow pairs (a gene against a genome or a wide window of one: score_only's
+  //! transposed fills, and the same shape the other way round) in batches of one launch each, so
+  //! that their strips share the GPU; the other pairs one after the other, as score_only.
+  //!
+  //! A batch takes as long as its cells at the GPU's rate, or as its longest chain of strips
+  //! (each strip starts batch_strip_lag steps after the one above it), whichever is longer. A
+  //! pair whose chain would be the longer is cut into windows of its long side (the rows) that
+  //! overlap by the reach bound of engine/windows.hpp, at least four overlaps wide: every
+  //! alignment lies whole in a window, so the best of the windows' best cells (tie rule on the
+  //! long side's coordinates) is the pair's.
+  void score_many(std::span<const pair_job> jobs, const scoring_scheme& scheme, std::span<best_cell> results,
+                  const progress_fn& progress) override {
+    std::vector<std::size_t> tall;
+    if (scheme_relative16(scheme))
+      for (std::size_t k = 0; k < jobs.size(); ++k)
+        if (tall_rows(jobs[k].query, jobs[k].target, scheme) != tall_side::none) tall.push_back(k);
+    if (tall.size() < 2) return engine::score_many(jobs, scheme, results, progress);
+    std::vector<bool> batched(jobs.size(), false);
+    for (std::size_t k : tall) batched[k] = true;
+    for (std::size_t k = 0; k < jobs.size(); ++k)
+      if (!batched[k]) {
+        results[k] = score_only(jobs[k].query, jobs[k].target, scheme);
+        if (progress) progress(std::uint64_t(jobs[k].query.size()) * jobs[k].target.size());
+      }
+    dev_.make_current();
+    // The pieces: each tall pair whole, or its windows.
+    struct piece {
+      std::size_t job = 0;
+      std::int64_t start = 0;  // of the window on the rows
+      batch_pair pair;
+    };
+    const std::int64_t rows_per_strip = batch_strip_rows();
+    const auto strips = [&](std::int64_t rows) { return (rows + rows_per_strip - 1) / rows_per_strip; };
+    double steps = 0;  // strip steps of the whole batch
+    for (std::size_t k : tall) {
+      const bool transposed = tall_rows(jobs[k].query, jobs[k].target, scheme) == tall_side::target;
+      const auto rows = std::int64_t(transposed ? jobs[k].target.size() : jobs[k].query.size());
+      const auto columns = std::int64_t(transposed ? jobs[k].query.size() : jobs[k].target.size());
+      steps += double(strips(rows)) * double(columns + 63);
+    }
+    const double round_steps = steps / double(std::max(1, ctx_.batch_round_warps(scheme)));
+    const std::int64_t lag = batch_lag();
+    std::vector<piece> pieces;
+    for (std::size_t k : tall) {
+      const pair_job& j = jobs[k];
+      const bool transposed = tall_rows(j.query, j.target, scheme) == tall_side::target;
+      const residue_span rows = transposed ? j.target : j.query, columns = transposed ? j.query : j.target;
+      const auto m = std::int64_t(rows.size()), n = std::int64_t(columns.size());
+      std::int64_t width = m;
+      const std::int64_t overlap = window_overlap(n, scheme);
+      if (lag > 0 && overlap > 0 && double(strips(m) * lag + n + 63) > round_steps) {
+        const double fits = (round_steps - double(n + 63)) / double(lag) * double(rows_per_strip);
+        width = std::max<std::int64_t>(4 * overlap, fits > 0 ? std::int64_t(fits) : 0);
+      }
+      if (width >= m) {
+        pieces.push_back({k, 0, {rows, columns, transposed}});
+        continue;
+      }
+      for (std::int64_t from = 0;; from += width - overlap) {
+        const std::int64_t to = std::min(m, from + width);
+        pieces.push_back({k, from, {rows.subspan(std::size_t(from), std::size_t(to - from)), columns, transposed}});
+        if (to == m) break;
+      }
+    }
+    std::vector<best_cell> best(jobs.size());
+    // The longest pieces first: when the budget splits them, the longest chains of strips start
+    // in the first batch.
+    std::stable_sort(pieces.begin(), pieces.end(),
+                     [](const piece& a, const piece& b) { return a.pair.rows.size() > b.pair.rows.size(); });
+    std::int64_t budget = std::int64_t(double(dev_.free_bytes()) * 0.5) + ctx_.held_bytes();
+    if (options_.max_gpu_mem_bytes > 0)
+      budget = std::min<std::int64_t>(budget, std::int64_t(options_.max_gpu_mem_bytes) - (trace_ ? trace_->held_bytes() : 0));
+    std::vector<batch_pair> pairs;
+    std::vector<const piece*> in;
+    std::int64_t bytes = 0;
+    const auto take = [&](const piece& p, best_cell c) {  // a piece's cell as its pair's, kept if it beats
+      if (c.score <= 0) return;
+      if (p.pair.rows_first) std::swap(c.query_end, c.target_end);
+      (p.pair.rows_first ? c.target_end : c.query_end) += p.start;
+      best_cell& b = best[p.job];
+      if (cell_beats(c.score, c.query_end, c.target_end, b.score, b.query_end, b.target_end)) b = c;
+    };
+    const auto run = [&] {
+      if (pairs.empty()) return;
+      if (pairs.size() == 1) {  // alone in its budget: as score_only, the right way round
+        const piece& p = *in.front();
+        best_cell c = p.pair.rows_first ? score_only(p.pair.columns, p.pair.rows, scheme)
+                                        : score_only(p.pair.rows, p.pair.columns, scheme);
+        if (p.pair.rows_first) std::swap(c.query_end, c.target_end);  // back to the piece's rows × columns
+        take(p, c);
+      } else {
+        const std::vector<fill_result> out = ctx_.fill_batch(pairs, scheme, fill_options{});
+        for (std::size_t b = 0; b < pairs.size(); ++b) take(*in[b], out[b].best);
+      }
+      pairs.clear();
+      in.clear();
+      bytes = 0;
+    };
+    for (const piece& p : pieces) {
+      const std::int64_t need = batch_pair_bytes(std::int64_t(p.pair.rows.size()), std::int64_t(p.pair.columns.size()));
+      if (!pairs.empty() && bytes + need > budget) run();
+      pairs.push_back(p.pair);
+      in.push_back(&p);
+      bytes += need;
+    }
+    run();
+    std::uint64_t cells = 0;
+    for (std::size_t k : tall) {
+      results[k] = best[k];
+      cells += std::uint64_t(jobs[k].query.size()) * jobs[k].target.size();
+    }
+    if (progress) progress(cells);
+  }
+
  private:
   //! Pairs of at least this many cells trace on the GPU (fast_trace.hpp); smaller ones take the
   //! origins fill and the CPU's rectangle tracer.
@@ -134,6 +255,28 @@ class fast_engine final : public engine {
   //! Score-only pairs of at least this many cells keep the special rows of their fill for the
   //! traceback that may follow (a few gigabytes for a megabase pair: at most half the free memory).
   static constexpr double special_min_cells = double(1ll << 32);
+
+  //! Steps one strip of a batch starts after the strip above it (score_many's chains of strips).
+  //! One H100 (bench/results/tall_batch_h100.csv): an 8.7 kb gene against a 1.46 Mb genome, both
+  //! strands, filled whole took 0.070 s, in the windows this lag gives 0.017 s; genes_genome, whose
+  //! chains are as long as its work, the same with it as without (0.39 s).
+  static constexpr std::int64_t batch_lag() { return 160; }
+  static std::int64_t batch_strip_rows() { return variant_strip_rows(fill_variant::score16); }
+
+  //! Which side of a tall, narrow pair score_many's batches take as rows (none: not such a pair):
+  //! the target where score_only fills the pair transposed, the query where the pair has that
+  //! shape the other way round and keeps no special rows.
+  enum class tall_side { none, query, target };
+  tall_side tall_rows(residue_span query, residue_span target, const scoring_scheme& scheme) const {
+    const std::size_t q = query.size(), t = target.size();
+    if (q == 0 || t == 0) return tall_side::none;
+    const double bands = double(band_devices_.size());
+    if (bands >= 2 && double(q) >= bands * band_min_rows && double(q) * double(t) >= band_min_cells) return tall_side::none;
+    if (scheme.symmetric() && q < transpose_max_query && t >= transpose_min_ratio * q) return tall_side::target;
+    if (t < transpose_max_query && q >= transpose_min_ratio * t && double(q) * double(t) < special_min_cells)
+      return tall_side::query;
+    return tall_side::none;
+  }
 
   //! The score pass of a long pair through the traceback backend, keeping its special rows
   //! (nullopt when they do not fit: the plain fill runs).

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "common/scoring_scheme.hpp"
 #include "common/sequence.hpp"
@@ -80,6 +82,20 @@ struct fill_result {
   int handovers_through_host = 0;
 };
 
+//! Rows per strip of a variant.
+int variant_strip_rows(fill_variant v);
+
+//! One pair of a batch (fill_context::fill_batch): its rows (the fill's query) and columns (its
+//! target), and the tie rule of its best cell (fill_options::rows_first).
+struct batch_pair {
+  residue_span rows;
+  residue_span columns;
+  bool rows_first = false;
+};
+
+//! Device bytes one pair of rows × columns adds to a batch (budgets: a batch holds its pairs at once).
+std::int64_t batch_pair_bytes(std::int64_t rows, std::int64_t columns);
+
 //! True when the scheme's scores fit the int8 profile (|s| ≤ 127) and gaps are ≥ 0.
 bool scheme_fits(const scoring_scheme& scheme);
 //! True when the packed 16-bit fill can run the scheme (scheme_fits and o + e ≤ 8192).
@@ -102,6 +118,19 @@ class fill_context {
   //! the scheme does not fit (scheme_fits) or the best score could exceed 2^30 (score_range.hpp).
   fill_result fill(residue_span query, residue_span target, const scoring_scheme& scheme,
                    const fill_options& options);
+
+  //! Score fills of several pairs (each side ≥ 1 and < 2^31 − 1024 residues, fewer than 2^31
+  //! strips in all) in one launch of the packed 16-bit fill with relative scores: the strips of
+  //! all pairs share the grid, so a few long, narrow pairs fill the GPU together. Result k is
+  //! pair k's, as fill() with rows_first and the score16 variant would give it (kernel_seconds
+  //! and flag_wait_share are the batch's). The scheme must be scheme_relative16 (and every pair
+  //! within score_range.hpp's bound); options' max_blocks and watchdog apply, its variant, score
+  //! limit and special rows do not. Throws as fill().
+  std::vector<fill_result> fill_batch(std::span<const batch_pair> pairs, const scoring_scheme& scheme,
+                                      const fill_options& options);
+
+  //! Warps of one round of the batch kernel for this scheme (its co-resident blocks × warps).
+  int batch_round_warps(const scoring_scheme& scheme) const;
 
   //! Device bytes held by this context.
   std::int64_t held_bytes() const;

@@ -37,4 +37,29 @@ __global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_
   poison_next_band(pb, warp, warps, last);
 }
 
+//! Several pairs in one launch (fast_batch, packed 16-bit only): each warp takes the batch's next
+//! strip by ticket when it is done with one (Chen et al.'s persistent kernel with an atomic queue
+//! head). Strip s − 1 of a pair is on level s − 1, an earlier ticket, taken by a warp that is
+//! running or done with it (the grid is co-resident), so the wait on it cannot deadlock.
+template <typename policy_t>
+__global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_per_sm)
+    fast_fill_batch_kernel(fast_batch batch) {
+  static_assert(policy_t::packed16, "the batch kernel runs the packed 16-bit fill");
+  extern __shared__ std::uint8_t smem_raw[];
+  auto* prof = reinterpret_cast<profile_entry<policy_t::profile_words>*>(smem_raw) +
+               std::size_t(threadIdx.x / 32) * std::size_t(policy_t::halves) * std::size_t(policy_t::profile_rows(batch.ranks)) * 32;
+  constexpr unsigned full = 0xffffffffu;
+  int s = 0;  // the level of strip g: a warp's tickets only grow, so s only moves on
+  for (;;) {
+    int g = 0;
+    if ((threadIdx.x & 31) == 0) g = atomicAdd(batch.d_next, 1);
+    g = __shfl_sync(full, g, 0);
+    if (g >= batch.strips) break;
+    if (__any_sync(full, *static_cast<volatile std::int32_t*>(batch.d_error) != 0)) break;
+    while (batch.level_first[s + 1] <= g) ++s;
+    flag_sync sync;
+    fill_strip16<policy_t>(batch.problems[g - batch.level_first[s]], s, prof, sync);
+  }
+}
+
 }  // namespace swat::fast

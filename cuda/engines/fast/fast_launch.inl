@@ -26,6 +26,19 @@ int launch_fill(const cuda::device_context& dev, const fast_problem& pb, int max
 }
 
 template <typename policy_t>
+int launch_fill_batch(const cuda::device_context& dev, const fast_batch& batch, int max_blocks, cudaStream_t stream) {
+  const std::size_t smem = profile_smem_bytes<policy_t>(batch.ranks);
+  const int cap = cuda::max_coresident_blocks(dev, fast_fill_batch_kernel<policy_t>, policy_t::block_threads, smem);
+  const int wanted = (batch.strips + policy_t::warps_per_block - 1) / policy_t::warps_per_block;
+  int blocks = std::min(cap, wanted);
+  if (max_blocks > 0) blocks = std::min(blocks, max_blocks);
+  blocks = std::max(blocks, 1);
+  cuda::launch_cooperative(dev, fast_fill_batch_kernel<policy_t>, dim3(unsigned(blocks)),
+                           dim3(policy_t::block_threads), smem, stream, batch);
+  return blocks;
+}
+
+template <typename policy_t>
 int fill_round_warps(const cuda::device_context& dev, int ranks, int max_blocks) {
   const int cap = cuda::max_coresident_blocks(dev, fast_fill_kernel<policy_t>, policy_t::block_threads,
                                               profile_smem_bytes<policy_t>(ranks));

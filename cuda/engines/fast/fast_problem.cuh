@@ -119,6 +119,25 @@ struct fast_problem {
   std::int32_t* d_special_max;
 };
 
+//! Several whole fills in one launch of the packed 16-bit fill (fast_kernel.cuh,
+//! fast_fill_batch_kernel). The problems are sorted by strips, most first, and the batch's strips
+//! go level by level: strip g is strip s of problem g − level_first[s], for the s with
+//! level_first[s] ≤ g < level_first[s + 1] (level s holds strip s of every problem with more
+//! than s strips, a prefix of them). Every pair's chain of strips thus moves on at once, not one
+//! pair after the other. Warps take strips by ticket (d_next) as they finish one, so a warp whose
+//! strips are short (a narrow pair) takes more of them. Each pair has its own problem (sequences, borders, flags, bests, best so
+//! far); all share one error word (problems[p].d_error), so an error anywhere stops the batch.
+struct fast_batch {
+  const fast_problem* problems;     //!< pairs problems, in device memory
+  const std::int32_t* level_first;  //!< levels + 1 strip numbers, in device memory
+  std::int32_t pairs;
+  std::int32_t levels;              //!< the most strips of a problem
+  std::int32_t strips;              //!< level_first[levels]: every strip of the batch
+  std::int32_t ranks;               //!< every problem's ranks (the profile's rows)
+  std::int32_t* d_error;            //!< the shared error word
+  std::int32_t* d_next;             //!< the next strip no warp has taken (zeroed by the host)
+};
+
 //! cell_beats, or with rows_first its transpose (the higher score, then the smaller row, then the
 //! smaller column): the best cell of a transposed fill is the original's best cell transposed.
 #if defined(__CUDACC__)
