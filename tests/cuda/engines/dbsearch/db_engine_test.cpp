@@ -382,9 +382,13 @@ TEST(DbEngine, GenesAgainstGenomesLongerThanTheScanTakesRunAsWindowsOfOneScan) {
       const std::size_t at = d.find(" windows of ");
       if (at == std::string::npos) continue;
       windowed = true;
-      long long width = 0, overlap = 0;  // "… windows of W (overlap O) …"
+      long long width = 0, overlap = 0;  // "… in K windows of W (overlap O) …"
       ASSERT_EQ(std::sscanf(d.c_str() + at, " windows of %lld (overlap %lld)", &width, &overlap), 2) << d;
-      if (narrow)
+      // The line is the last windowed long side's (an order of addresses): a side beyond the
+      // scan's limit that one window holds is that window, whatever its width.
+      if (d.find(" in 1 windows of ") != std::string::npos)
+        EXPECT_LT(width, 4 * overlap) << d;
+      else if (narrow)
         EXPECT_LE(width, 3 * overlap) << d;
       else
         EXPECT_GE(width, 4 * overlap) << d;
@@ -411,6 +415,39 @@ TEST(DbEngine, GenesAgainstGenomesLongerThanTheScanTakesRunAsWindowsOfOneScan) {
     for (std::size_t k = 0; k < jobs.size(); ++k)
       EXPECT_EQ(alns[k], cpu[k]) << "gene " << jobs[k].query_index << " genome " << jobs[k].target_index;
   }
+}
+
+TEST(DbEngine, FewGenesAgainstGenomesAreFilledWholeAtOnce) {
+  SWAT_REQUIRE_DEVICE();
+  // Few tasks for a scan of windows (three genes against two genomes, both beyond the scan's
+  // target limit): the registered windows give the pairs whole to the fast engine, which fills
+  // them together (its batches, windows of the genomes where a chain of strips is long). Every
+  // best cell equals the CPU engine's, copies (and a tie of two equal copies) included.
+  const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
+  std::mt19937 rng(1127);
+  std::vector<std::vector<std::uint8_t>> genes, genomes;
+  for (std::size_t len : {2000, 5000, 9000}) genes.push_back(test::random_residues(rng, len, s));
+  for (std::size_t len : {200000, 330000}) genomes.push_back(test::random_residues(rng, len, s));
+  for (std::size_t k = 0; k < genes.size(); ++k) {
+    std::vector<std::uint8_t>& g = genomes[k % genomes.size()];
+    const std::size_t at = (k + 1) * g.size() / 5;
+    std::copy(genes[k].begin(), genes[k].end(), g.begin() + std::ptrdiff_t(at));
+    if (k == 1) std::copy(genes[k].begin(), genes[k].end(), g.begin() + std::ptrdiff_t(at + g.size() / 2));
+  }
+  const std::vector<residue_span> qs(genes.begin(), genes.end()), ts(genomes.begin(), genomes.end());
+  const std::vector<best_cell> want = test_support::cpu_cells(qs, ts, s);
+  engine_options o;
+  o.gpu_id = swat::test::test_device().id();
+  const scan_options so;
+  auto db = with_windows(make_db_engine(fast::make_fast_engine(o), std::make_unique<cpu_engine>(0), so, o.gpu_id),
+                         scan_window_limits(so));
+  std::vector<best_cell> got(want.size());
+  db->search(qs, ts, s, got, {});
+  for (std::size_t k = 0; k < want.size(); ++k)
+    EXPECT_EQ(got[k], want[k]) << "gene " << k / ts.size() << " genome " << k % ts.size();
+  const std::vector<std::string> d = db->decisions();
+  EXPECT_TRUE(std::any_of(d.begin(), d.end(), [](const std::string& x) { return x.find("6 tall pairs whole") == 0; }))
+      << (d.empty() ? std::string("no decisions") : d.front());
 }
 
 }  // namespace
