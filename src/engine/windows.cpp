@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <tuple>
 
@@ -182,6 +183,7 @@ class windowed_engine final : public engine {
     // the windows' overlaps): bench shapes' genes_genome scan 0.69 → 0.39 s on one H100
     // (bench/results/tall_batch_h100.csv).
     std::vector<pair_job> at_once;
+    std::set<std::pair<std::vector<std::pair<const void*, std::size_t>>, bool>> whole_sets;  // their keys
     for (auto set = together.begin(); set != together.end() && limits_.fill_tasks > 0;) {
       std::int64_t tasks = 0;
       bool all = true;
@@ -196,6 +198,7 @@ class windowed_engine final : public engine {
       for (const tall_group* g : set->second)
         for (const auto& [q, t] : g->pairs) at_once.push_back({q, t, queries[q], targets[t]});
       last_windows_.groups -= std::int64_t(set->second.size());
+      whole_sets.insert(set->first);
       set = together.erase(set);
     }
     if (!at_once.empty()) {
@@ -229,9 +232,10 @@ class windowed_engine final : public engine {
     // Long sides too short for windows (a small genome beside larger ones) whose pairs are exactly
     // a search of windows' short sides join it as one window each, when no wider than its
     // windows (after any narrowing): their tasks run beside the others' instead of in a search
-    // of their own, too small to fill the GPU. One window is the whole pair: exact as it is.
+    // of their own, too small to fill the GPU. One window is the whole pair: exact as it is. Those
+    // of a search given whole join its pairs (when the inner engine fills them at once too).
     std::map<std::tuple<const void*, std::size_t, bool>, tall_group> joining;
-    for (std::size_t q = 0; q < queries.size() && !together.empty(); ++q)
+    for (std::size_t q = 0; q < queries.size() && (!together.empty() || !whole_sets.empty()); ++q)
       for (std::size_t t : rest[q]) {
         const bool long_is_query = queries[q].size() >= targets[t].size();  // as plan_for
         const residue_span long_side = long_is_query ? queries[q] : targets[t];
@@ -248,6 +252,17 @@ class windowed_engine final : public engine {
     for (auto& [key, g] : joining) {
       std::vector<std::pair<const void*, std::size_t>> ids;
       for (const residue_span& r : g.shorts) ids.emplace_back(r.data(), r.size());
+      if (whole_sets.count({ids, g.long_is_query}) != 0) {
+        const bool all = std::all_of(g.pairs.begin(), g.pairs.end(), [&](const std::pair<std::size_t, std::size_t>& p) {
+          return inner_->scores_tall_pairs_at_once(queries[p.first], targets[p.second], scheme);
+        });
+        if (!all) continue;
+        for (const auto& [q, t] : g.pairs) {
+          at_once.push_back({q, t, queries[q], targets[t]});
+          joined_targets[q].push_back(t);
+        }
+        continue;
+      }
       const auto set = together.find({std::move(ids), g.long_is_query});
       if (set == together.end()) continue;
       const window_plan like = plans.at(set->second.front());

@@ -378,12 +378,13 @@ TEST(windows, searches_of_few_tasks_take_narrower_windows) {
 //! what reaches its search() and its score_many().
 class at_once_spy final : public engine {
  public:
-  explicit at_once_spy(bool at_once) : at_once_(at_once) {}
+  //! at_once: pairs whose longer side is longer than `longer_than` residues are filled at once.
+  at_once_spy(bool at_once, std::size_t longer_than) : at_once_(at_once), longer_than_(longer_than) {}
   std::string name() const override { return "at-once-spy"; }
   alignment align(residue_span q, residue_span t, const scoring_scheme& s) override { return cpu_.align(q, t, s); }
   bool scans_first() const override { return true; }
   bool scores_tall_pairs_at_once(residue_span q, residue_span t, const scoring_scheme&) const override {
-    return at_once_ && std::max(q.size(), t.size()) > 400;  // the pairs beyond the scan's target limit
+    return at_once_ && std::max(q.size(), t.size()) > longer_than_;
   }
   void search(std::span<const residue_span> queries, std::span<const residue_span> targets, const scoring_scheme& s,
               std::span<best_cell> results, const progress_fn& progress) override {
@@ -400,20 +401,24 @@ class at_once_spy final : public engine {
 
  private:
   bool at_once_;
+  std::size_t longer_than_;
   cpu_engine cpu_{1};
 };
 
 TEST(windows, searches_of_few_tasks_go_whole_to_an_engine_that_fills_tall_pairs_at_once) {
   // As above, but the engine fills tall pairs together (the fast engine's batches): a search of
-  // too few tasks goes to its score_many whole instead of narrower windows; with enough tasks, or
-  // an engine that does not, the windows stay. Every cell is the reference's either way.
+  // too few tasks goes to its score_many whole instead of narrower windows, and so do the pairs
+  // of a long side too short for windows that would have joined it, when the engine fills them at
+  // once too; with enough tasks, or an engine that does not, the windows stay. Every cell is the
+  // reference's either way.
   window_limits limits = limits_of_a_database_engine();
   std::mt19937 rng(61);
   const scoring_scheme s = test::dna_scheme();
-  for (const bool at_once : {false, true})
+  for (const int mode : {0, 1, 2})  // 0: no batches; 1: pairs beyond the scan's limit (400); 2: every pair
     for (const std::int64_t fill : {std::int64_t(12), std::int64_t(20), std::int64_t(1000)}) {
+      const bool at_once = mode > 0;
       limits.fill_tasks = fill;
-      auto spy = std::make_unique<at_once_spy>(at_once);
+      auto spy = std::make_unique<at_once_spy>(at_once, mode == 2 ? 0 : 400);
       at_once_spy* seen = spy.get();
       auto windowed = with_windows(std::move(spy), limits);
       std::vector<std::vector<std::uint8_t>> shorts, longs;
@@ -424,7 +429,7 @@ TEST(windows, searches_of_few_tasks_go_whole_to_an_engine_that_fills_tall_pairs_
       std::vector<residue_span> qs(shorts.begin(), shorts.end()), ts(longs.begin(), longs.end());
       std::vector<best_cell> cells(qs.size() * ts.size());
       windowed->search(qs, ts, s, cells, {});
-      const std::string what = std::string(at_once ? "at once" : "windows only") + ", fill " + std::to_string(fill);
+      const std::string what = "mode " + std::to_string(mode) + ", fill " + std::to_string(fill);
       for (std::size_t q = 0; q < qs.size(); ++q)
         for (std::size_t t = 0; t < ts.size(); ++t) {
           const alignment want = reference::align(qs[q], ts[t], s);
@@ -433,10 +438,11 @@ TEST(windows, searches_of_few_tasks_go_whole_to_an_engine_that_fills_tall_pairs_
         }
       // 30 tasks at four overlaps wide: enough for 12 at once (24), too few for 20 or 1,000.
       const bool whole = at_once && fill > 12;
-      EXPECT_EQ(seen->whole, whole ? 6u : 0u) << what;  // 3 short sides x the 2 long sides
+      // 3 short sides x the 2 long sides, and x the short long side when it joins them
+      EXPECT_EQ(seen->whole, !whole ? 0u : mode == 2 ? 9u : 6u) << what;
       EXPECT_EQ(seen->longest_whole, whole ? 2600u : 0u) << what;
       if (whole)
-        EXPECT_EQ(seen->searched, 3u) << what;  // the short long side's pairs alone
+        EXPECT_EQ(seen->searched, mode == 2 ? 0u : 3u) << what;  // the short long side's pairs alone
       else
         EXPECT_GE(seen->searched, 33u) << what;  // at least 30 tasks of windows and the 3 joined pairs
       const std::vector<std::string> d = windowed->decisions();

@@ -252,6 +252,9 @@ class fast_engine final : public engine {
   //! times as long are filled transposed (fewer than 64 strips of the query: one warp each).
   static constexpr std::size_t transpose_max_query = std::size_t(1) << 16;
   static constexpr std::size_t transpose_min_ratio = 4;
+  //! score_many's batches take pairs whose longer side is at least this many times the shorter
+  //! (a 40 kb gene against a 0.11 Mb genome: 109 strips of 40 kb columns).
+  static constexpr std::size_t batch_min_ratio = 2;
   //! Score-only pairs of at least this many cells keep the special rows of their fill for the
   //! traceback that may follow (a few gigabytes for a megabase pair: at most half the free memory).
   static constexpr double special_min_cells = double(1ll << 32);
@@ -264,18 +267,21 @@ class fast_engine final : public engine {
   static std::int64_t batch_strip_rows() { return variant_strip_rows(fill_variant::score16); }
 
   //! Which side of a tall, narrow pair score_many's batches take as rows (none: not such a pair):
-  //! the target where score_only fills the pair transposed, the query where the pair has that
-  //! shape the other way round and keeps no special rows.
+  //! the longer, at least batch_min_ratio times the shorter, which is shorter than
+  //! transpose_max_query (its strips are the rows' 1,024-row strips, many of them; a target as the
+  //! rows only with symmetric scores, filled transposed as score_only does). A long query's
+  //! special rows are not kept in a batch: score_many's pairs are many, and one pair's rows are
+  //! all the traceback could reuse.
   enum class tall_side { none, query, target };
   tall_side tall_rows(residue_span query, residue_span target, const scoring_scheme& scheme) const {
     const std::size_t q = query.size(), t = target.size();
     if (q == 0 || t == 0) return tall_side::none;
     const double bands = double(band_devices_.size());
     if (bands >= 2 && double(q) >= bands * band_min_rows && double(q) * double(t) >= band_min_cells) return tall_side::none;
-    if (scheme.symmetric() && q < transpose_max_query && t >= transpose_min_ratio * q) return tall_side::target;
-    if (t < transpose_max_query && q >= transpose_min_ratio * t && double(q) * double(t) < special_min_cells)
-      return tall_side::query;
-    return tall_side::none;
+    const std::size_t shorter = std::min(q, t), longer = std::max(q, t);
+    if (shorter >= transpose_max_query || longer < batch_min_ratio * shorter) return tall_side::none;
+    if (t > q) return scheme.symmetric() ? tall_side::target : tall_side::none;
+    return tall_side::query;
   }
 
   //! The score pass of a long pair through the traceback backend, keeping its special rows

@@ -361,7 +361,8 @@ TEST(DbEngine, GenesAgainstGenomesLongerThanTheScanTakesRunAsWindowsOfOneScan) {
   engine_options o;
   o.gpu_id = swat::test::test_device().id();
   // Windows four overlaps wide (as if the tasks that fill the GPU were unknown), then as the
-  // registered engine cuts them for its GPU: fewer tasks than its SMs, so narrower.
+  // registered engine plans them for its GPU: fewer tasks than its SMs, so whole pairs filled at
+  // once by the fast engine.
   for (const bool narrow : {false, true}) {
     const scan_options so;
     window_limits limits = scan_window_limits(so);
@@ -393,7 +394,14 @@ TEST(DbEngine, GenesAgainstGenomesLongerThanTheScanTakesRunAsWindowsOfOneScan) {
       else
         EXPECT_GE(width, 4 * overlap) << d;
     }
-    EXPECT_TRUE(windowed);
+    // As the registered engine cuts them, the search has fewer tasks than the GPU's SMs: its
+    // pairs go whole to the fast engine, which fills them at once (no windows).
+    const std::vector<std::string> d = db->decisions();
+    const bool at_once = std::any_of(d.begin(), d.end(), [](const std::string& x) {
+      return x.find("tall pairs whole, filled at once") != std::string::npos;
+    });
+    EXPECT_EQ(windowed, !narrow);
+    EXPECT_EQ(at_once, narrow);
     int saturated = 0;
     for (const best_cell& c : want) saturated += c.score > 32767 - s.max_score();
     EXPECT_GT(saturated, 0);  // the long genes' copies: rescanned at 32 bits
