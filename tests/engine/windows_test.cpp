@@ -336,6 +336,24 @@ TEST(windows, beyond_a_database_engines_target_limit_windows_widen_or_stay_withi
   }
 }
 
+//! Genes against genomes in small: three short sides of 70, 50 and 30 residues, and long sides
+//! holding copies of them (ties): 2,600 and 1,700 residues, beyond limits_of_a_database_engine's
+//! target limit, and 270, too short for windows.
+struct few_tasks_data {
+  std::vector<std::vector<std::uint8_t>> shorts, longs;
+  std::vector<residue_span> qs, ts;
+  explicit few_tasks_data(std::mt19937& rng) {
+    for (int k = 0; k < 3; ++k) shorts.push_back(test::random_residues(rng, 70 - std::size_t(k) * 20, 4));
+    longs.push_back(long_with_copies(rng, shorts[0], 2600, 4, 4));
+    longs.push_back(long_with_copies(rng, shorts[2], 1700, 4, 3));
+    longs.push_back(long_with_copies(rng, shorts[1], 270, 4, 2));
+    qs.assign(shorts.begin(), shorts.end());
+    ts.assign(longs.begin(), longs.end());
+  }
+  few_tasks_data(const few_tasks_data&) = delete;  // qs and ts point into shorts and longs
+  few_tasks_data& operator=(const few_tasks_data&) = delete;
+};
+
 TEST(windows, searches_of_few_tasks_take_narrower_windows) {
   // Genes against genomes: few short sides whose overlap is long, long sides beyond the engine's
   // target limit. Where the search has fewer tasks than keep the engine busy (fill_tasks), the
@@ -351,12 +369,9 @@ TEST(windows, searches_of_few_tasks_take_narrower_windows) {
     auto spy = std::make_unique<search_spy>();
     search_spy* seen = spy.get();
     auto windowed = with_windows(std::move(spy), limits);
-    std::vector<std::vector<std::uint8_t>> shorts, longs;
-    for (int k = 0; k < 3; ++k) shorts.push_back(test::random_residues(rng, 70 - std::size_t(k) * 20, 4));
-    longs.push_back(long_with_copies(rng, shorts[0], 2600, 4, 4));
-    longs.push_back(long_with_copies(rng, shorts[2], 1700, 4, 3));
-    longs.push_back(long_with_copies(rng, shorts[1], 270, 4, 2));  // too short for windows: joins as one
-    std::vector<residue_span> qs(shorts.begin(), shorts.end()), ts(longs.begin(), longs.end());
+    const few_tasks_data data(rng);  // the 270-residue side, too short for windows, joins as one
+    const std::vector<residue_span>& qs = data.qs;
+    const std::vector<residue_span>& ts = data.ts;
     std::vector<best_cell> cells(qs.size() * ts.size());
     windowed->search(qs, ts, s, cells, {});
     for (std::size_t q = 0; q < qs.size(); ++q)
@@ -421,12 +436,9 @@ TEST(windows, searches_of_few_tasks_go_whole_to_an_engine_that_fills_tall_pairs_
       auto spy = std::make_unique<at_once_spy>(at_once, mode == 2 ? 0 : 400);
       at_once_spy* seen = spy.get();
       auto windowed = with_windows(std::move(spy), limits);
-      std::vector<std::vector<std::uint8_t>> shorts, longs;
-      for (int k = 0; k < 3; ++k) shorts.push_back(test::random_residues(rng, 70 - std::size_t(k) * 20, 4));
-      longs.push_back(long_with_copies(rng, shorts[0], 2600, 4, 4));
-      longs.push_back(long_with_copies(rng, shorts[2], 1700, 4, 3));
-      longs.push_back(long_with_copies(rng, shorts[1], 270, 4, 2));  // not tall: searched
-      std::vector<residue_span> qs(shorts.begin(), shorts.end()), ts(longs.begin(), longs.end());
+      const few_tasks_data data(rng);  // the 270-residue side is not tall: searched, or joins the whole pairs
+      const std::vector<residue_span>& qs = data.qs;
+      const std::vector<residue_span>& ts = data.ts;
       std::vector<best_cell> cells(qs.size() * ts.size());
       windowed->search(qs, ts, s, cells, {});
       const std::string what = "mode " + std::to_string(mode) + ", fill " + std::to_string(fill);
