@@ -11,11 +11,11 @@
 #include <system_error>
 #include <optional>
 #include <thread>
-#include <unordered_map>
 
 #include "cuda/common/device_context.hpp"
 #include "cuda/engines/dbsearch/db_align.hpp"
 #include "cuda/engines/dbsearch/db_boxes.hpp"
+#include "cuda/engines/dbsearch/db_unique.hpp"
 #include "engine/gpu_selection.hpp"
 #include "engine/registry.hpp"
 #include "engine/windows.hpp"
@@ -152,7 +152,7 @@ class db_engine final : public engine {
     // Boxes of identical residues (a sequence the database holds more than once, hit by the
     // same query) have one alignment: each is aligned once.
     std::vector<std::size_t> small_first = first_of_equal(small), large_first = first_of_equal(large);
-    const std::vector<pair_job> small_unique = pick(small, small_first), large_unique = pick(large, large_first);
+    const std::vector<pair_job> small_unique = pick_unique(small, small_first), large_unique = pick_unique(large, large_first);
     // Boxes up to large_box_cells: filled and walked on the GPU many at once (db_boxes.hpp), in a
     // thread of their own while this one gives the pair engines the larger boxes.
     std::vector<alignment> small_out(small_unique.size()), large_out(large_unique.size());
@@ -352,46 +352,6 @@ class db_engine final : public engine {
                                   : std::string("the pair engine")));
   }
 
-  //! For each job, the first job with the same query and target residues (itself if none).
-  static std::vector<std::size_t> first_of_equal(const std::vector<pair_job>& jobs) {
-    const auto hash = [](residue_span q, residue_span t) {
-      std::uint64_t h = 1469598103934665603ull;  // FNV-1a over both spans and their lengths
-      const auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 1099511628211ull; };
-      mix(q.size());
-      for (auto r : q) mix(std::uint64_t(r));
-      mix(t.size());
-      for (auto r : t) mix(std::uint64_t(r));
-      return h;
-    };
-    const auto same = [](residue_span a, residue_span b) { return std::ranges::equal(a, b); };
-    std::unordered_map<std::uint64_t, std::vector<std::size_t>> seen;
-    std::vector<std::size_t> first(jobs.size());
-    for (std::size_t k = 0; k < jobs.size(); ++k) {
-      first[k] = k;
-      auto& bucket = seen[hash(jobs[k].query, jobs[k].target)];
-      for (std::size_t e : bucket)
-        if (same(jobs[e].query, jobs[k].query) && same(jobs[e].target, jobs[k].target)) {
-          first[k] = e;
-          break;
-        }
-      if (first[k] == k) bucket.push_back(k);
-    }
-    return first;
-  }
-
-  //! The jobs that are their own first (first_of_equal), renumbering `first` to index them.
-  static std::vector<pair_job> pick(const std::vector<pair_job>& jobs, std::vector<std::size_t>& first) {
-    std::vector<pair_job> unique;
-    std::vector<std::size_t> slot(jobs.size());
-    for (std::size_t k = 0; k < jobs.size(); ++k) {
-      if (first[k] == k) {
-        slot[k] = unique.size();
-        unique.push_back(jobs[k]);
-      }
-      first[k] = slot[first[k]];
-    }
-    return unique;
-  }
 
   //! Large boxes: one fill of the pair engine leaves most of the GPU idle (a box of 35k rows
   //! keeps ~140 warps busy), so with more_pairs several boxes run at once, one engine and host
