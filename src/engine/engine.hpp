@@ -92,6 +92,13 @@ class engine {
                                          const scoring_scheme& /*scheme*/) const {
     return false;
   }
+  //! The best cell of every job into results[k], for jobs that scores_tall_pairs_at_once accepts:
+  //! filled together (a database engine hands them to its pair engine, not to its scan, which
+  //! would take a long query whole). Default: score_many.
+  virtual void score_tall_pairs(std::span<const pair_job> jobs, const scoring_scheme& scheme,
+                                std::span<best_cell> results, const progress_fn& progress) {
+    score_many(jobs, scheme, results, progress);
+  }
   //! The caller promises that these targets (their residues, at these addresses) stay as they
   //! are until the engine goes or pin_targets() is called again (a server's resident database):
   //! a database engine then keeps them prepared (packed, on the GPU) between searches of exactly

@@ -70,6 +70,12 @@ class fallback_engine final : public engine {
   bool scores_tall_pairs_at_once(residue_span query, residue_span target, const scoring_scheme& scheme) const override {
     return gpu_->scores_tall_pairs_at_once(query, target, scheme);
   }
+  void score_tall_pairs(std::span<const pair_job> jobs, const scoring_scheme& scheme, std::span<best_cell> results,
+                        const progress_fn& progress) override {
+    run_split(jobs, scheme, results, [&](engine& e, std::span<const pair_job> part, std::span<best_cell> out) {
+      e.score_tall_pairs(part, scheme, out, progress);
+    });
+  }
   bool scans_single_pair_first(std::int64_t query, std::int64_t target) const override {
     return gpu_->scans_single_pair_first(query, target);
   }

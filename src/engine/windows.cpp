@@ -63,6 +63,11 @@ class windowed_engine final : public engine {
   bool scores_tall_pairs_at_once(residue_span query, residue_span target, const scoring_scheme& scheme) const override {
     return inner_->scores_tall_pairs_at_once(query, target, scheme);
   }
+  //! Such pairs are filled whole by the inner engine (no windows of this one).
+  void score_tall_pairs(std::span<const pair_job> jobs, const scoring_scheme& scheme, std::span<best_cell> results,
+                        const progress_fn& progress) override {
+    inner_->score_tall_pairs(jobs, scheme, results, progress);
+  }
   //! Pinned targets reach the inner engine; its searches of windows are of other targets.
   void pin_targets(std::span<const residue_span> targets) override { inner_->pin_targets(targets); }
   std::vector<std::pair<std::string, double>> stage_seconds() const override { return inner_->stage_seconds(); }
@@ -201,8 +206,12 @@ class windowed_engine final : public engine {
       whole_sets.insert(set->first);
       set = together.erase(set);
     }
-    if (!at_once.empty()) {
-      last = together.empty() ? nullptr : together.rbegin()->second.back();
+    if (!at_once.empty()) {  // the last windowed group, in the order of `tall`, is among those left
+      std::set<const tall_group*> left;
+      for (const auto& set : together) left.insert(set.second.begin(), set.second.end());
+      last = nullptr;
+      for (const auto& entry : tall)
+        if (left.count(&entry.second) != 0) last = &entry.second;
       windowed = !together.empty();
     }
     // Otherwise such a search takes narrower windows, three or two overlaps wide: each task's
@@ -299,7 +308,7 @@ class windowed_engine final : public engine {
     if (!windowed && at_once.empty()) return inner_->search(queries, targets, scheme, results, progress);
     if (!at_once.empty()) {
       std::vector<best_cell> out(at_once.size());
-      inner_->score_many(at_once, scheme, out, progress);
+      inner_->score_tall_pairs(at_once, scheme, out, progress);
       for (std::size_t k = 0; k < at_once.size(); ++k)
         results[at_once[k].query_index * targets.size() + at_once[k].target_index] = out[k];
       at_once_pairs_ = at_once.size();

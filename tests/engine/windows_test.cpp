@@ -390,7 +390,7 @@ TEST(windows, searches_of_few_tasks_take_narrower_windows) {
 }
 
 //! A database engine whose pair engine fills tall pairs together (scores_tall_pairs_at_once):
-//! what reaches its search() and its score_many().
+//! what reaches its search() and its score_tall_pairs().
 class at_once_spy final : public engine {
  public:
   //! at_once: pairs whose longer side is longer than `longer_than` residues are filled at once.
@@ -406,8 +406,8 @@ class at_once_spy final : public engine {
     searched += queries.size() * targets.size();
     cpu_.search(queries, targets, s, results, progress);
   }
-  void score_many(std::span<const pair_job> jobs, const scoring_scheme& s, std::span<best_cell> results,
-                  const progress_fn& progress) override {
+  void score_tall_pairs(std::span<const pair_job> jobs, const scoring_scheme& s, std::span<best_cell> results,
+                        const progress_fn& progress) override {
     whole += jobs.size();
     for (const pair_job& j : jobs) longest_whole = std::max(longest_whole, std::max(j.query.size(), j.target.size()));
     cpu_.score_many(jobs, s, results, progress);
@@ -422,7 +422,7 @@ class at_once_spy final : public engine {
 
 TEST(windows, searches_of_few_tasks_go_whole_to_an_engine_that_fills_tall_pairs_at_once) {
   // As above, but the engine fills tall pairs together (the fast engine's batches): a search of
-  // too few tasks goes to its score_many whole instead of narrower windows, and so do the pairs
+  // too few tasks goes to its score_tall_pairs whole instead of narrower windows, and so do the pairs
   // of a long side too short for windows that would have joined it, when the engine fills them at
   // once too; with enough tasks, or an engine that does not, the windows stay. Every cell is the
   // reference's either way.

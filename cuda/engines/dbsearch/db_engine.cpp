@@ -231,12 +231,7 @@ class db_engine final : public engine {
     const bool one_query = std::all_of(jobs.begin(), jobs.end(), [&](const pair_job& j) {
       return j.query.data() == jobs.front().query.data() && j.query.size() == jobs.front().query.size();
     });
-    // Targets longer than the scan takes (whole genomes: tall pairs given whole) go to the pair
-    // engine, which fills such pairs together; the scan would only hand them back.
-    const bool too_long = std::any_of(jobs.begin(), jobs.end(), [&](const pair_job& j) {
-      return j.target.size() > std::size_t(options_.max_target_length);
-    });
-    if (jobs.size() < min_scan_targets || !one_query || too_long || !scan_supports(scheme))
+    if (jobs.size() < min_scan_targets || !one_query || !scan_supports(scheme))
       return pairs_->score_many(jobs, scheme, results, progress);
     std::vector<residue_span> targets;
     targets.reserve(jobs.size());
@@ -247,6 +242,11 @@ class db_engine final : public engine {
 
   bool scores_tall_pairs_at_once(residue_span query, residue_span target, const scoring_scheme& scheme) const override {
     return pairs_->scores_tall_pairs_at_once(query, target, scheme);
+  }
+  //! Tall pairs whole (a search of too few tasks for a scan of windows): the pair engine's batches.
+  void score_tall_pairs(std::span<const pair_job> jobs, const scoring_scheme& scheme, std::span<best_cell> results,
+                        const progress_fn& progress) override {
+    pairs_->score_many(jobs, scheme, results, progress);
   }
 
   void search(std::span<const residue_span> queries, std::span<const residue_span> targets,

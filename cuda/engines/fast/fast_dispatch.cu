@@ -207,6 +207,12 @@ fill_context::~fill_context() = default;
 
 std::int64_t fill_context::held_bytes() const { return std::int64_t(impl_->buffer.bytes()); }
 
+void fill_context::release() {
+  impl_->dev.make_current();
+  SWAT_CUDA_CHECK(cudaStreamSynchronize(impl_->stream));
+  impl_->buffer.release();
+}
+
 fill_result fill_context::fill(residue_span query, residue_span target, const scoring_scheme& scheme,
                                const fill_options& options) {
   const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());

@@ -74,8 +74,9 @@ class fast_engine final : public engine {
     return aln;
   }
 
+  //! One GPU's batches: with several GPUs (--gpus) a scan of windows spreads over all of them.
   bool scores_tall_pairs_at_once(residue_span query, residue_span target, const scoring_scheme& scheme) const override {
-    return scheme_relative16(scheme) && tall_rows(query, target, scheme) != tall_side::none;
+    return band_devices_.empty() && scheme_relative16(scheme) && tall_rows(query, target, scheme) != tall_side::none;
   }
 
   best_cell score_only(residue_span query, residue_span target, const scoring_scheme& scheme) override {
@@ -127,7 +128,7 @@ class fast_engine final : public engine {
     if (scheme_relative16(scheme))
       for (std::size_t k = 0; k < jobs.size(); ++k)
         if (tall_rows(jobs[k].query, jobs[k].target, scheme) != tall_side::none) tall.push_back(k);
-    if (tall.size() < 2) return engine::score_many(jobs, scheme, results, progress);
+    if (tall.empty()) return engine::score_many(jobs, scheme, results, progress);
     std::vector<bool> batched(jobs.size(), false);
     for (std::size_t k : tall) batched[k] = true;
     for (std::size_t k = 0; k < jobs.size(); ++k)
@@ -141,6 +142,7 @@ class fast_engine final : public engine {
       std::size_t job = 0;
       std::int64_t start = 0;  // of the window on the rows
       batch_pair pair;
+      bool whole = true;       // the whole pair, not a window of it
     };
     const std::int64_t rows_per_strip = batch_strip_rows();
     const auto strips = [&](std::int64_t rows) { return (rows + rows_per_strip - 1) / rows_per_strip; };
@@ -171,7 +173,7 @@ class fast_engine final : public engine {
       }
       for (std::int64_t from = 0;; from += width - overlap) {
         const std::int64_t to = std::min(m, from + width);
-        pieces.push_back({k, from, {rows.subspan(std::size_t(from), std::size_t(to - from)), columns, transposed}});
+        pieces.push_back({k, from, {rows.subspan(std::size_t(from), std::size_t(to - from)), columns, transposed}, false});
         if (to == m) break;
       }
     }
@@ -180,9 +182,14 @@ class fast_engine final : public engine {
     // in the first batch.
     std::stable_sort(pieces.begin(), pieces.end(),
                      [](const piece& a, const piece& b) { return a.pair.rows.size() > b.pair.rows.size(); });
-    std::int64_t budget = std::int64_t(double(dev_.free_bytes()) * 0.5) + ctx_.held_bytes();
-    if (options_.max_gpu_mem_bytes > 0)
-      budget = std::min<std::int64_t>(budget, std::int64_t(options_.max_gpu_mem_bytes) - (trace_ ? trace_->held_bytes() : 0));
+    // A batch's budget, taken when it starts (a piece alone may have grown the traceback's buffers).
+    const auto budget_now = [&] {
+      std::int64_t budget = std::int64_t(double(dev_.free_bytes()) * 0.5) + ctx_.held_bytes();
+      if (options_.max_gpu_mem_bytes > 0)
+        budget = std::min<std::int64_t>(budget, std::int64_t(options_.max_gpu_mem_bytes) - (trace_ ? trace_->held_bytes() : 0));
+      return budget;
+    };
+    std::int64_t budget = 0;
     std::vector<batch_pair> pairs;
     std::vector<const piece*> in;
     std::int64_t bytes = 0;
@@ -195,7 +202,7 @@ class fast_engine final : public engine {
     };
     const auto run = [&] {
       if (pairs.empty()) return;
-      if (pairs.size() == 1) {  // alone in its budget: as score_only, the right way round
+      if (pairs.size() == 1 && in.front()->whole) {  // a whole pair alone: as score_only, the right way round
         const piece& p = *in.front();
         best_cell c = p.pair.rows_first ? score_only(p.pair.columns, p.pair.rows, scheme)
                                         : score_only(p.pair.rows, p.pair.columns, scheme);
@@ -212,11 +219,14 @@ class fast_engine final : public engine {
     for (const piece& p : pieces) {
       const std::int64_t need = batch_pair_bytes(std::int64_t(p.pair.rows.size()), std::int64_t(p.pair.columns.size()));
       if (!pairs.empty() && bytes + need > budget) run();
+      if (pairs.empty()) budget = budget_now();
       pairs.push_back(p.pair);
       in.push_back(&p);
       bytes += need;
     }
     run();
+    // Under --max-gpu-mem the batches' buffer goes: the traceback that may follow has the budget.
+    if (options_.max_gpu_mem_bytes > 0) ctx_.release();
     std::uint64_t cells = 0;
     for (std::size_t k : tall) {
       results[k] = best[k];

@@ -132,6 +132,9 @@ class fill_context {
   //! Warps of one round of the batch kernel for this scheme (its co-resident blocks × warps).
   int batch_round_warps(const scoring_scheme& scheme) const;
 
+  //! Frees the context's device buffer now (the next fill allocates again).
+  void release();
+
   //! Device bytes held by this context.
   std::int64_t held_bytes() const;
 

@@ -179,7 +179,9 @@ TEST(DbScan, RandomDatabasesEverySchemeAndGroupWidth) {
                              std::to_string(warps) + (queue ? " queue" : " static") + " order " + std::to_string(order),
                          &want, nullptr, &timing);
               // The orders differ only in launches of several queries: there are some.
-              if (order != 0) EXPECT_GT(timing.shared_batches, 0u) << s.matrix_name;
+              if (order != 0) {
+                EXPECT_GT(timing.shared_batches, 0u) << s.matrix_name;
+              }
             }
           }
         }

@@ -139,5 +139,40 @@ TEST(FastBatch, EngineScoreManyOfTallPairsEqualsTheReference) {
   }
 }
 
+//! score_many's other paths: one tall pair alone (cut into windows of its long side, its chain of
+//! strips being far longer than its cells at the GPU's rate), and several pairs under a small
+//! --max-gpu-mem (several batches, some of one piece); both ways round, every relative scheme.
+TEST(FastBatch, EngineScoreManyAloneAndInSmallBudgets) {
+  SWAT_REQUIRE_DEVICE();
+  std::mt19937 rng(2611);
+  for (const scoring_scheme& s : relative_schemes()) {
+    for (const std::size_t budget : {std::size_t(0), std::size_t(96) << 10}) {
+      engine_options o;
+      o.max_gpu_mem_bytes = budget;
+      auto eng = make_fast_engine(o);
+      std::vector<std::vector<std::uint8_t>> genes, genomes;
+      const int count = budget == 0 ? 1 : 5;
+      for (int g = 0; g < count; ++g) {
+        genes.push_back(test::random_residues(rng, std::uniform_int_distribution<int>(150, 700)(rng), s));
+        auto genome = test::random_residues(rng, std::uniform_int_distribution<int>(9000, 26000)(rng), s);
+        const auto copy = test::related_or_random(rng, genes.back(), std::int64_t(genes.back().size()), s);
+        std::copy(copy.begin(), copy.end(), genome.begin() + std::ptrdiff_t(genome.size() / 3));
+        genomes.push_back(std::move(genome));
+      }
+      std::vector<pair_job> jobs;
+      for (std::size_t g = 0; g < genes.size(); ++g)
+        jobs.push_back(g % 2 == 0 ? pair_job{g, g, genes[g], genomes[g]} : pair_job{g, g, genomes[g], genes[g]});
+      std::vector<best_cell> got(jobs.size());
+      eng->score_many(jobs, s, got, {});
+      for (std::size_t k = 0; k < jobs.size(); ++k) {
+        const alignment a = reference::align(jobs[k].query, jobs[k].target, s);
+        EXPECT_EQ(got[k], (best_cell{a.score, a.query_end, a.target_end}))
+            << "job " << k << " " << jobs[k].query.size() << " x " << jobs[k].target.size() << " budget " << budget
+            << " " << s.matrix_name;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace swat::fast
