@@ -17,6 +17,13 @@ std::int64_t window_overlap(std::int64_t short_len, const scoring_scheme& scheme
   return short_len + (short_len * best + extend - 1) / extend + 1;
 }
 
+std::int64_t window_reach_of_score(std::int64_t short_end, std::int32_t score, const scoring_scheme& scheme) {
+  const std::int64_t extend = scheme.gap_extend, best = scheme.max_score();
+  if (extend <= 0 || best <= 0 || short_end < 1 || score <= 0) return 0;
+  const std::int64_t room = std::max<std::int64_t>(0, short_end * best - std::int64_t(score));
+  return short_end + (room + extend - 1) / extend + 1;
+}
+
 std::optional<window_plan> plan_windows(std::int64_t long_len, std::int64_t short_len, bool long_is_query,
                                         const scoring_scheme& scheme, const window_limits& limits) {
   if (!limits.enabled || short_len < 1) return std::nullopt;
@@ -417,7 +424,7 @@ class windowed_engine final : public engine {
         continue;
       }
       if (plans[k]) {
-        const auto [box, start] = region_before(job, *plans[k]);
+        const auto [box, start] = region_before(job, *plans[k], scheme);
         batch.push_back(box);
         from[k] = start;
       } else {
@@ -619,16 +626,21 @@ class windowed_engine final : public engine {
                              const pair_plan& p, best_cell known, const progress_fn& progress) {
     const best_cell end = known.score > 0 ? known : scan_pair(query, target, scheme, p, progress);
     if (end.score <= 0) return {};
-    const std::pair<pair_job, std::int64_t> box = region_before({0, 0, query, target, end}, p);
+    const std::pair<pair_job, std::int64_t> box = region_before({0, 0, query, target, end}, p, scheme);
     return shifted_back(inner_->align(box.first.query, box.first.target, scheme), box.second, p, end);
   }
 
-  //! The job of the `overlap` residues of the long side before the best cell `job.known`, and
-  //! where that region starts on the long side.
-  static std::pair<pair_job, std::int64_t> region_before(const pair_job& job, const pair_plan& p) {
+  //! The job of the residues of the long side before the best cell `job.known` that an alignment
+  //! of its score ending there can reach (window_reach_of_score, at most the windows' overlap),
+  //! and where that region starts on the long side.
+  static std::pair<pair_job, std::int64_t> region_before(const pair_job& job, const pair_plan& p,
+                                                         const scoring_scheme& scheme) {
     const best_cell& end = job.known;
     const std::int64_t end_long = p.long_is_query ? end.query_end : end.target_end;
-    const std::int64_t from = std::max<std::int64_t>(0, end_long - p.windows.overlap);
+    const std::int64_t end_short = p.long_is_query ? end.target_end : end.query_end;
+    const std::int64_t reach = window_reach_of_score(end_short, end.score, scheme);
+    const std::int64_t before = reach > 0 ? std::min(p.windows.overlap, reach) : p.windows.overlap;
+    const std::int64_t from = std::max<std::int64_t>(0, end_long - before);
     const residue_span long_side = p.long_is_query ? job.query : job.target;
     const residue_span region = long_side.subspan(std::size_t(from), std::size_t(end_long - from));
     pair_job box = job;

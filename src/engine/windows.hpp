@@ -64,6 +64,18 @@ struct window_limits {
 //! above); 0 when there is no bound (gap extension or best score 0).
 std::int64_t window_overlap(std::int64_t short_len, const scoring_scheme& scheme);
 
+//! How far back along the long side from an end cell an alignment of `score` ending there can
+//! reach, when it ends at residue short_end of the short side (0: no bound). Its P ≤ short_end
+//! aligned pairs score at most P · max_score, and its G gap residues on the long side cost at
+//! least ge · G, so score ≤ short_end · max_score − ge · G: it covers at most short_end + G ≤
+//! short_end + ⌊(short_end · max_score − score) / ge⌋ residues of the long side, fewer than this.
+//! The alignment of a hit with a known best cell is computed in that many residues before it
+//! (when fewer than the windows' overlap): every optimal path into the end cell lies there, and
+//! every cell such a path passes holds its whole-matrix value (its best prefix is a prefix of that
+//! path), as in the windows' argument above. E.g. a 40,103-residue gene whose copy scored 70,000
+//! (DNA 2/−3/5/2): 45,207 residues instead of the overlap's 80,207.
+std::int64_t window_reach_of_score(std::int64_t short_end, std::int32_t score, const scoring_scheme& scheme);
+
 //! Windows of a long side: starts (ascending), each window `width` long but the last, which
 //! ends at the long side's end; consecutive windows share `overlap` residues.
 struct window_plan {

@@ -576,6 +576,55 @@ TEST(windows, score_many_and_align_many_mix_whole_and_windowed_pairs) {
   EXPECT_LT(seen->longest, 1500u);
 }
 
+TEST(windows, known_best_cells_are_aligned_within_the_reach_of_their_score) {
+  // Hits of reads whose copies in the genome carry long deletions and insertions of the read
+  // (an alignment spanning far more than the read on the long side) and a tandem repeat of it
+  // (paths that tie): each is aligned in the residues an alignment of its score can reach
+  // (window_reach_of_score), never fewer than its own span, and equals the reference's; the box
+  // is narrower than the windows' overlap whenever the score allows it.
+  std::mt19937 rng(1127);
+  for (const scoring_scheme& s : {test::dna_scheme(), test::dna_scheme(1, -1, 0, 1)}) {
+    window_limits limits = small_limits();
+    limits.min_windows = 1000;
+    auto spy = std::make_unique<spy_engine>();
+    spy_engine* seen = spy.get();
+    auto windowed = with_windows(std::move(spy), limits);
+    std::size_t narrower = 0;
+    for (int k = 0; k < 24; ++k) {
+      const auto read = test::random_residues(rng, 30 + std::size_t(k % 10) * 6, 4);  // windows of 400 at most
+      auto genome = test::random_residues(rng, 3000, 4);
+      std::vector<std::uint8_t> copy;  // the read with a gap in the genome's copy, or with an insertion
+      const std::size_t cut = read.size() / 2, gap = std::size_t(k % 4) * 9;
+      copy.insert(copy.end(), read.begin(), read.begin() + std::ptrdiff_t(cut));
+      if (k % 2 == 0) {
+        const auto extra = test::random_residues(rng, gap, 4);
+        copy.insert(copy.end(), extra.begin(), extra.end());
+        copy.insert(copy.end(), read.begin() + std::ptrdiff_t(cut), read.end());
+      } else {
+        copy.insert(copy.end(), read.begin() + std::ptrdiff_t(std::min(read.size(), cut + gap / 3)), read.end());
+      }
+      if (k % 3 == 0) copy.insert(copy.end(), copy.begin(), copy.end());  // tandem: equal paths
+      const std::size_t at = 1000 + std::size_t(k) * 37;
+      std::copy(copy.begin(), copy.end(), genome.begin() + std::ptrdiff_t(at));
+      const alignment want = reference::align(read, genome, s);
+      ASSERT_GT(want.score, 0);
+      const best_cell end{want.score, want.query_end, want.target_end};
+      const pair_job job{0, 0, residue_span(read).first(std::size_t(end.query_end)),
+                         residue_span(genome).first(std::size_t(end.target_end)), end};
+      const std::int64_t reach = window_reach_of_score(end.query_end, end.score, s);
+      ASSERT_GE(reach, want.target_end - want.target_begin) << "the bound holds the alignment, read " << k;
+      seen->longest = 0;
+      std::vector<alignment> got(1);
+      windowed->align_many(std::span(&job, 1), s, got, {});
+      EXPECT_EQ(got[0], want) << "read " << k << " " << s.matrix_name;
+      EXPECT_LE(std::int64_t(seen->longest), std::max<std::int64_t>(reach, std::int64_t(read.size())))
+          << "read " << k;
+      narrower += reach < window_overlap(std::int64_t(read.size()), s) ? 1 : 0;
+    }
+    EXPECT_GT(narrower, 12u) << s.matrix_name;
+  }
+}
+
 }  // namespace
 }  // namespace swat
 
