@@ -270,14 +270,14 @@ std::vector<fill_result> fill_context::fill_batch(std::span<const batch_pair> pa
   impl_->dev.make_current();
   cudaStream_t st = impl_->stream;
 
-  // The problems by strips, most first (fast_batch): order[k] is the pair of problem k.
-  const auto strips_of = [&](std::size_t k) {
-    return (std::int64_t(pairs[k].rows.size()) + score16_policy::strip_rows - 1) / score16_policy::strip_rows;
-  };
-  std::vector<std::size_t> order(pairs.size());
-  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return strips_of(a) > strips_of(b); });
-  const std::int64_t levels = strips_of(order.front());
+  // The problems by strips, most first, and the strips level by level (fast_batch).
+  std::vector<std::int64_t> pair_strips;
+  for (const batch_pair& p : pairs)
+    pair_strips.push_back((std::int64_t(p.rows.size()) + score16_policy::strip_rows - 1) / score16_policy::strip_rows);
+  const batch_order plan = plan_batch_order(pair_strips);
+  const std::vector<std::size_t>& order = plan.order;  // order[k]: the pair of problem k
+  const std::vector<std::int32_t>& level_first = plan.level_first;
+  const std::int64_t levels = std::int64_t(level_first.size()) - 1;
 
   const std::size_t table_bytes = packed_scheme(scheme).table.size();
   cuda::buffer_layout layout;
@@ -307,13 +307,6 @@ std::vector<fill_result> fill_context::fill_batch(std::span<const batch_pair> pa
       pb.d_wait_cycles = problems.front().d_wait_cycles;
     }
     problems.push_back(pb);
-  }
-  // Level s: strip s of the problems with more than s strips (a prefix: they are sorted).
-  std::vector<std::int32_t> level_first{0};
-  std::size_t active = problems.size();
-  for (std::int64_t s = 0; s < levels; ++s) {
-    while (active > 0 && problems[active - 1].strips <= s) --active;
-    level_first.push_back(level_first.back() + std::int32_t(active));
   }
   SWAT_CUDA_CHECK(cudaMemcpyAsync(b.as<void>(off_problems), problems.data(), problems.size() * sizeof(fast_problem),
                                   cudaMemcpyHostToDevice, st));

@@ -93,6 +93,18 @@ struct batch_pair {
   bool rows_first = false;
 };
 
+//! The order of a batch's strips (fast_batch): the problems are the pairs sorted by strips, most
+//! first (order[k] is the pair of problem k, ties in the pairs' order), and strip s of problem k
+//! is batch strip level_first[s] + k for every problem with more than s strips (levels + 1
+//! entries, the last the batch's strips). Strip s − 1 of a problem thus always comes before strip
+//! s: the warps, which take strips in order, never wait on a strip no warp has taken.
+struct batch_order {
+  std::vector<std::size_t> order;
+  std::vector<std::int32_t> level_first;
+};
+//! batch_order of pairs with these strip counts (each ≥ 1, fewer than 2^31 − 1 strips in all).
+batch_order plan_batch_order(std::span<const std::int64_t> strips);
+
 //! Device bytes one pair of rows × columns adds to a batch (budgets: a batch holds its pairs at once).
 std::int64_t batch_pair_bytes(std::int64_t rows, std::int64_t columns);
 
