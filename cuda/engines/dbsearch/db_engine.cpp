@@ -55,10 +55,12 @@ class db_engine final : public engine {
     return pairs_->score_only(query, target, scheme);
   }
   //! The stages of every search and alignment batch so far, those of the same name summed
-  //! (a command's windows and its other pairs are several searches).
+  //! (a command's windows and its other pairs are several searches), then the pair engine's (its
+  //! batches of tall pairs).
   std::vector<std::pair<std::string, double>> stage_seconds() const override {
-    std::vector<std::pair<std::string, double>> merged;
-    for (const auto& [name, seconds] : stages_) {
+    std::vector<std::pair<std::string, double>> merged, all = stages_;
+    for (auto& stage : pairs_->stage_seconds()) all.push_back(std::move(stage));
+    for (const auto& [name, seconds] : all) {
       const auto same = std::find_if(merged.begin(), merged.end(), [&](const auto& m) { return m.first == name; });
       if (same == merged.end()) merged.emplace_back(name, seconds);
       else same->second += seconds;

@@ -4,8 +4,10 @@
 #include "cuda/engines/fast/fast_engine.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "common/score_range.hpp"
@@ -75,6 +77,9 @@ class fast_engine final : public engine {
   }
 
   //! One GPU's batches: with several GPUs (--gpus) a scan of windows spreads over all of them.
+  //! score_many's batches of tall pairs so far: their time and their launches' (--timing).
+  std::vector<std::pair<std::string, double>> stage_seconds() const override { return stages_; }
+
   bool scores_tall_pairs_at_once(residue_span query, residue_span target, const scoring_scheme& scheme) const override {
     return band_devices_.empty() && scheme_relative16(scheme) && tall_rows(query, target, scheme) != tall_side::none;
   }
@@ -177,6 +182,9 @@ class fast_engine final : public engine {
         if (to == m) break;
       }
     }
+    const auto started = std::chrono::steady_clock::now();
+    double kernel_seconds = 0;
+    std::size_t launches = 0;
     std::vector<best_cell> best(jobs.size());
     // The longest pieces first: when the budget splits them, the longest chains of strips start
     // in the first batch.
@@ -211,6 +219,8 @@ class fast_engine final : public engine {
       } else {
         const std::vector<fill_result> out = ctx_.fill_batch(pairs, scheme, fill_options{});
         for (std::size_t b = 0; b < pairs.size(); ++b) take(*in[b], out[b].best);
+        kernel_seconds += out.front().kernel_seconds;
+        ++launches;
       }
       pairs.clear();
       in.clear();
@@ -227,6 +237,10 @@ class fast_engine final : public engine {
     run();
     // Under --max-gpu-mem the batches' buffer goes: the traceback that may follow has the budget.
     if (options_.max_gpu_mem_bytes > 0) ctx_.release();
+    stages_.push_back({"tall pairs at once " + std::to_string(tall.size()) + " (" + std::to_string(pieces.size()) +
+                           " pieces, " + std::to_string(launches) + " launches)",
+                       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()});
+    stages_.push_back({"tall pairs at once: gpu", kernel_seconds});
     std::uint64_t cells = 0;
     for (std::size_t k : tall) {
       results[k] = best[k];
@@ -365,6 +379,7 @@ class fast_engine final : public engine {
   fill_context ctx_;
   std::vector<int> band_devices_;  //!< --gpus when it names two or more (a GPU named twice: tests)
   trace_progress progress_;
+  std::vector<std::pair<std::string, double>> stages_;  //!< score_many's batches (stage_seconds)
   std::unique_ptr<trace_backend> trace_;  //!< the one-GPU traceback backend, kept between pairs
   scoring_scheme trace_scheme_;           //!< the scheme trace_ was made for
 

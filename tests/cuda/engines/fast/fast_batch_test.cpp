@@ -136,6 +136,10 @@ TEST(FastBatch, EngineScoreManyOfTallPairsEqualsTheReference) {
       cells += std::uint64_t(jobs[k].query.size()) * jobs[k].target.size();
     }
     EXPECT_EQ(reported, cells) << "progress counts every pair's cells once";
+    const auto stages = eng->stage_seconds();  // --timing's line of the batches
+    EXPECT_TRUE(std::any_of(stages.begin(), stages.end(), [](const auto& st) {
+      return st.first.rfind("tall pairs at once ", 0) == 0 && st.second > 0;
+    })) << s.matrix_name;
   }
 }
 
