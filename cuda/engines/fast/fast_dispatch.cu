@@ -257,23 +257,19 @@ std::vector<fill_result> fill_context::fill_batch(std::span<const batch_pair> pa
   if (pairs.empty()) return {};
   if (!scheme_relative16(scheme))
     throw std::invalid_argument("sw_fast: a batch of fills takes a scheme of relative 16-bit scores (o + e + max s <= 26)");
-  std::int64_t strips = 0;
+  // The problems by strips, most first, and the strips level by level (fast_batch; it refuses a
+  // batch of 2^31 strips or more).
+  std::vector<std::int64_t> pair_strips;
   for (const batch_pair& p : pairs) {
     const std::int64_t m = std::int64_t(p.rows.size()), n = std::int64_t(p.columns.size());
     if (m < 1 || n < 1 || m > (1ll << 31) - 1024 || n > (1ll << 31) - 1024)
       throw std::invalid_argument("sw_fast: sequence lengths must be in [1, 2^31 - 1024)");
     if (!within_score_range(std::uint64_t(m), std::uint64_t(n), scheme))
       throw std::invalid_argument("sw_fast: the best score could exceed 2^30");
-    strips += (m + score16_policy::strip_rows - 1) / score16_policy::strip_rows;
+    pair_strips.push_back((m + score16_policy::strip_rows - 1) / score16_policy::strip_rows);
   }
-  if (strips >= (1ll << 31) - 1) throw std::invalid_argument("sw_fast: a batch of fills has too many strips");
   impl_->dev.make_current();
   cudaStream_t st = impl_->stream;
-
-  // The problems by strips, most first, and the strips level by level (fast_batch).
-  std::vector<std::int64_t> pair_strips;
-  for (const batch_pair& p : pairs)
-    pair_strips.push_back((std::int64_t(p.rows.size()) + score16_policy::strip_rows - 1) / score16_policy::strip_rows);
   const batch_order plan = plan_batch_order(pair_strips);
   const std::vector<std::size_t>& order = plan.order;  // order[k]: the pair of problem k
   const std::vector<std::int32_t>& level_first = plan.level_first;

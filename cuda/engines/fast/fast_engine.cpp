@@ -76,10 +76,10 @@ class fast_engine final : public engine {
     return aln;
   }
 
-  //! One GPU's batches: with several GPUs (--gpus) a scan of windows spreads over all of them.
   //! score_many's batches of tall pairs so far: their time and their launches' (--timing).
   std::vector<std::pair<std::string, double>> stage_seconds() const override { return stages_; }
 
+  //! One GPU's batches: with several GPUs (--gpus) a scan of windows spreads over all of them.
   bool scores_tall_pairs_at_once(residue_span query, residue_span target, const scoring_scheme& scheme) const override {
     return band_devices_.empty() && scheme_relative16(scheme) && tall_rows(query, target, scheme) != tall_side::none;
   }
@@ -91,8 +91,7 @@ class fast_engine final : public engine {
                                                                                : fill_variant::score32;
     // Several GPUs (--gpus): a long pair's query rows in one band per GPU, each band handing its
     // last row to the next (fast_bands.hpp).
-    const double bands = double(band_devices_.size());
-    if (bands >= 2 && double(query.size()) >= bands * band_min_rows && double(query.size()) * double(target.size()) >= band_min_cells) {
+    if (in_bands(query.size(), target.size())) {
       band_layout layout;
       layout.devices = band_devices_;
       return fill_bands(query, target, scheme, fo, 0, layout).best;  // bands of one round, cycled over the GPUs
@@ -129,13 +128,23 @@ class fast_engine final : public engine {
   //! long side's coordinates) is the pair's.
   void score_many(std::span<const pair_job> jobs, const scoring_scheme& scheme, std::span<best_cell> results,
                   const progress_fn& progress) override {
-    std::vector<std::size_t> tall;
+    // The tall pairs as the batches take them: rows, columns, transposed (the target as the rows).
+    struct tall_pair {
+      std::size_t job = 0;
+      batch_pair pair;
+    };
+    std::vector<tall_pair> tall;
     if (scheme_relative16(scheme))
-      for (std::size_t k = 0; k < jobs.size(); ++k)
-        if (tall_rows(jobs[k].query, jobs[k].target, scheme) != tall_side::none) tall.push_back(k);
+      for (std::size_t k = 0; k < jobs.size(); ++k) {
+        const tall_side side = tall_rows(jobs[k].query, jobs[k].target, scheme);
+        if (side == tall_side::none) continue;
+        const bool transposed = side == tall_side::target;
+        tall.push_back({k, {transposed ? jobs[k].target : jobs[k].query, transposed ? jobs[k].query : jobs[k].target,
+                            transposed}});
+      }
     if (tall.empty()) return engine::score_many(jobs, scheme, results, progress);
     std::vector<bool> batched(jobs.size(), false);
-    for (std::size_t k : tall) batched[k] = true;
+    for (const tall_pair& tp : tall) batched[tp.job] = true;
     for (std::size_t k = 0; k < jobs.size(); ++k)
       if (!batched[k]) {
         results[k] = score_only(jobs[k].query, jobs[k].target, scheme);
@@ -152,19 +161,15 @@ class fast_engine final : public engine {
     const std::int64_t rows_per_strip = batch_strip_rows();
     const auto strips = [&](std::int64_t rows) { return (rows + rows_per_strip - 1) / rows_per_strip; };
     double steps = 0;  // strip steps of the whole batch
-    for (std::size_t k : tall) {
-      const bool transposed = tall_rows(jobs[k].query, jobs[k].target, scheme) == tall_side::target;
-      const auto rows = std::int64_t(transposed ? jobs[k].target.size() : jobs[k].query.size());
-      const auto columns = std::int64_t(transposed ? jobs[k].query.size() : jobs[k].target.size());
-      steps += double(strips(rows)) * double(columns + 63);
-    }
+    for (const tall_pair& tp : tall)
+      steps += double(strips(std::int64_t(tp.pair.rows.size()))) * double(tp.pair.columns.size() + 63);
     const double round_steps = steps / double(std::max(1, ctx_.batch_round_warps(scheme)));
     const std::int64_t lag = batch_lag();
     std::vector<piece> pieces;
-    for (std::size_t k : tall) {
-      const pair_job& j = jobs[k];
-      const bool transposed = tall_rows(j.query, j.target, scheme) == tall_side::target;
-      const residue_span rows = transposed ? j.target : j.query, columns = transposed ? j.query : j.target;
+    for (const tall_pair& tp : tall) {
+      const std::size_t k = tp.job;
+      const residue_span rows = tp.pair.rows, columns = tp.pair.columns;
+      const bool transposed = tp.pair.rows_first;
       const auto m = std::int64_t(rows.size()), n = std::int64_t(columns.size());
       std::int64_t width = m;
       const std::int64_t overlap = window_overlap(n, scheme);
@@ -173,7 +178,7 @@ class fast_engine final : public engine {
         width = std::max<std::int64_t>(4 * overlap, fits > 0 ? std::int64_t(fits) : 0);
       }
       if (width >= m) {
-        pieces.push_back({k, 0, {rows, columns, transposed}});
+        pieces.push_back({k, 0, tp.pair});
         continue;
       }
       for (std::int64_t from = 0;; from += width - overlap) {
@@ -242,9 +247,9 @@ class fast_engine final : public engine {
                        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()});
     stages_.push_back({"tall pairs at once: gpu", kernel_seconds});
     std::uint64_t cells = 0;
-    for (std::size_t k : tall) {
-      results[k] = best[k];
-      cells += std::uint64_t(jobs[k].query.size()) * jobs[k].target.size();
+    for (const tall_pair& tp : tall) {
+      results[tp.job] = best[tp.job];
+      cells += std::uint64_t(tp.pair.rows.size()) * tp.pair.columns.size();
     }
     if (progress) progress(cells);
   }
@@ -290,6 +295,12 @@ class fast_engine final : public engine {
   static constexpr std::int64_t batch_lag() { return 160; }
   static std::int64_t batch_strip_rows() { return variant_strip_rows(fill_variant::score16); }
 
+  //! Whether score_only fills the pair in row bands over several GPUs (--gpus).
+  bool in_bands(std::size_t query, std::size_t target) const {
+    const double bands = double(band_devices_.size());
+    return bands >= 2 && double(query) >= bands * band_min_rows && double(query) * double(target) >= band_min_cells;
+  }
+
   //! Which side of a tall, narrow pair score_many's batches take as rows (none: not such a pair):
   //! the longer, at least batch_min_ratio times the shorter, which is shorter than
   //! transpose_max_query (its strips are the rows' 1,024-row strips, many of them; a target as the
@@ -300,8 +311,7 @@ class fast_engine final : public engine {
   tall_side tall_rows(residue_span query, residue_span target, const scoring_scheme& scheme) const {
     const std::size_t q = query.size(), t = target.size();
     if (q == 0 || t == 0) return tall_side::none;
-    const double bands = double(band_devices_.size());
-    if (bands >= 2 && double(q) >= bands * band_min_rows && double(q) * double(t) >= band_min_cells) return tall_side::none;
+    if (in_bands(q, t)) return tall_side::none;
     const std::size_t shorter = std::min(q, t), longer = std::max(q, t);
     if (shorter >= transpose_max_query || longer < batch_min_ratio * shorter) return tall_side::none;
     if (t > q) return scheme.symmetric() ? tall_side::target : tall_side::none;
