@@ -20,7 +20,9 @@ namespace swat::dbsearch {
 
 namespace {
 
-constexpr int box_lanes = 32;                      // rows per strip: one per lane
+constexpr int box_lanes = 32;                      // lanes of a strip's warp
+constexpr int rows_per_lane = 4;                   // rows each lane fills, one below the other
+constexpr int strip_rows = box_lanes * rows_per_lane;  // rows per strip
 constexpr int fill_warps = 8;                      // warps of a fill block
 constexpr std::int32_t minus_infinity = INT_MIN / 4;  // far below any score, no overflow when lowered
 constexpr unsigned all_lanes = 0xffffffffu;
@@ -28,7 +30,7 @@ constexpr unsigned all_lanes = 0xffffffffu;
 constexpr long long watchdog_cycles = 40'000'000'000LL;
 
 struct box_task {
-  std::uint64_t codes = 0;    //!< the box's codes: strips × (columns + 31) × 32 bytes
+  std::uint64_t codes = 0;    //!< the box's codes: strips × (columns + 31) × strip_rows bytes
   std::uint64_t border = 0;   //!< its border row (H, F of each column), in int2
   std::uint64_t residues = 0; //!< its query residues, then its target residues
   std::uint64_t ops = 0;      //!< its CIGAR runs (at most rows + columns), in uint32
@@ -42,11 +44,18 @@ struct box_result {
   std::int32_t query_begin = 0, target_begin = 0;
 };
 
-__device__ inline std::uint64_t code_index(const box_task& t, std::int64_t row, std::int64_t column) {
-  const std::int64_t strip = row / box_lanes, lane = row % box_lanes;
-  return t.codes + std::uint64_t(strip * (std::int64_t(t.columns) + box_lanes - 1) * box_lanes +
-                                 (column + lane) * box_lanes + lane);
+//! The byte of cell (row, column)'s code. A strip's step s is one 32-bit word per lane (lane l's
+//! rows_per_lane codes of column s − l, its first row in the lowest byte), the warp's words side
+//! by side: each step is one coalesced write of strip_rows bytes.
+__host__ __device__ inline std::uint64_t code_index(const box_task& t, std::int64_t row, std::int64_t column) {
+  const std::int64_t strip = row / strip_rows, within = row % strip_rows;
+  const std::int64_t lane = within / rows_per_lane, r = within % rows_per_lane;
+  return t.codes + std::uint64_t(((strip * (std::int64_t(t.columns) + box_lanes - 1) + column + lane) * box_lanes + lane) *
+                                     rows_per_lane + r);
 }
+
+//! Strips of a box of `rows` rows.
+__host__ __device__ inline std::int64_t strips_of(std::int64_t rows) { return (rows + strip_rows - 1) / strip_rows; }
 
 //! The box of a strip's ticket: the last box whose first strip is at most the ticket.
 __device__ inline int box_of_ticket(const box_task* tasks, int count, std::int64_t ticket) {
@@ -59,12 +68,14 @@ __device__ inline int box_of_ticket(const box_task* tasks, int count, std::int64
   return lo;
 }
 
-//! Every strip of 32 rows of every box of the batch, one warp per strip, handed out in order by
-//! a ticket (boxes most cells first, a box's strips one after the other), so that a box's
-//! strips run on many warps of many blocks at once, each a few columns behind the one above.
-//! Within a strip, lane l at step s computes column s − l of its row; the lane above hands down
-//! its H and F of that column (computed the step before), lane 0 takes them from the box's
-//! border row (strip 0: the zero row), which lane 31 rewrites for the next strip.
+//! Every strip of strip_rows rows of every box of the batch, one warp per strip, handed out in
+//! order by a ticket (boxes most cells first, a box's strips one after the other), so that a
+//! box's strips run on many warps of many blocks at once, each a few columns behind the one
+//! above. Within a strip, lane l fills rows_per_lane rows, one below the other: at step s it
+//! computes column s − l of its rows (the first from the values the lane above handed down, each
+//! next from the one above it, so a step costs the warp's shuffles once for rows_per_lane cells);
+//! it hands down the H and F of its last row, and lane 0 takes them from the box's border row
+//! (strip 0: the zero row), which lane 31 rewrites for the next strip.
 //!
 //! The border row is handed down through global memory: fronts[ticket] counts the columns whose
 //! border values the strip has written, published by lane 31 every 32 columns with a
@@ -115,13 +126,24 @@ __global__ void __launch_bounds__(box_lanes * fill_warps)
       }
       return __all_sync(all_lanes, ok);
     };
-    const int row = s * box_lanes + lane;
-    const bool in_box = row < t.rows;
-    const std::int32_t* sub_row = sub + (in_box ? int(query[row]) : 0) * matrix_stride;
-    std::uint8_t* strip_codes = codes + code_index(t, std::int64_t(s) * box_lanes, 0);
-    std::int32_t h_left = 0, e_left = minus_infinity;  // H(i, j−1), E(i, j−1): column 0 is the border
-    std::int32_t h_up_left = 0;                        // H(i−1, j−1)
-    std::int32_t h_mine = 0, f_mine = minus_infinity;  // handed down next step
+    const int first_row = s * strip_rows + lane * rows_per_lane;  // this lane's rows: first_row + r
+    const bool in_box = first_row < t.rows;
+    // The substitution rows of this lane's residues (a row past the box's end: any row; its
+    // values are never read, as its strip is the box's last).
+    const std::int32_t* sub_row[rows_per_lane];
+#pragma unroll
+    for (int r = 0; r < rows_per_lane; ++r)
+      sub_row[r] = sub + (first_row + r < t.rows ? int(query[first_row + r]) : 0) * matrix_stride;
+    std::uint32_t* strip_codes =
+        reinterpret_cast<std::uint32_t*>(codes + code_index(t, std::int64_t(s) * strip_rows, 0));
+    std::int32_t h_left[rows_per_lane], e_left[rows_per_lane];  // H(i, j−1), E(i, j−1): column 0 is the border
+#pragma unroll
+    for (int r = 0; r < rows_per_lane; ++r) {
+      h_left[r] = 0;
+      e_left[r] = minus_infinity;
+    }
+    std::int32_t h_up_left = 0;                        // H(first_row − 1, j−1)
+    std::int32_t h_mine = 0, f_mine = minus_infinity;  // the last row's, handed down next step
     std::uint8_t residue = 0;                          // the target residue of this lane's column
     // Lane 0 reads the border row and the target one column per step: the warp loads them 32
     // columns at a time, a chunk ahead (lane l holds column base + l), off the critical path.
@@ -165,23 +187,40 @@ __global__ void __launch_bounds__(box_lanes * fill_warps)
         f_up = f_from_lane;
         residue = residue_from_lane;
       }
-      const std::int32_t diag = h_up_left + sub_row[residue];
-      const std::int32_t e_open = h_left - gap_open_extend, e_ext = e_left - gap_extend;
-      const std::int32_t f_open = h_up - gap_open_extend, f_ext = f_up - gap_extend;
-      const std::int32_t e = max(e_open, e_ext), f = max(f_open, f_ext);
-      const std::int32_t h = max(max(0, diag), max(e, f));
-      strip_codes[std::int64_t(step) * box_lanes + lane] = make_code(h, diag, e, e_open, e_ext, f_open, f_ext);
+      std::int32_t h_diag = h_up_left;  // H(i−1, j−1) of the row being filled
       h_up_left = h_up;
-      h_left = h;
-      e_left = e;
-      h_mine = h;
-      f_mine = f;
+      std::uint32_t word = 0;
+#pragma unroll
+      for (int r = 0; r < rows_per_lane; ++r) {
+        const std::int32_t diag = h_diag + sub_row[r][residue];
+        const std::int32_t e_open = h_left[r] - gap_open_extend, e_ext = e_left[r] - gap_extend;
+        const std::int32_t f_open = h_up - gap_open_extend, f_ext = f_up - gap_extend;
+        const std::int32_t e = max(e_open, e_ext), f = max(f_open, f_ext);
+        const std::int32_t h = max(max(0, diag), max(e, f));
+        word |= std::uint32_t(make_code(h, diag, e, e_open, e_ext, f_open, f_ext)) << (8 * r);
+        h_diag = h_left[r];
+        h_left[r] = h;
+        e_left[r] = e;
+        h_up = h;
+        f_up = f;
+      }
+      strip_codes[std::int64_t(step) * box_lanes + lane] = word;
+      h_mine = h_up;
+      f_mine = f_up;
       if (lane == box_lanes - 1) {
-        border[column] = make_int2(h, f);
+        border[column] = make_int2(h_up, f_up);
         if (slot == box_lanes - 1 || column == t.columns - 1)  // columns 0 … column written
           mine.store(column + 1, ::cuda::std::memory_order_release);
       }
-      if (row == t.rows - 1 && column == t.columns - 1) reached[box] = h == t.score ? 1 : 0;
+    }
+    // The lane of the box's last row holds that row's H of the last column.
+    const int last = t.rows - 1 - first_row;
+    if (last >= 0 && last < rows_per_lane) {
+      std::int32_t h_last = 0;
+#pragma unroll
+      for (int r = 0; r < rows_per_lane; ++r)
+        if (r == last) h_last = h_left[r];
+      reached[box] = h_last == t.score ? 1 : 0;
     }
   }
 }
@@ -242,8 +281,8 @@ __global__ void walk_boxes(const box_task* tasks, int count, const std::uint8_t*
 
 //! Device bytes of one box: codes, border row, residues, runs, task and result.
 std::uint64_t box_bytes(std::int64_t rows, std::int64_t columns) {
-  const std::uint64_t strips = std::uint64_t((rows + box_lanes - 1) / box_lanes);
-  return strips * std::uint64_t(columns + box_lanes - 1) * box_lanes + std::uint64_t(columns) * sizeof(int2) +
+  const std::uint64_t strips = std::uint64_t(strips_of(rows));
+  return strips * std::uint64_t(columns + box_lanes - 1) * strip_rows + std::uint64_t(columns) * sizeof(int2) +
          std::uint64_t(rows + columns) * (1 + sizeof(std::uint32_t)) + sizeof(box_task) + sizeof(box_result) +
          2 * sizeof(std::int32_t) + 3 * 256;  // reached, which; the alignment of each array's share
 }
@@ -314,8 +353,8 @@ std::vector<alignment> align_boxes(std::span<const residue_span> queries, std::s
       t.residues = residues;
       t.ops = ops;
       t.first_strip = strips;
-      strips += (t.rows + box_lanes - 1) / box_lanes;
-      codes += std::uint64_t((t.rows + box_lanes - 1) / box_lanes) * std::uint64_t(t.columns + box_lanes - 1) * box_lanes;
+      strips += strips_of(t.rows);
+      codes += std::uint64_t(strips_of(t.rows)) * std::uint64_t(t.columns + box_lanes - 1) * strip_rows;
       border += std::uint64_t(t.columns);
       residues += std::uint64_t(t.rows) + std::uint64_t(t.columns);
       ops += std::uint64_t(t.rows) + std::uint64_t(t.columns);

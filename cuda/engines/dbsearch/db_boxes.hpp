@@ -3,13 +3,14 @@
 //
 // A box ends at its hit's best cell: the alignment is the one that ends at the box's last cell
 // (bottom right) with the hit's score, and no other cell of the box reaches that score
-// (db_align.hpp's proof). The boxes are filled in strips of 32 rows, one warp per strip (a row
-// per lane, the rows above passed down the lanes, the strip's last row handed to the next
-// strip through global memory): the strips are handed out by ticket, a box's one after the
-// other, so a large box runs on many warps of many blocks at once, each strip a few columns
-// behind the one above. The fill writes the 4-bit cell codes of common/traceback.hpp in
-// strip-major, step-major order (each step's 32 codes are one coalesced write); then one thread
-// per box walks the codes back from the last cell with the rules of walk_traceback() and
+// (db_align.hpp's proof). The boxes are filled in strips of 128 rows, one warp per strip (four
+// rows per lane, one below the other; the last row's values passed down the lanes, the strip's
+// last row handed to the next strip through global memory): the strips are handed out by
+// ticket, a box's one after the other, so a large box runs on many warps of many blocks at once,
+// each strip a few columns behind the one above. The fill writes the 4-bit cell codes of
+// common/traceback.hpp in strip-major, step-major order (each step's 128 codes, a byte each, are
+// one coalesced write); then one thread per box walks the codes back from the last cell with the
+// rules of walk_traceback() and
 // writes the CIGAR's runs. The alignments are those of the CPU engine (same codes, same walk).
 // Boxes go in batches within a byte budget,
 // the most cells first.

@@ -1,5 +1,5 @@
 // The hits' boxes aligned on the GPU (db_boxes.hpp) against the reference: seeded random pairs,
-// related and unrelated, of lengths around the 32-row strips, every test scheme (blastn's
+// related and unrelated, of lengths around the 128-row strips and their 4-row lanes, every test scheme (blastn's
 // DNA, BLOSUM62, BLOSUM45, a 1/-1/0/1 DNA scheme full of ties), low-complexity repeats whose
 // optimal paths tie, and gap costs at the extremes (no open cost; a large open cost). Each
 // pair's best cell comes from the reference, its box from the reverse pass (db_align.hpp);
@@ -95,8 +95,9 @@ TEST(DbBoxes, RandomAndRelatedPairsEveryScheme) {
   std::mt19937 rng(20261126);
   for (const scoring_scheme& s : fast::test::schemes()) {
     seqs_t qs, ts;
-    // Boxes of one strip up to 82 strips, all in one batch: a large box's strips on many warps.
-    for (std::int64_t m : {1, 2, 31, 32, 33, 63, 64, 65, 100, 257, 700, 1500, 2049, 2600}) {
+    // Boxes of one strip up to 21 strips, all in one batch: a large box's strips on many warps;
+    // boxes whose last row is each of a lane's 4 rows, in the strip's first and last lanes.
+    for (std::int64_t m : {1, 2, 3, 4, 5, 31, 63, 65, 126, 127, 128, 129, 130, 255, 256, 257, 383, 700, 1500, 2049, 2600}) {
       for (int rep = 0; rep < 3; ++rep) {
         const std::int64_t n = std::uniform_int_distribution<std::int64_t>(1, 2 * m + 40)(rng);
         qs.push_back(fast::test::random_residues(rng, std::size_t(m), s));
