@@ -111,7 +111,7 @@ int long_pair_bench(const cuda::device_context& dev, int reps, const std::string
       row(phase, s);
     }
   }
-  std::vector<double> rows_s, trace_s, codes_s, walk_s;
+  std::vector<double> rows_s, trace_s, codes_s, kernels_s, reads_s, walk_s;
   alignment special;
   for (int k = 0; k < reps; ++k) {  // the score pass that keeps special rows, then the traceback from them
     auto backend = make_gpu_trace_backend(dev, scheme, 20.0, trace_progress{});
@@ -126,12 +126,16 @@ int long_pair_bench(const cuda::device_context& dev, int reps, const std::string
                               residue_span(t).first(std::size_t(best.target_end)), *backend, o, &st);
     trace_s.push_back(since(t0));
     codes_s.push_back(st.codes_seconds);
+    kernels_s.push_back(st.codes_kernel_seconds);
+    reads_s.push_back(st.band_read_seconds);
     walk_s.push_back(st.walk_seconds);
     if (!st.special_reused) throw runtime_failure("bench fast --long-pair: the special rows were not reused");
   }
   row("score_with_special_rows", rows_s);
   row("traceback", trace_s);
   row("traceback_band_fills", codes_s);
+  row("traceback_band_kernels", kernels_s);
+  row("traceback_special_row_reads", reads_s);
   row("traceback_cpu_walk", walk_s);
   {  // the crossing-pointer root fill it replaced, once, for the same alignment
     auto backend = make_gpu_trace_backend(dev, scheme, 20.0, trace_progress{});

@@ -373,13 +373,29 @@ class fast_engine final : public engine {
       trace_scheme_ = scheme;
     }
     try {
-      alignment aln = trace_alignment(query, target, *trace_, to, nullptr);
+      const auto t0 = std::chrono::steady_clock::now();
+      trace_stats st;
+      alignment aln = trace_alignment(query, target, *trace_, to, &st);
+      add_stage("pair tracebacks", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      if (st.bands > 0) {
+        add_stage("pair tracebacks: bands " + std::to_string(st.bands) + " filled", st.codes_seconds);
+        add_stage("pair tracebacks: band kernels", st.codes_kernel_seconds);
+        add_stage("pair tracebacks: special row reads", st.band_read_seconds);
+        add_stage("pair tracebacks: walks", st.walk_seconds);
+      }
       if (trace_->held_bytes() > kept_trace_bytes) trace_.reset();  // a long pair's checkpoint rows go
       return aln;
     } catch (...) {
       trace_.reset();  // nothing of a failed traceback is reused
       throw;
     }
+  }
+
+  //! Adds seconds to the stage of that name (stage_seconds), a new one at the end.
+  void add_stage(const std::string& name, double seconds) {
+    const auto same = std::find_if(stages_.begin(), stages_.end(), [&](const auto& st) { return st.first == name; });
+    if (same == stages_.end()) stages_.emplace_back(name, seconds);
+    else same->second += seconds;
   }
 
   engine_options options_;
@@ -389,7 +405,7 @@ class fast_engine final : public engine {
   fill_context ctx_;
   std::vector<int> band_devices_;  //!< --gpus when it names two or more (a GPU named twice: tests)
   trace_progress progress_;
-  std::vector<std::pair<std::string, double>> stages_;  //!< score_many's batches (stage_seconds)
+  std::vector<std::pair<std::string, double>> stages_;  //!< score_many's batches, the tracebacks (stage_seconds)
   std::unique_ptr<trace_backend> trace_;  //!< the one-GPU traceback backend, kept between pairs
   scoring_scheme trace_scheme_;           //!< the scheme trace_ was made for
 

@@ -349,6 +349,12 @@ class tracer {
     const scoring_scheme& sc = be_.scheme();
     const std::int64_t smax = sc.max_score(), go = sc.gap_open, ge = sc.gap_extend;
     const auto gain = [&](std::int64_t w) { return w <= rows ? w * smax : rows * smax - go - ge * (w - rows); };
+    const auto t0 = std::chrono::steady_clock::now();
+    struct read_time {  // the band's reads of the special row above, timed
+      trace_stats& st;
+      std::chrono::steady_clock::time_point t0;
+      ~read_time() { st.band_read_seconds += seconds_since(t0); }
+    } timed{st_, t0};
     const std::int64_t hmax = b >= 1 ? be_.special_max(b - 1) : 0;
     if (hmax + rows * smax < v) throw std::logic_error("sw_fast trace: a band's end is out of reach of the row above");
     std::int64_t wmax = end_col;  // widest band any path of value v can span
@@ -362,6 +368,8 @@ class tracer {
     const std::int64_t c0 = std::max<std::int64_t>(first, 1);
     top_.resize(std::size_t(end_col - c0 + 1));
     be_.special_cells(b - 1, c0, std::int64_t(top_.size()), top_.data());
+    top_row_ = b - 1;
+    top_c0_ = c0;
     for (std::int64_t c = c0; c <= end_col; ++c)
       if (std::int64_t(top_[std::size_t(c - c0)].h) + gain(end_col - c) >= v) return c;
     throw std::logic_error("sw_fast trace: no column of the row above reaches a band's end");
@@ -430,8 +438,17 @@ class tracer {
       if (w.i != 0 || w.j == 0 || w.st == state::e)
         throw std::logic_error("sw_fast trace: walk of rows (" + std::to_string(s.row0) + ", " +
                                std::to_string(s.row1) + "] left its band's columns");
+      // The crossing's values: band_lo read the special row above from top_c0_ to the band's end
+      // column, which the crossing never passes (read again otherwise).
       special_cell top{};
-      be_.special_cells(s.start.border_row, lo + w.j, 1, &top);
+      const std::int64_t at = lo + w.j - top_c0_;
+      if (top_row_ == s.start.border_row && at >= 0 && at < std::int64_t(top_.size())) {
+        top = top_[std::size_t(at)];
+      } else {
+        const auto t0 = std::chrono::steady_clock::now();
+        be_.special_cells(s.start.border_row, lo + w.j, 1, &top);
+        st_.band_read_seconds += seconds_since(t0);
+      }
       crossing.col = lo + w.j;
       crossing.state_f = w.st == state::f;
       crossing.h = top.h;
@@ -455,7 +472,8 @@ class tracer {
   std::int64_t begin_i_ = 0, begin_j_ = 0;
   std::int64_t budget_ = 0;  //!< device bytes for the fills beside the special rows
   std::int64_t held_ = 0;    //!< device bytes of the special rows (and their fill)
-  std::vector<special_cell> top_;
+  std::vector<special_cell> top_;  //!< cells of special row top_row_ from column top_c0_ (band_lo's read)
+  std::int64_t top_row_ = -1, top_c0_ = 0;
 };
 
 //! Scalar model of both fills (tests): row-major, same pointers, checkpoints and codes.
@@ -636,8 +654,12 @@ alignment trace_alignment(residue_span query, residue_span target, trace_backend
                           const trace_options& options, trace_stats* stats) {
   trace_stats local;
   if (query.empty() || target.empty()) return {};
-  tracer tr(query, target, backend, options, stats ? *stats : local);
-  return tr.run();
+  trace_stats& st = stats ? *stats : local;
+  const double kernels_before = backend.codes_kernel_seconds();
+  tracer tr(query, target, backend, options, st);
+  alignment aln = tr.run();
+  st.codes_kernel_seconds += backend.codes_kernel_seconds() - kernels_before;
+  return aln;
 }
 
 std::unique_ptr<trace_backend> make_cpu_trace_backend(const scoring_scheme& scheme) {

@@ -114,6 +114,8 @@ class trace_backend {
   virtual std::uint8_t code_at(std::int64_t i, std::int64_t j) const = 0;
   //! Device bytes held now.
   virtual std::int64_t held_bytes() const = 0;
+  //! GPU time of the codes fills so far (their kernels, from events; 0 where not measured).
+  virtual double codes_kernel_seconds() const { return 0; }
 
   //! The scheme of the fills.
   virtual const scoring_scheme& scheme() const = 0;
@@ -167,6 +169,8 @@ struct trace_options {
 struct trace_stats {
   double crossing_seconds = 0;  //!< crossing fills (root and splits)
   double codes_seconds = 0;     //!< codes fills and their copies
+  double codes_kernel_seconds = 0;  //!< of which the codes fills' kernels ran (GPU time)
+  double band_read_seconds = 0;  //!< reading special rows' cells back for the bands' columns
   double walk_seconds = 0;      //!< CPU walk over the codes
   int crossing_fills = 0;       //!< crossing fills run
   int codes_fills = 0;          //!< codes fills run

@@ -141,7 +141,9 @@ class gpu_trace_backend final : public trace_backend {
   void codes_fill(const trace_sub& sub) override {
     dev_.make_current();
     trace_problem tp = setup(sub, trace_strip_rows, true, false);
+    SWAT_CUDA_CHECK(cudaEventRecord(launched_, stream_));
     launch_trace<true>(dev_, tp, stream_);
+    SWAT_CUDA_CHECK(cudaEventRecord(done_, stream_));
     const std::size_t words = std::size_t(tp.base.strips) * std::size_t(tp.base.n + 31) * 32;
     if (words * 4 > h_codes_bytes_) {
       if (h_codes_) SWAT_CUDA_CHECK(cudaFreeHost(h_codes_));
@@ -157,7 +159,11 @@ class gpu_trace_backend final : public trace_backend {
     SWAT_CUDA_CHECK(cudaEventSynchronize(copied_));
     check_error(error);
     n_ = tp.base.n;
+    float kernel_ms = 0;
+    SWAT_CUDA_CHECK(cudaEventElapsedTime(&kernel_ms, launched_, done_));
+    codes_kernel_s_ += double(kernel_ms) / 1e3;
   }
+  double codes_kernel_seconds() const override { return codes_kernel_s_; }
 
   std::uint8_t code_at(std::int64_t i, std::int64_t j) const override {
     const std::int64_t w = i - 1, s = w / trace_strip_rows, lane = (w % trace_strip_rows) / 8, r = w % 8;
@@ -174,8 +180,10 @@ class gpu_trace_backend final : public trace_backend {
   best_cell special_fill(residue_span query, residue_span target, std::int64_t k, bool try16) override {
     dev_.make_current();
     kept_ = {};
+    maxima_.clear();
     const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
     const std::int64_t kept = (m - 1) / k;
+    special_kept_rows_ = kept;
     const std::size_t rows_bytes = std::size_t(kept) * std::size_t(n) * sizeof(special_cell);
     const std::size_t max_at = (rows_bytes + 255) / 256 * 256, bytes = max_at + std::size_t(kept) * 4;
     fill_options fo;
@@ -209,17 +217,24 @@ class gpu_trace_backend final : public trace_backend {
     SWAT_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
+  //! Read back once for every kept row (a band walk asks for each).
   std::int32_t special_max(std::int64_t b) override {
-    dev_.make_current();
-    std::int32_t v = 0;
-    SWAT_CUDA_CHECK(cudaMemcpyAsync(&v, special_.as<std::int32_t>(special_max_at_) + b, 4, cudaMemcpyDeviceToHost, stream_));
-    SWAT_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    return v;
+    if (maxima_.empty() && special_kept_rows_ > 0) {
+      dev_.make_current();
+      maxima_.resize(std::size_t(special_kept_rows_));
+      SWAT_CUDA_CHECK(cudaMemcpyAsync(maxima_.data(), special_.as<std::int32_t>(special_max_at_), maxima_.size() * 4,
+                                      cudaMemcpyDeviceToHost, stream_));
+      SWAT_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    }
+    if (b < 0 || b >= std::int64_t(maxima_.size())) throw std::logic_error("sw_fast trace: no such special row");
+    return maxima_[std::size_t(b)];
   }
 
   void drop_special() override {
     dev_.make_current();
     kept_ = {};
+    maxima_.clear();
+    special_kept_rows_ = 0;
     special_.release();
   }
 
@@ -353,6 +368,9 @@ class gpu_trace_backend final : public trace_backend {
   cuda::device_buffer special_;         //!< kept special rows, then their maxima at special_max_at_
   std::int64_t special_n_ = 0;
   std::size_t special_max_at_ = 0;
+  std::int64_t special_kept_rows_ = 0;  //!< rows kept by the last special fill
+  std::vector<std::int32_t> maxima_;    //!< their largest H, once read back
+  double codes_kernel_s_ = 0;           //!< GPU time of the codes fills so far
 };
 
 //! Crossing fills of a long pair cut into row bands over several GPUs (make_banded_trace_backend).
