@@ -291,12 +291,12 @@ class tracer {
 
   //! Walks the codes of the last codes fill (rules of walk_traceback) from (rows, cols) in state
   //! H or F, pushing the operations.
-  walk_end walk_codes(std::int64_t rows, std::int64_t cols, bool end_f) {
+  walk_end walk_codes(std::int64_t rows, std::int64_t cols, bool end_f, std::size_t slot = 0) {
     walk_end w;
     std::int64_t i = rows, j = cols;
     state st = end_f ? state::f : state::h;
     while (i > 0 && j > 0) {
-      const std::uint8_t code = be_.code_at(i, j);
+      const std::uint8_t code = slot == 0 ? be_.code_at(i, j) : be_.slot_code_at(slot, i, j);
       if (st == state::h) {
         const std::uint8_t src = code & code_h_mask;
         if (src == code_zero) {
@@ -378,6 +378,8 @@ class tracer {
   //! Walks the path from the best cell up band by band over the kept special rows of band K.
   alignment walk_bands(const best_cell& best, std::int64_t k) {
     alignment aln;
+    k_ = k;
+    ahead_.clear();
     if (best.score <= 0) return aln;
     std::int64_t row = best.query_end, col = best.target_end;
     bool in_f = false;
@@ -422,39 +424,123 @@ class tracer {
 
   //! Solves band s (start zero or border): its operations pushed, and either the begin recorded
   //! (false) or the crossing on its top row returned in crossing (true).
+  //!
+  //! Bands ahead: a band's codes fill runs with those of the bands above it (up to
+  //! bands_at_once, side by side in the backend's codes slots), each over a window of columns
+  //! predicted from the path's slope so far: it ends where the path is expected to leave the band
+  //! below (plus a margin growing by `ahead_margin` a band) and starts as far left as this band's
+  //! own bound (its width beyond the path's, and the margin). When the walk comes to such a band,
+  //! its window serves if it holds the band's true columns (from band_lo, whose left column is a
+  //! bound on the path, and the crossing the walk found): the codes of any window that holds the
+  //! path and has the special row on top reproduce the reference's path (the argument of step b).
+  //! Otherwise the band is filled again, with new bands ahead.
   bool solve_band(const segment& s, segment_start& crossing) {
     const std::int64_t rows = s.row1 - s.row0, lo = col_lo(s), cols = s.end_col - lo;
     if (rows < 1 || cols < 1) throw std::logic_error("sw_fast trace: empty band");
-    const trace_sub sub = make_sub(s);
-    if (codes_fit(rows, cols, "band")) {
-      const walk_end w = fill_and_walk(s, sub, rows, cols);
-      if (w.stopped || (w.j == 0 && lo == 0) || (w.i == 0 && s.start.zero)) {
-        // H = 0 at the stop cell, the matrix's left column (also on the special row), or row 0
-        if (w.st != state::h) throw std::logic_error("sw_fast trace: walk left the matrix inside a gap");
-        begin_i_ = s.row0 + w.i;
-        begin_j_ = lo + w.j;
-        return false;
+    std::size_t slot = SIZE_MAX;
+    std::int64_t from = lo;  // DP column of the filled window's column 0
+    bool was_ahead = false;
+    for (const ahead_band& a : ahead_) {
+      if (a.row0 != s.row0 || rows != k_) continue;
+      was_ahead = true;
+      if (a.lo <= lo && a.end >= s.end_col) {
+        slot = a.slot;
+        from = a.lo;
       }
-      if (w.i != 0 || w.j == 0 || w.st == state::e)
-        throw std::logic_error("sw_fast trace: walk of rows (" + std::to_string(s.row0) + ", " +
-                               std::to_string(s.row1) + "] left its band's columns");
-      // The crossing's values: band_lo read the special row above from top_c0_ to the band's end
-      // column, which the crossing never passes (read again otherwise).
-      special_cell top{};
-      const std::int64_t at = lo + w.j - top_c0_;
-      if (top_row_ == s.start.border_row && at >= 0 && at < std::int64_t(top_.size())) {
-        top = top_[std::size_t(at)];
-      } else {
-        const auto t0 = std::chrono::steady_clock::now();
-        be_.special_cells(s.start.border_row, lo + w.j, 1, &top);
-        st_.band_read_seconds += seconds_since(t0);
-      }
-      crossing.col = lo + w.j;
-      crossing.state_f = w.st == state::f;
-      crossing.h = top.h;
-      crossing.f = top.f;
-      return true;
     }
+    // This band's entry is used up (and any below it, of no use any more).
+    ahead_.erase(std::remove_if(ahead_.begin(), ahead_.end(), [&](const ahead_band& a) { return a.row0 >= s.row0; }),
+                 ahead_.end());
+    if (slot != SIZE_MAX) {
+      ++st_.bands_ahead;
+    } else {
+      if (was_ahead) ++st_.bands_ahead_missed;
+      if (!codes_fit(rows, cols, "band")) return split_band(s, rows, cols, lo, crossing);
+      fill_ahead(s, rows, lo);
+      slot = 0;
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    const walk_end w = walk_codes(rows, s.end_col - from, s.end_f, slot);
+    st_.walk_seconds += seconds_since(t0);
+    if (w.stopped || (w.j == 0 && from == 0) || (w.i == 0 && s.start.zero)) {
+      // H = 0 at the stop cell, the matrix's left column (also on the special row), or row 0
+      if (w.st != state::h) throw std::logic_error("sw_fast trace: walk left the matrix inside a gap");
+      begin_i_ = s.row0 + w.i;
+      begin_j_ = from + w.j;
+      return false;
+    }
+    if (w.i != 0 || w.j == 0 || w.st == state::e)
+      throw std::logic_error("sw_fast trace: walk of rows (" + std::to_string(s.row0) + ", " + std::to_string(s.row1) +
+                             "] left its band's columns");
+    // The crossing's values: band_lo read the special row above from top_c0_ to the band's end
+    // column, which the crossing never passes (read again otherwise).
+    special_cell top{};
+    const std::int64_t at = from + w.j - top_c0_;
+    if (top_row_ == s.start.border_row && at >= 0 && at < std::int64_t(top_.size())) {
+      top = top_[std::size_t(at)];
+    } else {
+      t0 = std::chrono::steady_clock::now();
+      be_.special_cells(s.start.border_row, from + w.j, 1, &top);
+      st_.band_read_seconds += seconds_since(t0);
+    }
+    crossing.col = from + w.j;
+    crossing.state_f = w.st == state::f;
+    crossing.h = top.h;
+    crossing.f = top.f;
+    if (rows == k_)  // the path's columns per row, for the windows of the bands ahead
+      slope_ = std::clamp(0.5 * slope_ + 0.5 * double(s.end_col - crossing.col) / double(rows), 0.0, 4.0);
+    return true;
+  }
+
+  //! The codes fill of band s (its columns from lo) and, beside it, of the bands above it whose
+  //! windows fit the slots and the budget (solve_band).
+  void fill_ahead(const segment& s, std::int64_t rows, std::int64_t lo) {
+    ahead_.clear();  // their slots are filled again
+    std::vector<trace_sub> subs{make_sub(s)};
+    std::int64_t bytes = codes_fill_bytes(rows, s.end_col - lo);
+    const std::size_t most = std::min(opt_.bands_at_once, be_.codes_slots());
+    // Where the path is expected to leave this band, and how much wider than the path's own
+    // columns a band's bound makes it.
+    double leave = double(s.end_col) - slope_ * double(rows);
+    const double extra = std::max(0.0, double(s.end_col - lo) - slope_ * double(rows));
+    const double margin = double(ahead_margin + k_ / 64);
+    for (std::size_t j = 1; j < most && s.row0 >= std::int64_t(j) * k_; ++j) {
+      const std::int64_t row0 = s.row0 - std::int64_t(j) * k_;
+      const std::int64_t end = std::min<std::int64_t>(std::int64_t(t_.size()), std::int64_t(leave + double(j) * margin));
+      const std::int64_t left =
+          std::max<std::int64_t>(0, std::int64_t(leave - slope_ * double(k_) - extra - double(j) * margin));
+      if (end - left < 1) break;
+      const std::int64_t b = row0 / k_;
+      segment a;
+      a.row0 = row0;
+      a.row1 = row0 + k_;
+      a.end_col = end;
+      a.start.col = left;
+      if (b == 0) {
+        a.start.zero = true;
+      } else {
+        a.start.border = true;
+        a.start.border_row = b - 1;
+      }
+      const std::int64_t more = codes_fill_bytes(k_, end - left);
+      if (bytes + more > budget_) break;
+      bytes += more;
+      subs.push_back(make_sub(a));
+      ahead_.push_back({row0, left, end, j});
+      leave -= slope_ * double(k_);
+    }
+    st_.peak_bytes = std::max(st_.peak_bytes, held_ + bytes);
+    const auto t0 = std::chrono::steady_clock::now();
+    if (subs.size() == 1) be_.codes_fill(subs[0]);
+    else be_.codes_fill_many(subs);
+    st_.codes_seconds += seconds_since(t0);
+    st_.codes_fills += int(subs.size());
+  }
+
+  //! Band s, too wide for its codes (solve_band): split by a crossing fill.
+  bool split_band(const segment& s, std::int64_t rows, std::int64_t cols, std::int64_t lo, segment_start& crossing) {
+    ahead_.clear();  // the split's codes fills take the slots
+    const trace_sub sub = make_sub(s);
     // Too wide for its codes: a crossing fill of the band with the same top border, then its
     // segments (the topmost starts on the crossing of the special row, or at the begin).
     const std::vector<segment> children = split(s, sub, rows, cols, lo, "band");
@@ -474,6 +560,17 @@ class tracer {
   std::int64_t held_ = 0;    //!< device bytes of the special rows (and their fill)
   std::vector<special_cell> top_;  //!< cells of special row top_row_ from column top_c0_ (band_lo's read)
   std::int64_t top_row_ = -1, top_c0_ = 0;
+  //! A band filled ahead of the walk (solve_band): rows (row0, row0 + K], DP columns (lo, end]
+  //! in codes slot `slot` of the last codes fill.
+  struct ahead_band {
+    std::int64_t row0 = 0, lo = 0, end = 0;
+    std::size_t slot = 0;
+  };
+  std::vector<ahead_band> ahead_;
+  std::int64_t k_ = 0;   //!< K of the special rows walked
+  double slope_ = 1.0;   //!< columns per row of the path walked so far (a running mean over bands)
+  //! Columns a window ahead adds on each side per band ahead (with K/64), for the path's drift.
+  static constexpr std::int64_t ahead_margin = 32;
 };
 
 //! Scalar model of both fills (tests): row-major, same pointers, checkpoints and codes.
@@ -492,6 +589,21 @@ class cpu_trace_backend final : public trace_backend {
   void codes_fill(const trace_sub& sub) override { run(sub, 0, 0, nullptr, true); }
   std::uint8_t code_at(std::int64_t i, std::int64_t j) const override {
     return codes_.at(std::size_t(i - 1) * std::size_t(n_) + std::size_t(j - 1));
+  }
+  //! Four slots, as a GPU backend's several (the walk's bands ahead are tested on the CPU).
+  std::size_t codes_slots() const override { return 4; }
+  void codes_fill_many(const std::vector<trace_sub>& subs) override {
+    if (subs.empty() || subs.size() > codes_slots()) throw std::logic_error("sw_fast trace: codes slots");
+    more_.assign(subs.size(), {});
+    for (std::size_t k = subs.size(); k-- > 0;) {  // slot 0 last: code_at serves it
+      run(subs[k], 0, 0, nullptr, true);
+      more_[k] = {codes_, n_};
+    }
+  }
+  std::uint8_t slot_code_at(std::size_t slot, std::int64_t i, std::int64_t j) const override {
+    if (slot == 0) return code_at(i, j);
+    const auto& [codes, n] = more_.at(slot);
+    return codes.at(std::size_t(i - 1) * std::size_t(n) + std::size_t(j - 1));
   }
   std::int64_t held_bytes() const override { return 0; }
   const scoring_scheme& scheme() const override { return scheme_; }
@@ -608,6 +720,7 @@ class cpu_trace_backend final : public trace_backend {
   std::int64_t n_ = 0;
   std::vector<checkpoint_entry> ck_;
   std::vector<std::uint8_t> codes_;
+  std::vector<std::pair<std::vector<std::uint8_t>, std::int64_t>> more_;  //!< codes slots (codes, columns)
   std::vector<special_cell> sp_;  //!< kept special rows, sp_n_ columns each
   std::vector<std::int32_t> sp_max_;
   std::int64_t sp_n_ = 0;

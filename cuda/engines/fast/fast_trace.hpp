@@ -53,6 +53,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "common/alignment.hpp"
@@ -112,6 +113,18 @@ class trace_backend {
   virtual void codes_fill(const trace_sub& sub) = 0;
   //! Code of cell (i, j) of the last codes fill, 1 ≤ i ≤ rows, 1 ≤ j ≤ columns.
   virtual std::uint8_t code_at(std::int64_t i, std::int64_t j) const = 0;
+  //! Codes fills the backend runs side by side (codes_fill_many); 1: one at a time.
+  virtual std::size_t codes_slots() const { return 1; }
+  //! Codes fills of subs (at most codes_slots() of them) at once; slot k's cells are served by
+  //! slot_code_at(k, i, j) until the next codes fill (slot 0 also by code_at).
+  virtual void codes_fill_many(const std::vector<trace_sub>& subs) {
+    if (subs.size() != 1) throw std::logic_error("sw_fast trace: this backend fills one codes sub-problem at a time");
+    codes_fill(subs[0]);
+  }
+  virtual std::uint8_t slot_code_at(std::size_t slot, std::int64_t i, std::int64_t j) const {
+    if (slot != 0) throw std::logic_error("sw_fast trace: no such codes slot");
+    return code_at(i, j);
+  }
   //! Device bytes held now.
   virtual std::int64_t held_bytes() const = 0;
   //! GPU time of the codes fills so far (their kernels, from events; 0 where not measured).
@@ -163,6 +176,9 @@ struct trace_options {
   std::int64_t preferred_band_rows = 4096;   //!< smallest band K tried at the root (rows)
   bool special = true;                       //!< special rows when they fit (else the root fill)
   std::int64_t special_band_rows = 2048;     //!< smallest K of the special rows (× 512)
+  //! Bands filled at once on the walk over special rows: the band under way and those above it,
+  //! whose windows are predicted (at most the backend's codes_slots()).
+  std::size_t bands_at_once = 8;
 };
 
 //! Where the time went (seconds, host clock around the backend calls).
@@ -171,6 +187,8 @@ struct trace_stats {
   double codes_seconds = 0;     //!< codes fills and their copies
   double codes_kernel_seconds = 0;  //!< of which the codes fills' kernels ran (GPU time)
   double band_read_seconds = 0;  //!< reading special rows' cells back for the bands' columns
+  int bands_ahead = 0;          //!< bands filled ahead of the walk (speculatively) and walked
+  int bands_ahead_missed = 0;   //!< bands filled ahead whose window the path left (filled again)
   double walk_seconds = 0;      //!< CPU walk over the codes
   int crossing_fills = 0;       //!< crossing fills run
   int codes_fills = 0;          //!< codes fills run

@@ -50,19 +50,18 @@ class gpu_trace_backend final : public trace_backend {
     dev_.make_current();
     SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     SWAT_CUDA_CHECK(cudaEventCreate(&launched_));
-    // Waits on done_ and copied_ sleep instead of spinning a core (the CPU engine may be aligning
-    // beside them: db_engine's small boxes) and wake when the work ends.
+    // Waits on done_ sleep instead of spinning a core (the CPU engine may be aligning beside them:
+    // db_engine's small boxes) and wake when the work ends.
     SWAT_CUDA_CHECK(cudaEventCreateWithFlags(&done_, cudaEventBlockingSync));
-    SWAT_CUDA_CHECK(cudaEventCreateWithFlags(&copied_, cudaEventBlockingSync | cudaEventDisableTiming));
     SWAT_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&h_progress_), sizeof(unsigned long long),
                                   cudaHostAllocMapped));
     SWAT_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&d_progress_), h_progress_, 0));
     sm_clock_hz_ = double(dev_.clock_khz()) * 1e3;
   }
   ~gpu_trace_backend() override {
-    if (h_codes_) cudaFreeHost(h_codes_);
+    slots_.clear();
+    if (h_errors_) cudaFreeHost(h_errors_);
     if (h_progress_) cudaFreeHost(h_progress_);
-    if (copied_) cudaEventDestroy(copied_);
     if (done_) cudaEventDestroy(done_);
     if (launched_) cudaEventDestroy(launched_);
     if (stream_) cudaStreamDestroy(stream_);
@@ -138,42 +137,71 @@ class gpu_trace_backend final : public trace_backend {
     return e;
   }
 
-  void codes_fill(const trace_sub& sub) override {
-    dev_.make_current();
-    trace_problem tp = setup(sub, trace_strip_rows, true, false);
-    SWAT_CUDA_CHECK(cudaEventRecord(launched_, stream_));
-    launch_trace<true>(dev_, tp, stream_);
-    SWAT_CUDA_CHECK(cudaEventRecord(done_, stream_));
-    const std::size_t words = std::size_t(tp.base.strips) * std::size_t(tp.base.n + 31) * 32;
-    if (words * 4 > h_codes_bytes_) {
-      if (h_codes_) SWAT_CUDA_CHECK(cudaFreeHost(h_codes_));
-      h_codes_ = nullptr;
-      h_codes_bytes_ = 0;
-      SWAT_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&h_codes_), words * 4));
-      h_codes_bytes_ = words * 4;
-    }
-    std::int32_t error = 0;
-    SWAT_CUDA_CHECK(cudaMemcpyAsync(h_codes_, tp.d_codes, words * 4, cudaMemcpyDeviceToHost, stream_));
-    SWAT_CUDA_CHECK(cudaMemcpyAsync(&error, tp.base.d_error, 4, cudaMemcpyDeviceToHost, stream_));
-    SWAT_CUDA_CHECK(cudaEventRecord(copied_, stream_));
-    SWAT_CUDA_CHECK(cudaEventSynchronize(copied_));
-    check_error(error);
-    n_ = tp.base.n;
-    float kernel_ms = 0;
-    SWAT_CUDA_CHECK(cudaEventElapsedTime(&kernel_ms, launched_, done_));
-    codes_kernel_s_ += double(kernel_ms) / 1e3;
-  }
-  double codes_kernel_seconds() const override { return codes_kernel_s_; }
+  void codes_fill(const trace_sub& sub) override { codes_fill_many({sub}); }
 
-  std::uint8_t code_at(std::int64_t i, std::int64_t j) const override {
+  std::uint8_t code_at(std::int64_t i, std::int64_t j) const override { return slot_code_at(0, i, j); }
+
+  std::size_t codes_slots() const override { return max_codes_slots; }
+
+  //! Each sub in a slot of its own (buffer, stream, pinned codes; slot 0 is the crossing fills'
+  //! buffer and stream): every fill is launched, then every copy back queued, then all waited for,
+  //! so the fills (a few blocks each) run side by side.
+  void codes_fill_many(const std::vector<trace_sub>& subs) override {
+    if (subs.empty() || subs.size() > max_codes_slots) throw std::logic_error("sw_fast trace: codes slots");
+    dev_.make_current();
+    while (slots_.size() < subs.size()) slots_.push_back(std::make_unique<codes_slot>(slots_.empty()));
+    if (!h_errors_) SWAT_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&h_errors_), max_codes_slots * sizeof(std::int32_t)));
+    std::vector<trace_problem> tps;
+    for (std::size_t k = 0; k < subs.size(); ++k) {
+      codes_slot& sl = *slots_[k];
+      const cudaStream_t st = k == 0 ? stream_ : sl.stream;
+      tps.push_back(setup(subs[k], trace_strip_rows, true, false, k == 0 ? buffer_ : sl.buffer, st));
+      SWAT_CUDA_CHECK(cudaEventRecord(sl.launched, st));
+      launch_trace<true>(dev_, tps.back(), st);
+      SWAT_CUDA_CHECK(cudaEventRecord(sl.done, st));
+    }
+    for (std::size_t k = 0; k < subs.size(); ++k) {
+      codes_slot& sl = *slots_[k];
+      const cudaStream_t st = k == 0 ? stream_ : sl.stream;
+      const trace_problem& tp = tps[k];
+      const std::size_t words = std::size_t(tp.base.strips) * std::size_t(tp.base.n + 31) * 32;
+      if (words * 4 > sl.h_bytes) {
+        if (sl.h_codes) SWAT_CUDA_CHECK(cudaFreeHost(sl.h_codes));
+        sl.h_codes = nullptr;
+        sl.h_bytes = 0;
+        SWAT_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&sl.h_codes), words * 4));
+        sl.h_bytes = words * 4;
+      }
+      SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.h_codes, tp.d_codes, words * 4, cudaMemcpyDeviceToHost, st));
+      SWAT_CUDA_CHECK(cudaMemcpyAsync(h_errors_ + k, tp.base.d_error, 4, cudaMemcpyDeviceToHost, st));
+      SWAT_CUDA_CHECK(cudaEventRecord(sl.copied, st));
+      sl.n = tp.base.n;
+    }
+    for (std::size_t k = 0; k < subs.size(); ++k) {
+      codes_slot& sl = *slots_[k];
+      SWAT_CUDA_CHECK(cudaEventSynchronize(sl.copied));
+      check_error(h_errors_[k]);
+      float kernel_ms = 0;
+      SWAT_CUDA_CHECK(cudaEventElapsedTime(&kernel_ms, sl.launched, sl.done));
+      codes_kernel_s_ += double(kernel_ms) / 1e3;
+    }
+    n_ = slots_[0]->n;
+  }
+
+  std::uint8_t slot_code_at(std::size_t slot, std::int64_t i, std::int64_t j) const override {
+    const codes_slot& sl = *slots_[slot];
     const std::int64_t w = i - 1, s = w / trace_strip_rows, lane = (w % trace_strip_rows) / 8, r = w % 8;
     const std::int64_t t = (j - 1) + lane;
-    const std::uint32_t word = h_codes_[(std::size_t(s) * std::size_t(n_ + 31) + std::size_t(t)) * 32 + std::size_t(lane)];
+    const std::uint32_t word = sl.h_codes[(std::size_t(s) * std::size_t(sl.n + 31) + std::size_t(t)) * 32 + std::size_t(lane)];
     return std::uint8_t((word >> (4 * r)) & 15u);
   }
 
+  double codes_kernel_seconds() const override { return codes_kernel_s_; }
+
   std::int64_t held_bytes() const override {
-    return std::int64_t(buffer_.bytes() + special_.bytes()) + (fill_ ? fill_->held_bytes() : 0);
+    std::int64_t slots = 0;
+    for (const auto& sl : slots_) slots += std::int64_t(sl->buffer.bytes());
+    return std::int64_t(buffer_.bytes() + special_.bytes()) + slots + (fill_ ? fill_->held_bytes() : 0);
   }
   const scoring_scheme& scheme() const override { return scheme_; }
 
@@ -279,6 +307,11 @@ class gpu_trace_backend final : public trace_backend {
 
   //! Lays out the buffer for one fill and uploads the sub-problem.
   trace_problem setup(const trace_sub& sub, std::int64_t band_rows, bool codes, bool extra_ck) {
+    return setup(sub, band_rows, codes, extra_ck, buffer_, stream_);
+  }
+  //! The same in buffer buf, on stream st (a codes slot's).
+  trace_problem setup(const trace_sub& sub, std::int64_t band_rows, bool codes, bool extra_ck, cuda::device_buffer& buf,
+                      cudaStream_t st) {
     const std::int64_t m = std::int64_t(sub.query.size()), n = std::int64_t(sub.target.size());
     if (m < 1 || n < 1 || n > trace_max_columns || m > (1ll << 31) - 1024)
       throw std::invalid_argument("sw_fast trace: sub-problem size out of range");
@@ -302,48 +335,48 @@ class gpu_trace_backend final : public trace_backend {
     const std::size_t o_border = layout.add(un * (codes ? 8 : 16));
     const std::size_t o_extra = layout.add(codes ? std::size_t(strips) * (un + 31) * 128
                                                  : std::size_t(bands - 1 + (extra_ck ? 1 : 0)) * un * sizeof(checkpoint_entry));
-    buffer_.reserve(layout.bytes());
+    buf.reserve(layout.bytes());
     std::vector<std::uint8_t> q(static_cast<std::size_t>(padded), static_cast<std::uint8_t>(pad_rank));
     std::copy(sub.query.begin(), sub.query.end(), q.begin());
-    SWAT_CUDA_CHECK(cudaMemcpyAsync(buffer_.as<void>(o_query), q.data(), q.size(), cudaMemcpyHostToDevice, stream_));
-    SWAT_CUDA_CHECK(cudaMemcpyAsync(buffer_.as<void>(o_target), sub.target.data(), un, cudaMemcpyHostToDevice, stream_));
-    SWAT_CUDA_CHECK(cudaMemcpyAsync(buffer_.as<void>(o_table), packed_.table.data(), packed_.table.size(),
-                                    cudaMemcpyHostToDevice, stream_));
-    SWAT_CUDA_CHECK(cudaMemsetAsync(buffer_.as<void>(o_ready), 0, o_border - o_ready, stream_));
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(buf.as<void>(o_query), q.data(), q.size(), cudaMemcpyHostToDevice, st));
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(buf.as<void>(o_target), sub.target.data(), un, cudaMemcpyHostToDevice, st));
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(buf.as<void>(o_table), packed_.table.data(), packed_.table.size(),
+                                    cudaMemcpyHostToDevice, st));
+    SWAT_CUDA_CHECK(cudaMemsetAsync(buf.as<void>(o_ready), 0, o_border - o_ready, st));
     trace_problem tp{};
     fast_problem& pb = tp.base;
-    pb.d_query = buffer_.as<std::uint8_t>(o_query);
-    pb.d_target = buffer_.as<std::uint8_t>(o_target);
-    pb.d_table = buffer_.as<std::int8_t>(o_table);
+    pb.d_query = buf.as<std::uint8_t>(o_query);
+    pb.d_target = buf.as<std::uint8_t>(o_target);
+    pb.d_table = buf.as<std::int8_t>(o_table);
     pb.m = std::int32_t(m);
     pb.n = std::int32_t(n);
     pb.strips = std::int32_t(strips);
     packed_.apply(pb);
     for (int k = 0; k < 2; ++k) {  // border[0] and border[1]: the same row
       const std::size_t row = o_border;
-      pb.border[k].h = buffer_.as<std::int32_t>(row);
-      pb.border[k].f = buffer_.as<std::int32_t>(row + 4 * un);
+      pb.border[k].h = buf.as<std::int32_t>(row);
+      pb.border[k].f = buf.as<std::int32_t>(row + 4 * un);
       pb.border[k].oh = nullptr;
       pb.border[k].of = nullptr;
-      tp.ph[k] = codes ? nullptr : buffer_.as<std::uint32_t>(row + 8 * un);
-      tp.pf[k] = codes ? nullptr : buffer_.as<std::uint32_t>(row + 12 * un);
+      tp.ph[k] = codes ? nullptr : buf.as<std::uint32_t>(row + 8 * un);
+      tp.pf[k] = codes ? nullptr : buf.as<std::uint32_t>(row + 12 * un);
     }
-    pb.d_ready = buffer_.as<std::uint32_t>(o_ready);
-    pb.d_best = buffer_.as<strip_best>(o_best);
-    pb.d_error = buffer_.as<std::int32_t>(o_error);
-    pb.d_wait_cycles = buffer_.as<unsigned long long>(o_error + 16);
+    pb.d_ready = buf.as<std::uint32_t>(o_ready);
+    pb.d_best = buf.as<strip_best>(o_best);
+    pb.d_error = buf.as<std::int32_t>(o_error);
+    pb.d_wait_cycles = buf.as<unsigned long long>(o_error + 16);
     pb.watchdog_cycles = static_cast<long long>(watchdog_ * watchdog_clock_hz);
     tp.start_col = sub.start_col;
     tp.start_h = sub.start_h;
     tp.start_f = sub.start_f;
     tp.d_top = sub.top_row >= 0 ? special_row(sub.top_row) + sub.top_col : nullptr;
     tp.band_strips = std::int32_t(band_rows / trace_strip_rows);
-    tp.d_ck = codes ? nullptr : buffer_.as<checkpoint_entry>(o_extra);
+    tp.d_ck = codes ? nullptr : buf.as<checkpoint_entry>(o_extra);
     tp.end_col = 0;
-    tp.d_end = buffer_.as<std::uint32_t>(o_error + 8);
-    tp.d_codes = codes ? buffer_.as<std::uint32_t>(o_extra) : nullptr;
+    tp.d_end = buf.as<std::uint32_t>(o_error + 8);
+    tp.d_codes = codes ? buf.as<std::uint32_t>(o_extra) : nullptr;
     tp.d_progress = codes ? nullptr : d_progress_;
-    tp.d_progress_count = buffer_.as<unsigned long long>(o_error + 24);
+    tp.d_progress_count = buf.as<unsigned long long>(o_error + 24);
     return tp;
   }
 
@@ -356,12 +389,39 @@ class gpu_trace_backend final : public trace_backend {
   cudaStream_t stream_ = nullptr;
   cudaEvent_t launched_ = nullptr;  // recorded before a crossing fill's kernel
   cudaEvent_t done_ = nullptr;      // after it (waited on or polled, and timed against launched_)
-  cudaEvent_t copied_ = nullptr;    // after a codes fill's copies
   unsigned long long* h_progress_ = nullptr;
   unsigned long long* d_progress_ = nullptr;
+  //! Codes fills at once (codes_fill_many): the bands of a walk over special rows filled ahead.
+  static constexpr std::size_t max_codes_slots = 8;
+  //! What one codes fill needs of its own: slot 0 uses the backend's buffer and stream.
+  struct codes_slot {
+    cuda::device_buffer buffer;
+    cudaStream_t stream = nullptr;
+    cudaEvent_t launched = nullptr, done = nullptr, copied = nullptr;
+    std::uint32_t* h_codes = nullptr;  //!< pinned copy of the codes
+    std::size_t h_bytes = 0;
+    std::int64_t n = 0;  //!< columns of the fill
+    explicit codes_slot(bool first) {
+      if (!first) SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+      SWAT_CUDA_CHECK(cudaEventCreate(&launched));
+      SWAT_CUDA_CHECK(cudaEventCreate(&done));
+      // The wait sleeps instead of spinning a core (the CPU engine may be aligning beside it).
+      SWAT_CUDA_CHECK(cudaEventCreateWithFlags(&copied, cudaEventBlockingSync | cudaEventDisableTiming));
+    }
+    codes_slot(const codes_slot&) = delete;
+    codes_slot& operator=(const codes_slot&) = delete;
+    ~codes_slot() {
+      if (stream) cudaStreamSynchronize(stream);
+      if (h_codes) cudaFreeHost(h_codes);
+      if (copied) cudaEventDestroy(copied);
+      if (done) cudaEventDestroy(done);
+      if (launched) cudaEventDestroy(launched);
+      if (stream) cudaStreamDestroy(stream);
+    }
+  };
   cuda::device_buffer buffer_;
-  std::uint32_t* h_codes_ = nullptr;
-  std::size_t h_codes_bytes_ = 0;
+  std::vector<std::unique_ptr<codes_slot>> slots_;
+  std::int32_t* h_errors_ = nullptr;  //!< pinned error words of the codes slots
   checkpoint_entry* ck_ = nullptr;
   std::int64_t n_ = 0;
   std::unique_ptr<fill_context> fill_;  //!< the special fill's own buffers

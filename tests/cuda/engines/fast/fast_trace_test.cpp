@@ -94,7 +94,7 @@ void special_pairs(trace_backend& (*get)(const scoring_scheme&), int pairs, std:
   schemes.push_back(scoring::make_dna_scheme(5, -4, 60, 12));    // gaps dearer than many matches
   schemes.push_back(scoring::make_protein_scheme("BLOSUM62", 0, 1));  // gaps opened for free
   std::mt19937 rng(seed);
-  int failed = 0, bands = 0, band_splits = 0, reused = 0;
+  int failed = 0, bands = 0, band_splits = 0, reused = 0, ahead = 0;
   for (int k = 0; k < pairs && failed < 5; ++k) {
     const scoring_scheme& s = schemes[std::size_t(k) % schemes.size()];
     const std::int64_t m = std::uniform_int_distribution<std::int64_t>(1, max_len)(rng);
@@ -132,6 +132,7 @@ void special_pairs(trace_backend& (*get)(const scoring_scheme&), int pairs, std:
       EXPECT_EQ(st.special_rows_k, 512);
       EXPECT_FALSE(st.special_reused);
       bands += st.bands;
+      ahead += st.bands_ahead;
       failed += got == want ? 0 : 1;
     }
     const best_cell best = be.special_fill(q, t, 512, false);
@@ -164,10 +165,49 @@ void special_pairs(trace_backend& (*get)(const scoring_scheme&), int pairs, std:
   trace_stats st;
   EXPECT_EQ(trace_alignment(q, t, be, o, &st), reference::align(q, t, schemes[0]));
   EXPECT_FALSE(st.special_reused);
-  std::printf("special rows: %d pairs, %d bands, %d kept rows reused, %d band crossing fills, %d failed\n", pairs, bands,
-              reused, band_splits, failed);
+  std::printf("special rows: %d pairs, %d bands (%d filled ahead), %d kept rows reused, %d band crossing fills, %d failed\n",
+              pairs, bands, ahead, reused, band_splits, failed);
   EXPECT_GT(band_splits, 0);
   EXPECT_GT(bands, pairs);
+  EXPECT_GT(ahead, 0);  // bands filled ahead of the walk served some bands
+}
+
+//! A pair of many bands: the windows of the bands filled ahead serve where the path keeps its
+//! slope (small indels), and miss where it leaves them (a long insertion, a long deletion): the
+//! missed bands are filled again and the alignment is the reference's either way.
+void bands_ahead(trace_backend& (*get)(const scoring_scheme&), std::int64_t length, std::int64_t k) {
+  const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
+  std::mt19937 rng(29);
+  const auto q = test::random_residues(rng, std::size_t(length), s);
+  std::uniform_int_distribution<int> base(0, 3), percent(0, 99), indel(1, 3);
+  for (int gap : {0, 1, 2}) {  // 0: small indels only; 1: a long insertion in t; 2: a long deletion
+    std::vector<std::uint8_t> t;
+    for (std::size_t i = 0; i < q.size(); ++i) {
+      if (gap == 1 && i == q.size() / 2)
+        for (std::int64_t g = 0; g < k / 2; ++g) t.push_back(std::uint8_t(base(rng)));
+      if (gap == 2 && i >= q.size() / 2 && i < q.size() / 2 + std::size_t(k / 2)) continue;
+      const int p = percent(rng);
+      if (p < 4) t.push_back(std::uint8_t((q[i] + 1 + base(rng) % 3) % 4));  // substitution
+      else if (p < 5) continue;                                                // deletion
+      else if (p < 6) for (int g = indel(rng); g > 0; --g) t.push_back(std::uint8_t(base(rng)));  // insertion
+      else t.push_back(q[i]);
+    }
+    const alignment want = reference::align(q, t, s);
+    trace_options o;
+    o.budget_bytes = std::int64_t(1) << 30;
+    o.special_band_rows = k;
+    trace_stats st;
+    trace_backend& be = get(s);
+    be.drop_special();
+    EXPECT_EQ(trace_alignment(q, t, be, o, &st), want) << "gap case " << gap;
+    EXPECT_EQ(st.special_rows_k, k);
+    EXPECT_GT(st.bands_ahead, st.bands / 2) << "gap case " << gap << ": " << st.bands << " bands";
+    if (gap > 0) {
+      EXPECT_GT(st.bands_ahead_missed, 0) << "gap case " << gap;
+    }
+    std::printf("bands ahead, gap case %d: %d bands, %d walked from fills ahead, %d missed\n", gap, st.bands,
+                st.bands_ahead, st.bands_ahead_missed);
+  }
 }
 
 //! Traces q × t (alignment want) with special rows every 512 rows and root bands of root_rows
@@ -248,6 +288,13 @@ TEST(FastTrace, GpuBeginsOnColumn0OfABandTop) {
 }
 
 TEST(FastTrace, CpuModelEqualsReference) { random_pairs(cpu_backend, swat::test::test_size(40, 150, 300), 1500, 11); }
+
+TEST(FastTrace, CpuModelBandsAheadServeAndMiss) { bands_ahead(cpu_backend, 6000, 512); }
+
+TEST(FastTrace, GpuBandsAheadServeAndMiss) {
+  SWAT_REQUIRE_DEVICE();
+  bands_ahead(gpu_backend, 12000, 1024);
+}
 
 TEST(FastTrace, CpuModelSpecialRowsEqualReference) {
   special_pairs(cpu_backend, swat::test::test_size(40, 150, 300), 1800, 16);
