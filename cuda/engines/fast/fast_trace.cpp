@@ -379,6 +379,7 @@ class tracer {
   alignment walk_bands(const best_cell& best, std::int64_t k) {
     alignment aln;
     k_ = k;
+    walk_bands_ = (best.query_end + k - 1) / k;
     ahead_.clear();
     if (best.score <= 0) return aln;
     std::int64_t row = best.query_end, col = best.target_end;
@@ -498,7 +499,7 @@ class tracer {
     ahead_.clear();  // their slots are filled again
     std::vector<trace_sub> subs{make_sub(s)};
     std::int64_t bytes = codes_fill_bytes(rows, s.end_col - lo);
-    const std::size_t most = std::min(opt_.bands_at_once, be_.codes_slots());
+    const std::size_t most = walk_bands_ >= opt_.bands_ahead_min_walk ? std::min(opt_.bands_at_once, be_.codes_slots()) : 1;
     // Where the path is expected to leave this band, and how much wider than the path's own
     // columns a band's bound makes it.
     double leave = double(s.end_col) - slope_ * double(rows);
@@ -568,6 +569,7 @@ class tracer {
   };
   std::vector<ahead_band> ahead_;
   std::int64_t k_ = 0;   //!< K of the special rows walked
+  std::int64_t walk_bands_ = 0;  //!< bands from the best cell's up (at most)
   double slope_ = 1.0;   //!< columns per row of the path walked so far (a running mean over bands)
   //! Columns a window ahead adds on each side per band ahead (with K/64), for the path's drift.
   static constexpr std::int64_t ahead_margin = 32;

@@ -179,6 +179,11 @@ struct trace_options {
   //! Bands filled at once on the walk over special rows: the band under way and those above it,
   //! whose windows are predicted (at most the backend's codes_slots()).
   std::size_t bands_at_once = 8;
+  //! Walks of fewer bands than this fill one band at a time: the slots' buffers and pinned copies,
+  //! made for each pair's backend, cost more than a few bands ahead save (the genes_genome shape's
+  //! 9 hits of 20 bands or fewer, on four engines at once: 0.21–0.25 s one at a time, 0.30 s
+  //! ahead; the 1.46 Mb pair's 715 bands: 0.75 → 0.40 s).
+  std::int64_t bands_ahead_min_walk = 64;
 };
 
 //! Where the time went (seconds, host clock around the backend calls).

@@ -123,6 +123,7 @@ void special_pairs(trace_backend& (*get)(const scoring_scheme&), int pairs, std:
       trace_options o;
       o.budget_bytes = std::int64_t(1) << 30;
       o.special_band_rows = 512;
+      o.bands_ahead_min_walk = 0;  // bands ahead on walks of a few bands too
       trace_stats st;
       be.drop_special();
       const std::optional<alignment> run = traced(q, t, o, st, "special rows");
@@ -142,6 +143,7 @@ void special_pairs(trace_backend& (*get)(const scoring_scheme&), int pairs, std:
     const residue_span tp = residue_span(t).first(std::size_t(best.target_end));
     trace_options o;
     o.special_band_rows = 512;
+    o.bands_ahead_min_walk = 0;  // bands ahead on walks of a few bands too
     o.budget_bytes = special_fill_bytes(m, n, 512) + crossing_fill_bytes(512, n + 1, 256) + 130 * (n + 32);
     trace_stats st;
     const std::optional<alignment> run = traced(qp, tp, o, st, "kept rows");
@@ -196,6 +198,7 @@ void bands_ahead(trace_backend& (*get)(const scoring_scheme&), std::int64_t leng
     trace_options o;
     o.budget_bytes = std::int64_t(1) << 30;
     o.special_band_rows = k;
+    o.bands_ahead_min_walk = 0;
     trace_stats st;
     trace_backend& be = get(s);
     be.drop_special();
