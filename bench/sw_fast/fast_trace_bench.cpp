@@ -111,7 +111,7 @@ int long_pair_bench(const cuda::device_context& dev, int reps, const std::string
       row(phase, s);
     }
   }
-  std::vector<double> rows_s, trace_s, codes_s, kernels_s, reads_s, walk_s;
+  std::vector<double> rows_s, trace_s, codes_s, kernels_s, reads_s, walk_s, one_s, eight_s;
   alignment special;
   for (int k = 0; k < reps; ++k) {  // the score pass that keeps special rows, then the traceback from them
     auto backend = make_gpu_trace_backend(dev, scheme, 20.0, trace_progress{});
@@ -130,6 +130,16 @@ int long_pair_bench(const cuda::device_context& dev, int reps, const std::string
     reads_s.push_back(st.band_read_seconds);
     walk_s.push_back(st.walk_seconds);
     if (!st.special_reused) throw runtime_failure("bench fast --long-pair: the special rows were not reused");
+    // The same walk with fewer bands filled ahead (the rows stay kept): one band at a time, 8.
+    for (const std::size_t at_once : {std::size_t(1), std::size_t(8)}) {
+      trace_options fewer = o;
+      fewer.bands_at_once = at_once;
+      t0 = std::chrono::steady_clock::now();
+      const alignment again = trace_alignment(residue_span(q).first(std::size_t(best.query_end)),
+                                              residue_span(t).first(std::size_t(best.target_end)), *backend, fewer, nullptr);
+      (at_once == 1 ? one_s : eight_s).push_back(since(t0));
+      if (!(again == special)) throw runtime_failure("bench fast --long-pair: bands ahead changed the alignment");
+    }
   }
   row("score_with_special_rows", rows_s);
   row("traceback", trace_s);
@@ -137,6 +147,8 @@ int long_pair_bench(const cuda::device_context& dev, int reps, const std::string
   row("traceback_band_kernels", kernels_s);
   row("traceback_special_row_reads", reads_s);
   row("traceback_cpu_walk", walk_s);
+  row("traceback_one_band_at_a_time", one_s);
+  row("traceback_8_bands_at_once", eight_s);
   {  // the crossing-pointer root fill it replaced, once, for the same alignment
     auto backend = make_gpu_trace_backend(dev, scheme, 20.0, trace_progress{});
     trace_options o;

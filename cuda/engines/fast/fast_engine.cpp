@@ -382,6 +382,10 @@ class fast_engine final : public engine {
         add_stage("pair tracebacks: band kernels", st.codes_kernel_seconds);
         add_stage("pair tracebacks: special row reads", st.band_read_seconds);
         add_stage("pair tracebacks: walks", st.walk_seconds);
+        if (st.bands_ahead + st.bands_ahead_missed > 0)
+          add_stage("pair tracebacks: bands walked from fills ahead " + std::to_string(st.bands_ahead) + ", missed " +
+                        std::to_string(st.bands_ahead_missed),
+                    0.0);
       }
       if (trace_->held_bytes() > kept_trace_bytes) trace_.reset();  // a long pair's checkpoint rows go
       return aln;

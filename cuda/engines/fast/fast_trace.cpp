@@ -504,7 +504,7 @@ class tracer {
     // columns a band's bound makes it.
     double leave = double(s.end_col) - slope_ * double(rows);
     const double extra = std::max(0.0, double(s.end_col - lo) - slope_ * double(rows));
-    const double margin = double(ahead_margin + k_ / 64);
+    const double margin = double(ahead_margin + k_ / 128);
     for (std::size_t j = 1; j < most && s.row0 >= std::int64_t(j) * k_; ++j) {
       const std::int64_t row0 = s.row0 - std::int64_t(j) * k_;
       const std::int64_t end = std::min<std::int64_t>(std::int64_t(t_.size()), std::int64_t(leave + double(j) * margin));
@@ -571,8 +571,8 @@ class tracer {
   std::int64_t k_ = 0;   //!< K of the special rows walked
   std::int64_t walk_bands_ = 0;  //!< bands from the best cell's up (at most)
   double slope_ = 1.0;   //!< columns per row of the path walked so far (a running mean over bands)
-  //! Columns a window ahead adds on each side per band ahead (with K/64), for the path's drift.
-  static constexpr std::int64_t ahead_margin = 32;
+  //! Columns a window ahead adds on each side per band ahead (with K/128), for the path's drift.
+  static constexpr std::int64_t ahead_margin = 16;
 };
 
 //! Scalar model of both fills (tests): row-major, same pointers, checkpoints and codes.
