@@ -130,8 +130,8 @@ int long_pair_bench(const cuda::device_context& dev, int reps, const std::string
     reads_s.push_back(st.band_read_seconds);
     walk_s.push_back(st.walk_seconds);
     if (!st.special_reused) throw runtime_failure("bench fast --long-pair: the special rows were not reused");
-    // The same walk with fewer bands filled ahead (the rows stay kept): one band at a time, 8.
-    for (const std::size_t at_once : {std::size_t(1), std::size_t(8)}) {
+    // The same walk with fewer bands filled ahead (the rows stay kept): one band at a time, 4.
+    for (const std::size_t at_once : {std::size_t(1), std::size_t(4)}) {
       trace_options fewer = o;
       fewer.bands_at_once = at_once;
       t0 = std::chrono::steady_clock::now();
@@ -148,7 +148,7 @@ int long_pair_bench(const cuda::device_context& dev, int reps, const std::string
   row("traceback_special_row_reads", reads_s);
   row("traceback_cpu_walk", walk_s);
   row("traceback_one_band_at_a_time", one_s);
-  row("traceback_8_bands_at_once", eight_s);
+  row("traceback_4_bands_at_once", eight_s);
   {  // the crossing-pointer root fill it replaced, once, for the same alignment
     auto backend = make_gpu_trace_backend(dev, scheme, 20.0, trace_progress{});
     trace_options o;

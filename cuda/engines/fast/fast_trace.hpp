@@ -177,8 +177,10 @@ struct trace_options {
   bool special = true;                       //!< special rows when they fit (else the root fill)
   std::int64_t special_band_rows = 2048;     //!< smallest K of the special rows (× 512)
   //! Bands filled at once on the walk over special rows: the band under way and those above it,
-  //! whose windows are predicted (at most the backend's codes_slots()).
-  std::size_t bands_at_once = 16;
+  //! whose windows are predicted (at most the backend's codes_slots()). The 1.46 Mb pair's walk
+  //! on one H100 (bench fast --long-pair, 2a30837): one at a time 0.81 s, 8 at once 0.15 s,
+  //! 16 at once 0.34 s.
+  std::size_t bands_at_once = 8;
   //! Walks of fewer bands than this fill one band at a time: the slots' buffers and pinned copies,
   //! made for each pair's backend, cost more than a few bands ahead save (the genes_genome shape's
   //! 9 hits of 20 bands or fewer, on four engines at once: 0.21–0.25 s one at a time, 0.30 s

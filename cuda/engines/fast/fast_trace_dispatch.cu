@@ -392,7 +392,7 @@ class gpu_trace_backend final : public trace_backend {
   unsigned long long* h_progress_ = nullptr;
   unsigned long long* d_progress_ = nullptr;
   //! Codes fills at once (codes_fill_many): the bands of a walk over special rows filled ahead.
-  static constexpr std::size_t max_codes_slots = 16;
+  static constexpr std::size_t max_codes_slots = 8;
   //! What one codes fill needs of its own: slot 0 uses the backend's buffer and stream.
   struct codes_slot {
     cuda::device_buffer buffer;
