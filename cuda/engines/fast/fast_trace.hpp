@@ -42,6 +42,14 @@
 //     band's top row too) begins there: H = 0 on that column.
 // Bands are sequential (each band's end is the crossing found above it), each about K × (K + a
 // few hundred) cells for a similar pair: the traceback costs the score fill plus m/K small fills.
+// A band's fill runs on a few warps (K/256 strips), so its time is latency, not work: on walks of
+// 64 bands or more, a band is filled together with the 7 above it (codes_fill_many: side by side,
+// a stream and buffers each), over windows predicted from the path's slope so far with margins
+// growing by 16 + K/128 columns a band. The walk uses a band's window when it holds the band's
+// columns from step a (its left edge at most the bound lo, its right edge at least the band's
+// end): the special row is its exact top border and the path lies inside, so the argument of step
+// b holds for it as for [lo, end]. A window that misses is filled again (with new bands ahead).
+// The 1.46 Mb pair: 715 bands, 625 walked from windows filled ahead, 0.75 → 0.30–0.35 s.
 //
 // Device memory (bytes) for an m × n pair, K-row bands, budget B (≤ free memory, ≤ --max-gpu-mem):
 //   fixed F(r, w) = r + w + 32·w + 28·⌈r/256⌉ + 4 KiB          (sequences, borders, flags, bests)
