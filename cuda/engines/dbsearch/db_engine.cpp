@@ -56,10 +56,13 @@ class db_engine final : public engine {
   }
   //! The stages of every search and alignment batch so far, those of the same name summed
   //! (a command's windows and its other pairs are several searches), then the pair engine's (its
-  //! batches of tall pairs).
+  //! batches of tall pairs, its tracebacks) and the lanes' pair engines' (summed over the lanes,
+  //! which run at once).
   std::vector<std::pair<std::string, double>> stage_seconds() const override {
     std::vector<std::pair<std::string, double>> merged, all = stages_;
     for (auto& stage : pairs_->stage_seconds()) all.push_back(std::move(stage));
+    for (const auto& lane : box_engines_)
+      for (auto& [name, seconds] : lane->stage_seconds()) all.emplace_back("lanes: " + name, seconds);
     for (const auto& [name, seconds] : all) {
       const auto same = std::find_if(merged.begin(), merged.end(), [&](const auto& m) { return m.first == name; });
       if (same == merged.end()) merged.emplace_back(name, seconds);

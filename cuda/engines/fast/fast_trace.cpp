@@ -523,7 +523,7 @@ class tracer {
         a.start.border = true;
         a.start.border_row = b - 1;
       }
-      const std::int64_t more = codes_fill_bytes(k_, end - left);
+      const std::int64_t need = codes_fill_bytes(k_, end - left), more = need + need / codes_slot_headroom;
       if (bytes + more > budget_) break;
       bytes += more;
       subs.push_back(make_sub(a));

@@ -177,6 +177,9 @@ bool special_rows_serve(const special_rows_of& kept, residue_span query, residue
 std::int64_t crossing_fill_bytes(std::int64_t rows, std::int64_t cols, std::int64_t band_rows);
 //! Device bytes of a codes fill of rows × cols (bound above).
 std::int64_t codes_fill_bytes(std::int64_t rows, std::int64_t cols);
+//! A codes slot of the bands ahead (codes_fill_many, slots 1 …) that must grow takes
+//! 1/codes_slot_headroom more than its fill needs; the walk counts it in its budget.
+inline constexpr std::int64_t codes_slot_headroom = 4;
 
 //! Options and statistics of one traceback.
 struct trace_options {

@@ -155,7 +155,7 @@ class gpu_trace_backend final : public trace_backend {
     for (std::size_t k = 0; k < subs.size(); ++k) {
       codes_slot& sl = *slots_[k];
       const cudaStream_t st = k == 0 ? stream_ : sl.stream;
-      tps.push_back(setup(subs[k], trace_strip_rows, true, false, k == 0 ? buffer_ : sl.buffer, st));
+      tps.push_back(setup(subs[k], trace_strip_rows, true, false, k == 0 ? buffer_ : sl.buffer, st, k > 0));
       SWAT_CUDA_CHECK(cudaEventRecord(sl.launched, st));
       launch_trace<true>(dev_, tps.back(), st);
       SWAT_CUDA_CHECK(cudaEventRecord(sl.done, st));
@@ -169,8 +169,9 @@ class gpu_trace_backend final : public trace_backend {
         if (sl.h_codes) SWAT_CUDA_CHECK(cudaFreeHost(sl.h_codes));
         sl.h_codes = nullptr;
         sl.h_bytes = 0;
-        SWAT_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&sl.h_codes), words * 4));
-        sl.h_bytes = words * 4;
+        const std::size_t roomy = words * 4 + words * 4 / codes_slot_headroom;  // as the device buffers
+        SWAT_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&sl.h_codes), roomy));
+        sl.h_bytes = roomy;
       }
       SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.h_codes, tp.d_codes, words * 4, cudaMemcpyDeviceToHost, st));
       SWAT_CUDA_CHECK(cudaMemcpyAsync(h_errors_ + k, tp.base.d_error, 4, cudaMemcpyDeviceToHost, st));
@@ -310,8 +311,11 @@ class gpu_trace_backend final : public trace_backend {
     return setup(sub, band_rows, codes, extra_ck, buffer_, stream_);
   }
   //! The same in buffer buf, on stream st (a codes slot's).
+  //! roomy: a buffer that must grow takes a quarter more (codes_slot_headroom), so that the windows
+  //! of the bands ahead, a little wider from batch to batch, do not free and allocate it each time
+  //! (a cudaFree waits for the whole device).
   trace_problem setup(const trace_sub& sub, std::int64_t band_rows, bool codes, bool extra_ck, cuda::device_buffer& buf,
-                      cudaStream_t st) {
+                      cudaStream_t st, bool roomy = false) {
     const std::int64_t m = std::int64_t(sub.query.size()), n = std::int64_t(sub.target.size());
     if (m < 1 || n < 1 || n > trace_max_columns || m > (1ll << 31) - 1024)
       throw std::invalid_argument("sw_fast trace: sub-problem size out of range");
@@ -335,7 +339,8 @@ class gpu_trace_backend final : public trace_backend {
     const std::size_t o_border = layout.add(un * (codes ? 8 : 16));
     const std::size_t o_extra = layout.add(codes ? std::size_t(strips) * (un + 31) * 128
                                                  : std::size_t(bands - 1 + (extra_ck ? 1 : 0)) * un * sizeof(checkpoint_entry));
-    buf.reserve(layout.bytes());
+    if (roomy && layout.bytes() > buf.bytes()) buf.reserve(layout.bytes() + layout.bytes() / codes_slot_headroom);
+    else buf.reserve(layout.bytes());
     std::vector<std::uint8_t> q(static_cast<std::size_t>(padded), static_cast<std::uint8_t>(pad_rank));
     std::copy(sub.query.begin(), sub.query.end(), q.begin());
     SWAT_CUDA_CHECK(cudaMemcpyAsync(buf.as<void>(o_query), q.data(), q.size(), cudaMemcpyHostToDevice, st));
