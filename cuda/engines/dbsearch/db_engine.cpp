@@ -83,6 +83,7 @@ class db_engine final : public engine {
   //! pair engine whole.
   void align_many(std::span<const pair_job> jobs, const scoring_scheme& scheme, std::span<alignment> results,
                   const progress_fn& progress) override {
+    const auto began = std::chrono::steady_clock::now();
     const std::int32_t limit = 32767 - scheme.max_score();
     std::vector<std::size_t> boxed, whole;
     for (std::size_t k = 0; k < jobs.size(); ++k) {
@@ -229,6 +230,8 @@ class db_engine final : public engine {
     for (std::size_t b = 0; b < large.size(); ++b)
       results[large_at[b]] = shifted(large_out[large_first[b]], offset[large_at[b]]);
     for (std::size_t b = 0; b < rest.size(); ++b) results[whole[b]] = std::move(rest_out[b]);
+    stages_.push_back({"hits aligned " + std::to_string(jobs.size()) + " (all of the above)",
+                       std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count()});
   }
 
   void score_many(std::span<const pair_job> jobs, const scoring_scheme& scheme, std::span<best_cell> results,
