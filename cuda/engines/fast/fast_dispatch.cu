@@ -90,7 +90,6 @@ fill_sections add_fill_sections(cuda::buffer_layout& layout, std::int64_t m, std
   // error word, a banded fill's beat count at +4, the 8-byte flag-wait counter at +8, the packed
   // fill's best score so far at +16
   f.error = layout.add(32);
-  if (packed16) f.balance = layout.add(std::size_t(balance_words) * 4);  // zeroed with the flags (before border)
   f.border = layout.add(2 * std::size_t(n) * f.border_cell);
   f.base = packed16 ? layout.add(2 * f.chunks * 4) : 0;  // relative16: chunk bases
   return f;
@@ -136,8 +135,6 @@ fast_problem stage_sections(const cuda::device_buffer& b, const fill_sections& f
   pb.d_error = b.as<std::int32_t>(f.error);
   pb.d_wait_cycles = b.as<unsigned long long>(f.error + 8);
   pb.d_best_so_far = b.as<std::int32_t>(f.error + 16);
-  pb.d_balance = packed16 ? b.as<std::int32_t>(f.balance) : nullptr;
-  pb.balance_quota = 0;  // launch_fill sets it when it balances the strips over the SMs
   pb.watchdog_cycles = static_cast<long long>(options.watchdog_seconds * watchdog_clock_hz);
   pb.score_limit = 32767 - std::max(scheme.max_score(), 0);
   if (options.score16_limit > 0) pb.score_limit = std::min(pb.score_limit, options.score16_limit);
@@ -408,9 +405,7 @@ fill_result fill_context::run_once(residue_span query, residue_span target, cons
   res.kernel_seconds = double(ms) / 1e3;
   {
     const int khz = impl_->dev.clock_khz();
-    // (a balanced fill launches more warps than strips: only those with a strip wait)
-    const double warps = std::min(double(res.blocks) * score_policy::warps_per_block, double(strips));
-    const double warp_seconds = warps * res.kernel_seconds;
+    const double warp_seconds = double(res.blocks) * score_policy::warps_per_block * res.kernel_seconds;
     if (khz > 0 && warp_seconds > 0) res.flag_wait_share = double(wait_cycles) / (double(khz) * 1e3) / warp_seconds;
   }
   if (error == fast_error_overflow && packed16) {

@@ -22,7 +22,6 @@ struct fill_sections {
   fill_variant variant = fill_variant::score32;
   std::size_t border_cell = 0, chunks = 0;
   std::size_t query = 0, target = 0, table = 0, ready = 0, best = 0, error = 0, border = 0, base = 0;
-  std::size_t balance = 0;  //!< packed 16-bit fill: the strips' per-SM counters and ticket (zeroed)
 };
 
 //! Appends the arrays of one m × n fill of `variant` to layout (stage_fill's layout; a batch

@@ -17,34 +17,6 @@ constexpr std::size_t profile_smem_bytes(int ranks) {
          sizeof(profile_entry<policy_t::profile_words>);
 }
 
-//! Balanced strips (a whole packed 16-bit fill of one round: launch_fill launches every block the
-//! GPU holds at once, occupancy × SMs, so every SM holds the same number of warps): the strips go
-//! to the first balance_quota = ⌈strips / SMs⌉ warps that register on each SM, by ticket, so no
-//! SM runs more than its share. (By block index, 1,430 strips of 4 warps a block put 12 warps on
-//! 94 SMs and 8 on 38, and the chain of strips moves at the pace of the busiest SMs.) A warp past
-//! its SM's quota takes a strip only if the others left some after spare_wait_ns (never while
-//! every SM holds its share of the grid); the strip below waits on any co-resident warp, so the
-//! order of the tickets cannot deadlock. Returns the warp's strip, or −1.
-__device__ inline int balanced_strip(const fast_problem& pb) {
-  constexpr long long spare_wait_ns = 2'000'000;  // 2 ms: the takers have long taken their tickets
-  int s = -1;
-  if ((threadIdx.x & 31) == 0) {
-    unsigned smid = 0;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-    ::cuda::atomic_ref<std::int32_t, ::cuda::thread_scope_device> next(pb.d_balance[balance_sms_max]);
-    const int rank = atomicAdd(pb.d_balance + (smid % unsigned(balance_sms_max)), 1);
-    if (rank >= pb.balance_quota) {  // a spare: waits for the takers, sleeping
-      const long long t0 = clock64(), limit = spare_wait_ns * 2;  // clock64 runs at ≤ 2 GHz
-      while (next.load(::cuda::std::memory_order_relaxed) < pb.strips && clock64() - t0 < limit) __nanosleep(20'000);
-    }
-    if (rank < pb.balance_quota || next.load(::cuda::std::memory_order_relaxed) < pb.strips) {
-      const int g = next.fetch_add(1, ::cuda::std::memory_order_relaxed);
-      s = g < pb.strips ? g : -1;
-    }
-  }
-  return __shfl_sync(0xffffffffu, s, 0);
-}
-
 template <typename policy_t>
 __global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_per_sm) fast_fill_kernel(fast_problem pb) {
   extern __shared__ std::uint8_t smem_raw[];
@@ -52,14 +24,6 @@ __global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_
                std::size_t(threadIdx.x / 32) * std::size_t(policy_t::halves) * std::size_t(policy_t::profile_rows(pb.ranks)) * 32;
   const int warps = int(gridDim.x) * policy_t::warps_per_block;
   const int warp = int(blockIdx.x) * policy_t::warps_per_block + int(threadIdx.x / 32);
-  if constexpr (policy_t::packed16) {
-    if (pb.balance_quota > 0) {  // one strip per warp, at most balance_quota warps per SM
-      flag_sync sync;
-      const int s = balanced_strip(pb);
-      if (s >= 0) fill_strip16<policy_t>(pb, s, prof, sync);
-      return;
-    }
-  }
   const int last = pb.strip_last > 0 ? pb.strip_last : pb.strips;  // 0: the whole fill
   for (int s = pb.strip_first + warp; s < last; s += warps) {
     if (__any_sync(0xffffffffu, *static_cast<volatile std::int32_t*>(pb.d_error) != 0)) break;

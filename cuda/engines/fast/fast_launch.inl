@@ -20,20 +20,8 @@ int launch_fill(const cuda::device_context& dev, const fast_problem& pb, int max
   int blocks = std::min(cap, wanted);
   if (max_blocks > 0) blocks = std::min(blocks, max_blocks);
   blocks = std::max(blocks, 1);
-  fast_problem launched = pb;
-  // A whole packed fill of one round (more strips than one block's warps): every block the GPU
-  // holds, the strips balanced over the SMs (fast_kernel.cuh, balanced_strip).
-  const int sms = dev.sm_count();
-  if constexpr (policy_t::packed16) {
-    if (pb.d_balance && max_blocks <= 0 && pb.strip_first == 0 && pb.strip_last == 0 && !pb.band_ready &&
-        !pb.band_in_ready && sms > 0 && band > policy_t::warps_per_block &&
-        band <= cap * policy_t::warps_per_block && cap % sms == 0) {
-      blocks = cap;
-      launched.balance_quota = (band + sms - 1) / sms;
-    }
-  }
   cuda::launch_cooperative(dev, fast_fill_kernel<policy_t>, dim3(unsigned(blocks)),
-                           dim3(policy_t::block_threads), smem, stream, launched);
+                           dim3(policy_t::block_threads), smem, stream, pb);
   return blocks;
 }
 

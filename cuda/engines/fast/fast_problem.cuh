@@ -117,17 +117,7 @@ struct fast_problem {
   special_cell* d_special;
   std::int32_t special_strips;
   std::int32_t* d_special_max;
-  //! Packed 16-bit whole fills of one round (fast_kernel.cuh, balanced strips): counters of the
-  //! warps each SM has registered (indexed by %smid, balance_sms_max of them), then the next
-  //! strip's ticket; zeroed by the host. balance_quota: the strips an SM takes at most (0: the
-  //! strips go to warps by their index instead).
-  std::int32_t* d_balance;
-  std::int32_t balance_quota;
 };
-//! SM identifiers the balanced fill counts warps of (%smid is below it on every GPU so far).
-inline constexpr int balance_sms_max = 1024;
-//! Words of fast_problem::d_balance: the counters and the ticket.
-inline constexpr int balance_words = balance_sms_max + 1;
 
 //! Several whole fills in one launch of the packed 16-bit fill (fast_kernel.cuh,
 //! fast_fill_batch_kernel). The problems are sorted by strips, most first, and the batch's strips

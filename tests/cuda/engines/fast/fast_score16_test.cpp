@@ -126,37 +126,6 @@ TEST(FastScore16, RelativeScoresEqualTheCpuEngineOnLongPairs) {
   EXPECT_GE(relative, 2);
 }
 
-//! A fill of more strips than SMs, one round: its strips balanced over the SMs (every block the
-//! GPU holds, launch_fill), against the same fill with its strips by block index (a block cap) and
-//! the CPU engine; tall and narrow, so that many strips run and the CPU engine is quick.
-TEST(FastScore16, BalancedStripsEqualTheUnbalancedFill) {
-  SWAT_REQUIRE_DEVICE();
-  const auto schemes = test::schemes();
-  std::mt19937 rng(45);
-  fill_context ctx(swat::test::test_device());
-  cpu_engine cpu(8);
-  const int sms = swat::test::test_device().sm_count();
-  for (int k = 0; k < 4; ++k) {
-    const scoring_scheme& s = schemes[std::size_t(k) % schemes.size()];
-    const std::int64_t m = std::int64_t(sms) * 1024 * (k % 2 == 0 ? 1 : 2) + 777, n = 1500 + 300 * k;
-    const auto t = test::random_residues(rng, n, s);
-    std::vector<std::uint8_t> q;
-    while (std::int64_t(q.size()) < m) {  // copies of the target, mutated, one after the other
-      const auto piece = test::related_or_random(rng, t, n, s);
-      q.insert(q.end(), piece.begin(), piece.end());
-    }
-    q.resize(std::size_t(m));
-    const fill_result balanced = ctx.fill(q, t, s, score16());
-    fill_options capped = score16();
-    capped.max_blocks = (sms + 3) / 4;  // strips by block index, in rounds
-    const fill_result by_index = ctx.fill(q, t, s, capped);
-    EXPECT_GT(balanced.blocks, int((balanced.strips + 3) / 4)) << "pair " << k << ": the strips were not balanced";
-    EXPECT_EQ(balanced.best, by_index.best) << "pair " << k << " m " << m << " n " << n;
-    EXPECT_EQ(balanced.best, cpu.score_only(q, t, s)) << "pair " << k << " m " << m << " n " << n;
-    EXPECT_EQ(balanced.ran, fill_variant::score16) << "pair " << k;
-  }
-}
-
 TEST(FastScore16, LoweredLimitForcesTheRerun) {
   SWAT_REQUIRE_DEVICE();
   const auto schemes = test::schemes();
