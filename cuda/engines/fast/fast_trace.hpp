@@ -49,7 +49,7 @@
 // columns from step a (its left edge at most the bound lo, its right edge at least the band's
 // end): the special row is its exact top border and the path lies inside, so the argument of step
 // b holds for it as for [lo, end]. A window that misses is filled again (with new bands ahead).
-// The 1.46 Mb pair: 715 bands, 625 walked from windows filled ahead, 0.75 → 0.30–0.35 s.
+// The 1.46 Mb pair: 715 bands, 625 walked from windows filled ahead, 0.72–0.75 → 0.17–0.19 s.
 //
 // Device memory (bytes) for an m × n pair, K-row bands, budget B (≤ free memory, ≤ --max-gpu-mem):
 //   fixed F(r, w) = r + w + 32·w + 28·⌈r/256⌉ + 4 KiB          (sequences, borders, flags, bests)
@@ -195,7 +195,7 @@ struct trace_options {
   //! Walks of fewer bands than this fill one band at a time: the slots' buffers and pinned copies,
   //! made for each pair's backend, cost more than a few bands ahead save (the genes_genome shape's
   //! 9 hits of 20 bands or fewer, on four engines at once: 0.21–0.25 s one at a time, 0.30 s
-  //! ahead; the 1.46 Mb pair's 715 bands: 0.75 → 0.40 s).
+  //! ahead; the 1.46 Mb pair's 715 bands: 0.75 → 0.18 s).
   std::int64_t bands_ahead_min_walk = 64;
 };
 
