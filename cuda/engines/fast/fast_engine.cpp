@@ -77,7 +77,16 @@ class fast_engine final : public engine {
   }
 
   //! score_many's batches of tall pairs so far: their time and their launches' (--timing).
-  std::vector<std::pair<std::string, double>> stage_seconds() const override { return stages_; }
+  //! score_many's batches and the tracebacks; the band fills' stage names its counts (of every
+  //! pair so far, summed as the seconds are).
+  std::vector<std::pair<std::string, double>> stage_seconds() const override {
+    std::vector<std::pair<std::string, double>> out = stages_;
+    for (auto& [name, seconds] : out)
+      if (name == band_fills_stage)
+        name = "pair tracebacks: bands " + std::to_string(traced_bands_) + " filled (" + std::to_string(bands_ahead_) +
+               " from fills ahead, " + std::to_string(bands_ahead_missed_) + " missed)";
+    return out;
+  }
 
   //! One GPU's batches: with several GPUs (--gpus) a scan of windows spreads over all of them.
   bool scores_tall_pairs_at_once(residue_span query, residue_span target, const scoring_scheme& scheme) const override {
@@ -378,14 +387,13 @@ class fast_engine final : public engine {
       alignment aln = trace_alignment(query, target, *trace_, to, &st);
       add_stage("pair tracebacks", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
       if (st.bands > 0) {
-        add_stage("pair tracebacks: bands " + std::to_string(st.bands) + " filled", st.codes_seconds);
+        add_stage(band_fills_stage, st.codes_seconds);
         add_stage("pair tracebacks: band kernels", st.codes_kernel_seconds);
         add_stage("pair tracebacks: special row reads", st.band_read_seconds);
         add_stage("pair tracebacks: walks", st.walk_seconds);
-        if (st.bands_ahead + st.bands_ahead_missed > 0)
-          add_stage("pair tracebacks: bands walked from fills ahead " + std::to_string(st.bands_ahead) + ", missed " +
-                        std::to_string(st.bands_ahead_missed),
-                    0.0);
+        traced_bands_ += st.bands;
+        bands_ahead_ += st.bands_ahead;
+        bands_ahead_missed_ += st.bands_ahead_missed;
       }
       if (trace_->held_bytes() > kept_trace_bytes) trace_.reset();  // a long pair's checkpoint rows go
       return aln;
@@ -395,6 +403,8 @@ class fast_engine final : public engine {
     }
   }
 
+  static constexpr const char* band_fills_stage = "pair tracebacks: band fills";
+  std::int64_t traced_bands_ = 0, bands_ahead_ = 0, bands_ahead_missed_ = 0;  //!< of the tracebacks so far
   //! Adds seconds to the stage of that name (stage_seconds), a new one at the end.
   void add_stage(const std::string& name, double seconds) {
     const auto same = std::find_if(stages_.begin(), stages_.end(), [&](const auto& st) { return st.first == name; });

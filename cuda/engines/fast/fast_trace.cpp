@@ -296,7 +296,7 @@ class tracer {
     std::int64_t i = rows, j = cols;
     state st = end_f ? state::f : state::h;
     while (i > 0 && j > 0) {
-      const std::uint8_t code = slot == 0 ? be_.code_at(i, j) : be_.slot_code_at(slot, i, j);
+      const std::uint8_t code = be_.slot_code_at(slot, i, j);
       if (st == state::h) {
         const std::uint8_t src = code & code_h_mask;
         if (src == code_zero) {
@@ -597,9 +597,9 @@ class cpu_trace_backend final : public trace_backend {
   void codes_fill_many(const std::vector<trace_sub>& subs) override {
     if (subs.empty() || subs.size() > codes_slots()) throw std::logic_error("sw_fast trace: codes slots");
     more_.assign(subs.size(), {});
-    for (std::size_t k = subs.size(); k-- > 0;) {  // slot 0 last: code_at serves it
+    for (std::size_t k = subs.size(); k-- > 0;) {  // slot 0 last: code_at serves it (codes_)
       run(subs[k], 0, 0, nullptr, true);
-      more_[k] = {codes_, n_};
+      if (k > 0) more_[k] = {std::move(codes_), n_};
     }
   }
   std::uint8_t slot_code_at(std::size_t slot, std::int64_t i, std::int64_t j) const override {
