@@ -6,15 +6,17 @@
 // Strips are taken in rounds of W (warps in the grid); in a round, warp w owns strip
 // base + w and runs its step t at the loop index u = t + lag·w. Every C loop indices (a phase:
 // a tile of the strip's rows × C columns per warp, the tiles of one phase forming a
-// tile-diagonal) the whole grid passes one barrier. lag = C + 64: the bottom row of a strip's
-// packed halves is written 63 steps after its top row reads the same column, and a strip's
-// 32-column border chunk must be complete one phase before the next strip loads it:
-//   columns written by strip s − 1 before phase p  <  C·p − lag·(w − 1) − 63
+// tile-diagonal) the whole grid passes one barrier. lag = C + L (L = policy_t::last_row_lag, a
+// multiple of 32): the bottom row of a strip's packed halves is stored L steps after its top
+// row reads the same column, and a strip's 32-column border chunk must be complete one phase
+// before the next strip loads it (C, lag multiples of 32: the last chunk a phase loads ends
+// before C·(p + 1) − lag·w):
+//   columns written by strip s − 1 before phase p  <  C·p − lag·(w − 1) − L
 //   columns read by strip s in phase p              <  C·(p + 1) − lag·w
-// hence C ≤ lag − 63. The barrier's release/acquire (barrier.cuh) makes the border stores of
+// hence C ≤ lag − L. The barrier's release/acquire (barrier.cuh) makes the border stores of
 // one phase visible to the loads of the next; no ready flag is touched.
 //
-// Cost against the flags: every strip starts lag instead of ~64 steps after the one above it,
+// Cost against the flags: every strip starts lag instead of ~L steps after the one above it,
 // every round ends with a drain, and all warps advance in lock step, one barrier per C columns.
 // An overflow cannot stop a barrier fill early (warps that left would leave the others waiting
 // at the next barrier): the fill runs to its end and the host reruns it at 32 bits.
@@ -59,8 +61,8 @@ __global__ void __launch_bounds__(policy_t::block_threads, policy_t::min_blocks_
   barrier::grid_barrier<M> bar(bh);
   const int warps = int(gridDim.x) * policy_t::warps_per_block;
   const int w = int(threadIdx.x / 32) + int(blockIdx.x) * policy_t::warps_per_block;
-  const std::int32_t lag = chunk + 64;
-  const std::int32_t steps = pb.n + 63;
+  const std::int32_t lag = chunk + policy_t::last_row_lag;
+  const std::int32_t steps = pb.n + policy_t::last_row_lag;
   for (int base = 0; base < pb.strips && !bar.failed(); base += warps) {
     const int active = min(warps, pb.strips - base);
     const std::int32_t span = steps + lag * (active - 1);

@@ -26,6 +26,8 @@ int variant_strip_rows(fill_variant v) {
   }
 }
 
+int score16_last_row_lag() { return score16_policy::last_row_lag; }
+
 bool scheme_fits(const scoring_scheme& scheme) {
   return scheme.max_score() <= 127 && scheme.min_score() >= -127 && scheme.gap_open >= 0 &&
          scheme.gap_extend >= 0 && scheme.gap_open + scheme.gap_extend > 0 &&
@@ -92,6 +94,7 @@ fill_sections add_fill_sections(cuda::buffer_layout& layout, std::int64_t m, std
   f.error = layout.add(32);
   f.border = layout.add(2 * std::size_t(n) * f.border_cell);
   f.base = packed16 ? layout.add(2 * f.chunks * 4) : 0;  // relative16: chunk bases
+  f.snapshot = packed16 ? layout.add(std::size_t(f.strips) * 256 * sizeof(uint4)) : 0;  // best cells' rows
   return f;
 }
 
@@ -135,6 +138,7 @@ fast_problem stage_sections(const cuda::device_buffer& b, const fill_sections& f
   pb.d_error = b.as<std::int32_t>(f.error);
   pb.d_wait_cycles = b.as<unsigned long long>(f.error + 8);
   pb.d_best_so_far = b.as<std::int32_t>(f.error + 16);
+  pb.d_snapshot = packed16 ? b.as<uint4>(f.snapshot) : nullptr;
   pb.watchdog_cycles = static_cast<long long>(options.watchdog_seconds * watchdog_clock_hz);
   pb.score_limit = 32767 - std::max(scheme.max_score(), 0);
   if (options.score16_limit > 0) pb.score_limit = std::min(pb.score_limit, options.score16_limit);
@@ -364,8 +368,9 @@ fill_result fill_context::run_once(residue_span query, residue_span target, cons
   const std::int64_t strips = (m + rows - 1) / rows;
 
   if (packed16 && options.grid_barrier) {  // bound of the barrier fill's loop index: one round of every strip
-    const std::int64_t lag = (options.barrier_columns > 0 ? options.barrier_columns : default_barrier_columns) + 64;
-    if (n + 63 + lag * strips + lag >= (1ll << 31))
+    const std::int64_t lag = (options.barrier_columns > 0 ? options.barrier_columns : default_barrier_columns) +
+                             score16_policy::last_row_lag;
+    if (n + score16_policy::last_row_lag + lag * strips + lag >= (1ll << 31))
       throw std::invalid_argument("sw_fast: pair too long for the grid-barrier fill's 32-bit step counter");
   }
 

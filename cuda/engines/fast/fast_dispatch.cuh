@@ -21,7 +21,7 @@ struct fill_sections {
   std::int64_t m = 0, n = 0, strips = 0, padded = 0;
   fill_variant variant = fill_variant::score32;
   std::size_t border_cell = 0, chunks = 0;
-  std::size_t query = 0, target = 0, table = 0, ready = 0, best = 0, error = 0, border = 0, base = 0;
+  std::size_t query = 0, target = 0, table = 0, ready = 0, best = 0, error = 0, border = 0, base = 0, snapshot = 0;
 };
 
 //! Appends the arrays of one m × n fill of `variant` to layout (stage_fill's layout; a batch

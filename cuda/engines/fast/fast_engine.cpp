@@ -171,7 +171,7 @@ class fast_engine final : public engine {
     const auto strips = [&](std::int64_t rows) { return (rows + rows_per_strip - 1) / rows_per_strip; };
     double steps = 0;  // strip steps of the whole batch
     for (const tall_pair& tp : tall)
-      steps += double(strips(std::int64_t(tp.pair.rows.size()))) * double(tp.pair.columns.size() + 63);
+      steps += double(strips(std::int64_t(tp.pair.rows.size()))) * double(tp.pair.columns.size() + score16_last_row_lag());
     const double round_steps = steps / double(std::max(1, ctx_.batch_round_warps(scheme)));
     const std::int64_t lag = batch_lag();
     std::vector<piece> pieces;
@@ -182,8 +182,9 @@ class fast_engine final : public engine {
       const auto m = std::int64_t(rows.size()), n = std::int64_t(columns.size());
       std::int64_t width = m;
       const std::int64_t overlap = window_overlap(n, scheme);
-      if (lag > 0 && overlap > 0 && double(strips(m) * lag + n + 63) > round_steps) {
-        const double fits = (round_steps - double(n + 63)) / double(lag) * double(rows_per_strip);
+      const double strip_steps = double(n + score16_last_row_lag());
+      if (lag > 0 && overlap > 0 && double(strips(m) * lag) + strip_steps > round_steps) {
+        const double fits = (round_steps - strip_steps) / double(lag) * double(rows_per_strip);
         width = std::max<std::int64_t>(4 * overlap, fits > 0 ? std::int64_t(fits) : 0);
       }
       if (width >= m) {
@@ -297,11 +298,12 @@ class fast_engine final : public engine {
   //! traceback that may follow (a few gigabytes for a megabase pair: at most half the free memory).
   static constexpr double special_min_cells = double(1ll << 32);
 
-  //! Steps one strip of a batch starts after the strip above it (score_many's chains of strips).
-  //! One H100 (bench/results/tall_batch_h100.csv): an 8.7 kb gene against a 1.46 Mb genome, both
-  //! strands, filled whole took 0.070 s, in the windows this lag gives 0.017 s; genes_genome, whose
-  //! chains are as long as its work, the same with it as without (0.39 s).
-  static constexpr std::int64_t batch_lag() { return 160; }
+  //! Steps one strip of a batch starts after the strip above it (score_many's chains of strips):
+  //! 96 more than its last row's lag (160 with one column group). One H100
+  //! (bench/results/tall_batch_h100.csv): an 8.7 kb gene against a 1.46 Mb genome, both strands,
+  //! filled whole took 0.070 s, in the windows this lag gives 0.017 s; genes_genome, whose chains
+  //! are as long as its work, the same with it as without (0.39 s).
+  static std::int64_t batch_lag() { return 96 + score16_last_row_lag(); }
   static std::int64_t batch_strip_rows() { return variant_strip_rows(fill_variant::score16); }
 
   //! Whether score_only fills the pair in row bands over several GPUs (--gpus).

@@ -84,6 +84,9 @@ struct fill_result {
 
 //! Rows per strip of a variant.
 int variant_strip_rows(fill_variant v);
+//! score16 (whole fills and batches): steps between a strip's first row on a column and the
+//! store of that column of its last row; a strip runs the target's length plus these steps.
+int score16_last_row_lag();
 
 //! One pair of a batch (fill_context::fill_batch): its rows (the fill's query) and columns (its
 //! target), and the tie rule of its best cell (fill_options::rows_first).

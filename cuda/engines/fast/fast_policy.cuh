@@ -19,6 +19,11 @@ struct fast_policy {
   static constexpr bool with_origins = origins_v;            //!< origins propagated
   static constexpr bool packed16 = packed16_v;               //!< int16x2 cells (no origins)
   static constexpr int halves = packed16_v ? 2 : 1;          //!< row halves per strip
+  //! Packed 16-bit fill: steps between the strip's first row on column j and the store of
+  //! column j of its last row (63 columns of skew, and the store one step later: a multiple of
+  //! 32, so that the chunks of the row it stores are the chunks of steps). A strip runs
+  //! n + last_row_lag steps.
+  static constexpr int last_row_lag = 64;
   static constexpr int warp_threads = 32;                    //!< threads per warp
   static constexpr int warps_per_block = 4;                  //!< warps (strips in flight) per block
   static constexpr int block_threads = warp_threads * warps_per_block;  //!< threads per block

@@ -2,6 +2,8 @@
 // Device view of one fast fill: sequences, int8 substitution table, strip borders, ready flags,
 // per-strip best cells and the watchdog (plain struct, passed by value to the kernel).
 
+#include <vector_types.h>
+
 #include <cstdint>
 
 #include "common/traceback.hpp"
@@ -25,12 +27,13 @@ inline rebase_levels rebase_levels_of(std::int32_t gap_open_extend, std::int32_t
   const std::int32_t step = gap_open_extend + max_score;  // |H(i,j) − H(i,j±1 or i±1,j)| ≤ step
   rebase_levels r;
   if (max_score < 0 || step <= 0 || step > 1000) return r;
-  // D = 1086·step (cells ≤ 1023 rows and 63 columns apart), and the largest H may fall by 32·step
-  // before the next look: the base goes down below D + 32·step, so the largest stays ≥ D.
-  r.low = 1118 * step;
+  // D = 1087·step (the warp's cells at one step and the border cell above its first row are at
+  // most 1024 rows and 63 columns apart), and the largest H may fall by 32·step before the next
+  // look: the base goes down below D + 32·step, so the largest stays ≥ D.
+  r.low = 1119 * step;
   r.high = 32767 - 32 * step - max_score - 64;  // 32 steps of growth, one more score, a margin
   r.mid = (r.low + r.high) / 2;
-  r.fits = r.high - r.low >= 2000;
+  r.fits = r.high - r.low >= 2000;  // o + e + max s ≤ 26
   return r;
 }
 //! Error words of a fill.
@@ -117,6 +120,10 @@ struct fast_problem {
   special_cell* d_special;
   std::int32_t special_strips;
   std::int32_t* d_special_max;
+  //! Packed 16-bit fill (columns-first tie rule): per strip, its lanes' H of the step at which
+  //! each half last took a new best (fast_tile16.cuh: the row is found once, at the strip's end),
+  //! 256 entries (half, word of 4 rows, lane).
+  uint4* d_snapshot;
 };
 
 //! Several whole fills in one launch of the packed 16-bit fill (fast_kernel.cuh,
