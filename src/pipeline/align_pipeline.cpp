@@ -716,10 +716,10 @@ void run_align(const align_options& options, std::ostream& stdout_stream, const 
   }
   if (options.timing) {
     std::string stages;
-    for (const auto& [stage, seconds] : eng->stage_seconds()) {
-      char part[80];
-      std::snprintf(part, sizeof part, "%s %.3f s, ", stage.c_str(), seconds);
-      stages += part;
+    for (const auto& [stage, seconds] : eng->stage_seconds()) {  // names of any length
+      char part[32];
+      std::snprintf(part, sizeof part, " %.3f s, ", seconds);
+      stages += stage + part;
     }
     const double align_s = aligned_s - ready_s;
     search_size size{0, db_residues, queries.records.size(), targets.records.size(),

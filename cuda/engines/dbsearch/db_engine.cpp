@@ -61,8 +61,29 @@ class db_engine final : public engine {
   std::vector<std::pair<std::string, double>> stage_seconds() const override {
     std::vector<std::pair<std::string, double>> merged, all = stages_;
     for (auto& stage : pairs_->stage_seconds()) all.push_back(std::move(stage));
+    // The pair engines' band-fill stage names its counts ("pair tracebacks: bands N filled (A from
+    // fills ahead, M missed)"): the lanes' are one stage whose counts are summed too.
+    long long bands = 0, ahead = 0, missed = 0;
+    double band_seconds = 0;
+    bool band_stage = false;
     for (const auto& lane : box_engines_)
-      for (auto& [name, seconds] : lane->stage_seconds()) all.emplace_back("lanes: " + name, seconds);
+      for (auto& [name, seconds] : lane->stage_seconds()) {
+        long long b = 0, a = 0, m = 0;
+        if (std::sscanf(name.c_str(), "pair tracebacks: bands %lld filled (%lld from fills ahead, %lld missed)", &b, &a,
+                        &m) == 3) {
+          bands += b;
+          ahead += a;
+          missed += m;
+          band_seconds += seconds;
+          band_stage = true;
+          continue;
+        }
+        all.emplace_back("lanes: " + name, seconds);
+      }
+    if (band_stage)
+      all.emplace_back("lanes: pair tracebacks: bands " + std::to_string(bands) + " filled (" + std::to_string(ahead) +
+                           " from fills ahead, " + std::to_string(missed) + " missed)",
+                       band_seconds);
     for (const auto& [name, seconds] : all) {
       const auto same = std::find_if(merged.begin(), merged.end(), [&](const auto& m) { return m.first == name; });
       if (same == merged.end()) merged.emplace_back(name, seconds);
