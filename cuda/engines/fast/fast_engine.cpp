@@ -366,6 +366,9 @@ class fast_engine final : public engine {
     // making and freeing those per pair cost more than a small pair's fills. Freed here while
     // dev_ is current (align made it so; `first` below may make another GPU current).
     if (banded || !(trace_scheme_ == scheme)) trace_.reset();
+    // Under --max-gpu-mem the score pass's buffer goes first (as after score_many's batches): the
+    // traceback has the whole budget (a 1.46 Mb pair under 64 MiB needs it for one checkpoint row).
+    if (options_.max_gpu_mem_bytes > 0) ctx_.release();
     const cuda::device_context first = banded ? cuda::device_context(band_devices_.front()) : dev_;
     trace_options to;
     to.budget_bytes = std::int64_t(double(first.free_bytes() + (trace_ ? trace_->held_bytes() : 0)) * 0.9);
