@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <utility>
+#include <vector>
 
 #include "cuda/engines/fast/fast_engine.hpp"
 #include "cuda/engines/fast/fast_fill.hpp"
@@ -24,6 +26,23 @@ std::vector<std::uint8_t> acgt(std::mt19937& rng, std::int64_t length) {
 }
 
 best_cell cell_of(const alignment& a) { return {a.score, a.query_end, a.target_end}; }
+
+//! A query and a target of lengths m and n, related or random; with tandem (every third pair
+//! of a test), the query a tandem repeat of a unit of 1–6 residues and copies of it written into
+//! the target every m + gap residues: many cells of the best score.
+std::pair<std::vector<std::uint8_t>, std::vector<std::uint8_t>> pair_of(std::mt19937& rng, std::int64_t m, std::int64_t n,
+                                                                        const scoring_scheme& s, bool tandem,
+                                                                        std::size_t gap) {
+  auto q = test::random_residues(rng, m, s);
+  if (tandem) {
+    const std::size_t unit = std::uniform_int_distribution<std::size_t>(1, 6)(rng);
+    for (std::size_t i = unit; i < q.size(); ++i) q[i] = q[i - unit];
+  }
+  auto t = test::related_or_random(rng, q, n, s);
+  if (tandem)
+    for (std::size_t j = 0; j + q.size() < t.size(); j += q.size() + gap) std::copy(q.begin(), q.end(), t.begin() + std::ptrdiff_t(j));
+  return {std::move(q), std::move(t)};
+}
 
 fill_options score16(std::int32_t limit = 0) {
   fill_options o;
@@ -46,14 +65,7 @@ TEST(FastScore16, EqualsReferenceOnSeededPairs) {
                          ? borders[std::uniform_int_distribution<std::size_t>(0, borders.size() - 1)(rng)]
                          : std::uniform_int_distribution<std::int64_t>(1, 900)(rng);
     while (m * n > 3'000'000) n = std::max<std::int64_t>(1, n / 2);
-    auto q = test::random_residues(rng, m, s);
-    if (k % 3 == 2) {  // tandem repeats: many cells of the best score
-      const std::size_t unit = std::uniform_int_distribution<std::size_t>(1, 6)(rng);
-      for (std::size_t i = unit; i < q.size(); ++i) q[i] = q[i - unit];
-    }
-    auto t = test::related_or_random(rng, q, n, s);
-    if (k % 3 == 2)
-      for (std::size_t j = 0; j + q.size() < t.size(); j += q.size() + 5) std::copy(q.begin(), q.end(), t.begin() + std::ptrdiff_t(j));
+    const auto [q, t] = pair_of(rng, m, n, s, k % 3 == 2, 5);
     const best_cell want = cell_of(reference::align(q, t, s));
     const fill_result r = ctx.fill(q, t, s, score16());
     ASSERT_EQ(r.best, want) << "pair " << k << " m " << m << " n " << n << " " << s.matrix_name;
@@ -255,14 +267,7 @@ TEST(FastRowsFirst, TransposedFillsGiveTheBestCellOfThePair) {
     const scoring_scheme& s = schemes[std::size_t(k) % schemes.size()];
     const std::int64_t m = std::uniform_int_distribution<std::int64_t>(1, 1500)(rng);
     const std::int64_t n = std::uniform_int_distribution<std::int64_t>(1, 6000)(rng);
-    auto q = test::random_residues(rng, m, s);
-    if (k % 3 == 2) {  // tandem repeats: many cells of the best score
-      const std::size_t unit = std::uniform_int_distribution<std::size_t>(1, 6)(rng);
-      for (std::size_t i = unit; i < q.size(); ++i) q[i] = q[i - unit];
-    }
-    auto t = test::related_or_random(rng, q, n, s);
-    if (k % 3 == 2)
-      for (std::size_t j = 0; j + q.size() < t.size(); j += q.size() + 7) std::copy(q.begin(), q.end(), t.begin() + std::ptrdiff_t(j));
+    const auto [q, t] = pair_of(rng, m, n, s, k % 3 == 2, 7);
     const alignment ref = reference::align(q, t, s);
     const best_cell want{ref.score, ref.query_end, ref.target_end};
     for (const fill_variant v : {fill_variant::score32, fill_variant::score16}) {
