@@ -299,7 +299,7 @@ class fast_engine final : public engine {
   static constexpr double special_min_cells = double(1ll << 32);
 
   //! Steps one strip of a batch starts after the strip above it (score_many's chains of strips):
-  //! 96 more than its last row's lag (160 with one column group). One H100
+  //! 96 more than its last row's lag (160 steps). One H100
   //! (bench/results/tall_batch_h100.csv): an 8.7 kb gene against a 1.46 Mb genome, both strands,
   //! filled whole took 0.070 s, in the windows this lag gives 0.017 s; genes_genome, whose chains
   //! are as long as its work, the same with it as without (0.39 s).
