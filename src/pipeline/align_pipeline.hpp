@@ -109,6 +109,9 @@ struct search_times {
   std::uint64_t db_residues = 0;    //!< residues of the targets
   std::string stats_method;         //!< how the E-values were computed
   std::chrono::steady_clock::time_point aligned;  //!< when the alignments were done
+  //! The pipeline's own steps after the scan (--timing): "hits ranked" (statistics settled, the
+  //! reported targets chosen), "hits aligned" (the engine's align_many calls), "hits collected".
+  std::vector<std::pair<std::string, double>> stages;
 };
 
 //! What search_hits found: the reported hits in output order and the statistics of their E-values.

@@ -173,6 +173,7 @@ session_answer search_session::answer(const checked_search& checked, sequence_se
     const double s = seconds - (before.count(stage) ? before[stage] : 0.0);
     if (s > 0) stages += stage + num(" %.3f s, ", s);
   }
+  for (const auto& [stage, seconds] : times.stages) stages += "pipeline: " + stage + num(" %.3f s, ", seconds);
   std::string decided;
   const std::vector<std::string> decisions = engine_->decisions();
   for (std::size_t k = decisions.size() >= decisions_before ? decisions_before : 0; k < decisions.size(); ++k)

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -68,6 +69,22 @@ std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefix
 //! Hits whose reverse pass (reach_cells) is larger than this go to the pair engine: one warp
 //! would take too long.
 inline constexpr double max_hit_cells = double(std::int64_t(1) << 29);
+
+//! The reverse pass of one hit on the CPU over only the cells from which a path into its best
+//! cell keeps a positive score: the same box as reverse_reach (rows and columns of the optimal
+//! alignments' begins, counted back from the best cell). A cell of an optimal path keeps S minus
+//! the score of the path's part before it, which is less than S (no other cell of the prefixes
+//! reaches S), so pruning every value ≤ 0 leaves every optimal path whole. A weak hit of a long
+//! query (a score of 60 at 28 kb into a 40 kb gene: a reach window of 1.6e9 cells) touches a few
+//! thousand cells; a strong one a band as wide as its score allows. nullopt when it would visit
+//! more than max_cells cells, or when the prefixes hold a score above `score` (not a hit's
+//! best cell: no box from here).
+std::optional<box_extent> pruned_reach(residue_span query_prefix, residue_span target_prefix, std::int32_t score,
+                                       const scoring_scheme& scheme, std::uint64_t max_cells);
+
+//! The cells pruned_reach may visit for a hit whose reach window is too large for the GPU's
+//! reverse pass, before the hit goes to the pair engine whole (about 20 ms on one core).
+inline constexpr std::uint64_t max_pruned_cells = std::uint64_t(1) << 24;
 
 //! Hits whose reach window has at least this many cells skip the reverse pass (one warp's walk
 //! over the window) and are aligned in the whole window, which the box fill spreads over many

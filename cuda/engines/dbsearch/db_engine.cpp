@@ -106,7 +106,7 @@ class db_engine final : public engine {
                   const progress_fn& progress) override {
     const auto began = std::chrono::steady_clock::now();
     const std::int32_t limit = 32767 - scheme.max_score();
-    std::vector<std::size_t> boxed, whole;
+    std::vector<std::size_t> boxed, whole, pruned;
     for (std::size_t k = 0; k < jobs.size(); ++k) {
       const pair_job& j = jobs[k];
       const best_cell& c = j.known;
@@ -114,11 +114,47 @@ class db_engine final : public engine {
                           std::size_t(c.target_end) == j.target.size();
       // The reverse pass reads only the ends of the prefixes that an alignment of the hit's
       // score can reach (a read's hit in a window's overlap: the read × about its own length).
-      if (at_end && c.score <= limit && scan_supports(scheme) &&
-          reach_cells(std::int64_t(j.query.size()), std::int64_t(j.target.size()), c.score, scheme) <= max_hit_cells)
-        boxed.push_back(k);
+      if (at_end && c.score <= limit && scan_supports(scheme))
+        (reach_cells(std::int64_t(j.query.size()), std::int64_t(j.target.size()), c.score, scheme) <= max_hit_cells
+             ? boxed
+             : pruned)
+            .push_back(k);
       else
         whole.push_back(k);
+    }
+    // Reach windows too large for one warp (a weak hit deep into a long gene): the reverse pass
+    // on the CPU over the cells that stay positive (pruned_reach), on every core; the hits whose
+    // paths stay alive over too many cells are aligned whole.
+    std::vector<std::optional<box_extent>> preset(boxed.size());
+    if (!pruned.empty()) {
+      const auto t0 = std::chrono::steady_clock::now();
+      std::vector<std::optional<box_extent>> found(pruned.size());
+      std::atomic<std::size_t> next{0};
+      const auto work = [&] {
+        for (std::size_t p; (p = next.fetch_add(1)) < pruned.size();) {
+          const pair_job& j = jobs[pruned[p]];
+          found[p] = pruned_reach(j.query, j.target, j.known.score, scheme, max_pruned_cells);
+        }
+      };
+      const std::size_t helpers =
+          std::min<std::size_t>(pruned.size(), std::max(1u, std::thread::hardware_concurrency())) - 1;
+      std::vector<std::thread> threads;
+      for (std::size_t h = 0; h < helpers; ++h) threads.emplace_back(work);
+      work();
+      for (std::thread& t : threads) t.join();
+      std::size_t boxed_now = 0;
+      for (std::size_t p = 0; p < pruned.size(); ++p) {
+        if (!found[p]) {
+          whole.push_back(pruned[p]);
+          continue;
+        }
+        boxed.push_back(pruned[p]);
+        preset.push_back(found[p]);
+        ++boxed_now;
+      }
+      stages_.push_back({"pruned reverse pass " + std::to_string(pruned.size()) + " (" + std::to_string(boxed_now) +
+                             " boxed)",
+                         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
     }
     // A large hit's reverse pass is one warp's long walk over its reach window, while its box
     // fill runs on many warps at once: such a hit skips the reverse pass and is aligned in its
@@ -131,6 +167,10 @@ class db_engine final : public engine {
     std::vector<std::int32_t> scores;
     std::vector<std::size_t> reversed;
     for (std::size_t b = 0; b < boxed.size(); ++b) {
+      if (preset[b]) {
+        boxes[b] = *preset[b];
+        continue;
+      }
       const pair_job& j = jobs[boxed[b]];
       const std::int64_t m = std::int64_t(j.query.size()), n = std::int64_t(j.target.size());
       const double cells = reach_cells(m, n, j.known.score, scheme);
@@ -183,8 +223,27 @@ class db_engine final : public engine {
     // Boxes up to large_box_cells: filled and walked on the GPU many at once (db_boxes.hpp), in a
     // thread of their own while this one gives the pair engines the larger boxes.
     std::vector<alignment> small_out(small_unique.size()), large_out(large_unique.size());
+    // A whole pair whose best cell ends its prefixes (a score beyond the 16-bit reverse pass, or
+    // a reach window too large for it) is cut to that window: it holds every optimal path into
+    // the best cell, so the pair engine's alignment of it is the same (db_align.hpp), on fewer
+    // cells (a 40 kb gene's hit 64 kb into a genome: the last 43.6 kb).
     std::vector<pair_job> rest;
-    for (std::size_t k : whole) rest.push_back(jobs[k]);
+    std::vector<std::pair<std::int64_t, std::int64_t>> rest_at;
+    for (std::size_t k : whole) {
+      pair_job j = jobs[k];
+      std::pair<std::int64_t, std::int64_t> at{0, 0};
+      const std::int64_t m = std::int64_t(j.query.size()), n = std::int64_t(j.target.size());
+      if (j.known.score > 0 && j.known.query_end == m && j.known.target_end == n) {
+        const std::int64_t span = reach_span(m, n, j.known.score, scheme);
+        at = {std::max<std::int64_t>(0, m - span), std::max<std::int64_t>(0, n - span)};
+        j.query = j.query.subspan(std::size_t(at.first));
+        j.target = j.target.subspan(std::size_t(at.second));
+        j.known.query_end -= at.first;
+        j.known.target_end -= at.second;
+      }
+      rest.push_back(j);
+      rest_at.push_back(at);
+    }
     std::vector<alignment> rest_out(rest.size());
     box_seconds on_gpu;
     double gpu_boxes_s = 0;
@@ -250,7 +309,7 @@ class db_engine final : public engine {
       results[small_at[b]] = shifted(small_out[small_first[b]], offset[small_at[b]]);
     for (std::size_t b = 0; b < large.size(); ++b)
       results[large_at[b]] = shifted(large_out[large_first[b]], offset[large_at[b]]);
-    for (std::size_t b = 0; b < rest.size(); ++b) results[whole[b]] = std::move(rest_out[b]);
+    for (std::size_t b = 0; b < rest.size(); ++b) results[whole[b]] = shifted(std::move(rest_out[b]), rest_at[b]);
     stages_.push_back({"hits aligned " + std::to_string(jobs.size()) + " (all of the above)",
                        std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count()});
   }

@@ -3,7 +3,8 @@
 // many at once on the GPU's batched boxes, and hits whose boxes hold
 // the same residues (a sequence the database holds more than once) are aligned once; every
 // alignment equals the CPU engine's of the whole pair (score, both ends, CIGAR), and the stage
-// names say how many boxes were distinct. Many queries against a few targets are scanned the
+// names say how many boxes were distinct. Weak hits of long prefixes take their boxes from the
+// pruned reverse pass on the CPU. Many queries against a few targets are scanned the
 // other way round (the queries as the database), with the same best cells as the CPU engine.
 
 #include <gtest/gtest.h>
@@ -182,6 +183,63 @@ TEST(DbEngine, LargeHitsAlignedInTheirReachWindowsEqualTheCpu) {
       named = named || name == "reach windows as boxes " + std::to_string(large);
     EXPECT_TRUE(named) << (dna ? "dna" : "protein");
   }
+}
+
+TEST(DbEngine, WeakHitsOfLongPrefixesGetBoxesFromThePrunedReversePass) {
+  SWAT_REQUIRE_DEVICE();
+  // Hits whose reach window is too large for the GPU's reverse pass (over 2^29 cells): two weak
+  // ones (a planted 50-mer at the end of 26-27 kb random prefixes, the genes-against-genomes
+  // shape's second-best hits) get their boxes from the pruned pass on the CPU; a strong one (a
+  // 26 kb query against a copy with 1 in 4 residues changed) keeps a band too wide for its
+  // budget and is aligned whole. Every alignment equals the CPU engine's of the whole pair.
+  const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
+  std::mt19937 rng(20261128);
+  std::vector<std::vector<std::uint8_t>> queries, targets;
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;
+  for (int k = 0; k < 2; ++k) {
+    const std::vector<std::uint8_t> planted = test::random_residues(rng, 50, s);
+    queries.push_back(test::random_residues(rng, 26000 + 500 * std::size_t(k), s));
+    queries.back().insert(queries.back().end(), planted.begin(), planted.end());
+    targets.push_back(test::random_residues(rng, 27000, s));
+    targets.back().insert(targets.back().end(), planted.begin(), planted.end());
+    pairs.push_back({queries.size() - 1, targets.size() - 1});
+  }
+  queries.push_back(test::random_residues(rng, 26000, s));
+  std::vector<std::uint8_t> copy;
+  std::uniform_int_distribution<int> roll(0, 99);
+  for (std::uint8_t r : queries.back()) {
+    const int e = roll(rng);
+    if (e == 0) continue;                                      // 1 in 100 dropped
+    if (e == 1) copy.push_back(r);                             // 1 in 100 doubled
+    copy.push_back(e < 25 ? test::random_residues(rng, 1, s).front() : r);  // about 1 in 4 changed
+  }
+  targets.push_back(copy);
+  pairs.push_back({queries.size() - 1, targets.size() - 1});
+  const auto [jobs, want] = hits_of(queries, targets, pairs, s);
+  for (const pair_job& j : jobs) {
+    ASSERT_GT(reach_cells(std::int64_t(j.query.size()), std::int64_t(j.target.size()), j.known.score, s), max_hit_cells);
+    ASSERT_LE(j.known.score, 32767 - s.max_score());
+  }
+  engine_options o;
+  o.gpu_id = swat::test::test_device().id();
+  auto db = make_db_engine(fast::make_fast_engine(o), std::make_unique<cpu_engine>(0), scan_options{}, o.gpu_id,
+                           [&](std::uint64_t gpu_bytes) {
+                             engine_options b = o;
+                             b.max_gpu_mem_bytes = gpu_bytes;
+                             return fast::make_fast_engine(b);
+                           });
+  std::vector<alignment> got(jobs.size());
+  db->align_many(jobs, s, got, {});
+  for (std::size_t k = 0; k < jobs.size(); ++k)
+    EXPECT_EQ(got[k], want[k]) << "hit " << k << ": " << got[k].score << " @" << got[k].query_begin << "-"
+                               << got[k].query_end << " want " << want[k].score << " @" << want[k].query_begin << "-"
+                               << want[k].query_end;
+  bool pruned = false, whole = false;
+  for (const auto& [name, seconds] : db->stage_seconds()) {
+    pruned = pruned || name == "pruned reverse pass 3 (2 boxed)";
+    whole = whole || name == "whole pairs 1";
+  }
+  EXPECT_TRUE(pruned && whole);
 }
 
 TEST(DbEngine, ManyQueriesAgainstFewTargetsScanTheOtherWayRound) {
