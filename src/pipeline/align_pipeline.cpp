@@ -12,8 +12,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <exception>
-#include <functional>
 #include <future>
 #include <mutex>
 #include <numeric>
@@ -25,6 +23,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/parallel.hpp"
 #include "common/score_range.hpp"
 #include "engine/gpu_selection.hpp"
 #include "engine/plan.hpp"
@@ -245,36 +244,6 @@ std::vector<best_cell> zero_cells(std::size_t n, unsigned threads) {
   }
   v.resize(n);
   return v;
-}
-
-//! fn(i) for i in [0, n) on up to `threads` threads (0: every core), in blocks of consecutive i;
-//! the first exception is rethrown once every thread has stopped. Fewer threads where none can
-//! be had.
-void parallel_for(std::size_t n, unsigned threads, std::size_t min_per_thread, const std::function<void(std::size_t)>& fn) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t parts = std::max<std::size_t>(1, std::min<std::size_t>(threads, n / std::max<std::size_t>(min_per_thread, 1)));
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr failed;
-  std::mutex failed_mutex;
-  const std::size_t block = std::max<std::size_t>(1, n / (parts * 8));
-  const auto work = [&] {
-    try {
-      for (std::size_t from; (from = next.fetch_add(block)) < n;)
-        for (std::size_t i = from; i < std::min(n, from + block); ++i) fn(i);
-    } catch (...) {
-      const std::lock_guard<std::mutex> lock(failed_mutex);
-      if (!failed) failed = std::current_exception();
-      next.store(n);
-    }
-  };
-  std::vector<std::thread> helpers;
-  try {
-    for (std::size_t k = 1; k < parts; ++k) helpers.emplace_back(work);
-  } catch (...) {  // no thread to spare: the others and this one do the rest
-  }
-  work();
-  for (std::thread& h : helpers) h.join();
-  if (failed) std::rethrow_exception(failed);
 }
 
 // Best hits of every query, in query order. DNA queries are searched on the strands asked for:

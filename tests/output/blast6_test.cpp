@@ -64,6 +64,22 @@ TEST(blast6, protein_positive_and_ppos_count_positive_mismatches) {
             "10\t4\t6\t75.00\t3\tPQIKWLEA\tPQVRW-EC\t2=2X1=1I1=1X\tN/A\n");
 }
 
+TEST(blast6, many_rows_formatted_on_several_threads_read_as_one_at_a_time) {
+  // 2,100 rows (over the 512 from which rows are formatted on several threads, in runs of one a
+  // thread), plus and minus strand alternating: the same text as each row written alone.
+  dna_fixture f;
+  std::vector<hit> many;
+  for (int k = 0; k < 700; ++k)
+    for (const hit& h : f.hits) {
+      many.push_back(h);
+      many.back().strand = k % 2 ? dna_strand::minus : dna_strand::plus;
+    }
+  const output_spec spec = parse_outfmt("6 std score cigar qlen slen nident positive gaps qseq sseq sstrand qcovhsp");
+  std::string one_by_one;
+  for (const hit& h : many) one_by_one += render(spec, f.ctx, {h});
+  EXPECT_EQ(render(spec, f.ctx, many), one_by_one);
+}
+
 TEST(blast6, coverage_columns_round_like_blast) {
   dna_fixture f;
   // A second hit of q1 to t1 over query [0, 4): with the first ([1, 9)) it covers 9 of 10.
