@@ -327,6 +327,18 @@ std::vector<alignment> align_boxes(std::span<const residue_span> queries, std::s
     }
   } own;
   const cudaStream_t stream = own.stream;
+  struct three_events {  // before the fill, after it, after the walk
+    cudaEvent_t at[3] = {};
+    three_events() {
+      for (cudaEvent_t& e : at) SWAT_CUDA_CHECK(cudaEventCreate(&e));
+    }
+    three_events(const three_events&) = delete;
+    three_events& operator=(const three_events&) = delete;
+    ~three_events() {
+      for (cudaEvent_t e : at)
+        if (e) cudaEventDestroy(e);
+    }
+  } marks;
   for (std::size_t first = 0; first < n;) {
     auto t0 = clock::now();
     // The batch: boxes in order while their bytes fit the budget (one at least).
@@ -385,8 +397,10 @@ std::vector<alignment> align_boxes(std::span<const residue_span> queries, std::s
     spent.host += since(t0);
     t0 = clock::now();
     memory.reserve(layout.bytes());
+    spent.reserve += since(t0);
     SWAT_CUDA_CHECK(cudaMemcpyAsync(memory.as<void>(), image.data(), upload_bytes, cudaMemcpyHostToDevice, stream));
     SWAT_CUDA_CHECK(cudaMemsetAsync(memory.as<void>(at_ticket), 0, zeroed_bytes, stream));
+    SWAT_CUDA_CHECK(cudaEventRecord(marks.at[0], stream));
     const auto* d_tasks = memory.as<box_task>(at_tasks);
     auto* d_ticket = memory.as<unsigned long long>(at_ticket);
     auto* d_stalled = reinterpret_cast<std::int32_t*>(d_ticket + 1);
@@ -401,11 +415,13 @@ std::vector<alignment> align_boxes(std::span<const residue_span> queries, std::s
         scheme.gap_open + scheme.gap_extend, scheme.gap_extend, memory.as<std::uint8_t>(at_codes),
         memory.as<int2>(at_border), memory.as<std::int32_t>(at_fronts), d_reached, d_ticket, d_stalled, watchdog_cycles);
     SWAT_CUDA_CHECK_LAUNCH();
+    SWAT_CUDA_CHECK(cudaEventRecord(marks.at[1], stream));
     constexpr unsigned walk_threads = 128;
     walk_boxes<<<unsigned((count + walk_threads - 1) / walk_threads), walk_threads, 0, stream>>>(
         d_tasks, int(count), memory.as<std::uint8_t>(at_codes), d_reached,
         memory.as<std::uint32_t>(at_ops), memory.as<box_result>(at_results));
     SWAT_CUDA_CHECK_LAUNCH();
+    SWAT_CUDA_CHECK(cudaEventRecord(marks.at[2], stream));
     std::int32_t stalled = 0;
     SWAT_CUDA_CHECK(cudaMemcpyAsync(&stalled, d_stalled, sizeof stalled, cudaMemcpyDeviceToHost, stream));
     std::vector<box_result> results(count);
@@ -416,6 +432,11 @@ std::vector<alignment> align_boxes(std::span<const residue_span> queries, std::s
                                     cudaMemcpyDeviceToHost, stream));
     SWAT_CUDA_CHECK(cudaStreamSynchronize(stream));
     spent.gpu += since(t0);
+    float fill_ms = 0, walk_ms = 0;
+    SWAT_CUDA_CHECK(cudaEventElapsedTime(&fill_ms, marks.at[0], marks.at[1]));
+    SWAT_CUDA_CHECK(cudaEventElapsedTime(&walk_ms, marks.at[1], marks.at[2]));
+    spent.fill += double(fill_ms) / 1e3;
+    spent.walk += double(walk_ms) / 1e3;
     spent.watchdog = spent.watchdog || stalled != 0;
     t0 = clock::now();
     for (std::size_t b = 0; b < count; ++b) {

@@ -33,6 +33,9 @@ inline constexpr double max_gpu_box_cells = double(std::int64_t(1) << 27);
 struct box_seconds {
   double host = 0;  //!< packing the residues and tasks, building the alignments
   double gpu = 0;   //!< uploads, the fill and walk kernels, downloads
+  double reserve = 0;  //!< of which the device buffer's allocation (host clock)
+  double fill = 0;     //!< of which the fill kernels ran (GPU clock)
+  double walk = 0;     //!< of which the walk kernels ran (GPU clock)
   std::size_t batches = 0;
   bool watchdog = false;  //!< a strip waited too long (its box then counts as not reached)
 };

@@ -302,6 +302,9 @@ class db_engine final : public engine {
     stages_.push_back({name("gpu boxes", small.size(), small_unique.size()), gpu_boxes_s});
     stages_.push_back({"gpu boxes host", on_gpu.host});
     stages_.push_back({"gpu boxes gpu", on_gpu.gpu});
+    stages_.push_back({"gpu boxes gpu: buffer", on_gpu.reserve});
+    stages_.push_back({"gpu boxes gpu: fill", on_gpu.fill});
+    stages_.push_back({"gpu boxes gpu: walk", on_gpu.walk});
     if (!redo.empty()) stages_.push_back({"boxes the GPU did not reach " + std::to_string(redo.size()), 0.0});
     if (!large.empty()) stages_.push_back({name("large boxes", large.size(), large_unique.size()), large_s});
     if (!rest.empty()) stages_.push_back({"whole pairs " + std::to_string(rest.size()), whole_s});

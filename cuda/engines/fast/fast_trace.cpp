@@ -498,6 +498,10 @@ class tracer {
   void fill_ahead(const segment& s, std::int64_t rows, std::int64_t lo) {
     ahead_.clear();  // their slots are filled again
     std::vector<trace_sub> subs{make_sub(s)};
+    // This band's path ends at its last column; the bands ahead at their guessed exits.
+    subs[0].path_end_col = s.end_col - lo;
+    subs[0].path_slope = slope_;
+    subs[0].path_margin = opt_.path_copy_margin;
     std::int64_t bytes = codes_fill_bytes(rows, s.end_col - lo);
     const std::size_t most = walk_bands_ >= opt_.bands_ahead_min_walk ? std::min(opt_.bands_at_once, be_.codes_slots()) : 1;
     // Where the path is expected to leave this band, and how much wider than the path's own
@@ -527,6 +531,9 @@ class tracer {
       if (bytes + more > budget_) break;
       bytes += more;
       subs.push_back(make_sub(a));
+      subs.back().path_end_col = std::max<std::int64_t>(1, std::int64_t(leave) - left);
+      subs.back().path_slope = slope_;
+      subs.back().path_margin = opt_.path_copy_margin + std::int64_t(double(j) * margin);
       ahead_.push_back({row0, left, end, j});
       leave -= slope_ * double(k_);
     }
@@ -770,10 +777,14 @@ alignment trace_alignment(residue_span query, residue_span target, trace_backend
   trace_stats local;
   if (query.empty() || target.empty()) return {};
   trace_stats& st = stats ? *stats : local;
-  const double kernels_before = backend.codes_kernel_seconds();
+  const double kernels_before = backend.codes_kernel_seconds(), copies_before = backend.codes_copy_seconds(),
+               spans_before = backend.codes_span_seconds(), refetch_before = backend.codes_refetch_seconds();
   tracer tr(query, target, backend, options, st);
   alignment aln = tr.run();
   st.codes_kernel_seconds += backend.codes_kernel_seconds() - kernels_before;
+  st.codes_copy_seconds += backend.codes_copy_seconds() - copies_before;
+  st.codes_span_seconds += backend.codes_span_seconds() - spans_before;
+  st.codes_refetch_seconds += backend.codes_refetch_seconds() - refetch_before;
   return aln;
 }
 

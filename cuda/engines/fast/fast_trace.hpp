@@ -90,6 +90,14 @@ struct trace_sub {
   std::int32_t start_f = trace_minus_infinity;     //!< F of the start cell
   std::int64_t top_row = -1;                       //!< special row on top (row (top_row + 1)·K), or −1
   std::int64_t top_col = 0;                        //!< its DP column of sub column 0
+  //! Where the walk is expected to go (codes fills of a walk over special rows): the path's
+  //! column on the last row (sub columns, 1-based; 0: no guess, every code is copied back), its
+  //! columns per row and the columns on either side kept. A backend may copy back only the codes
+  //! of each strip's columns along that line; a code the walk asks for outside them brings the
+  //! whole fill's codes back then (slot_code_at), so a wrong guess costs time, never a path.
+  std::int64_t path_end_col = 0;
+  double path_slope = 0;
+  std::int64_t path_margin = 0;
 };
 
 //! What a backend's kept special rows are of (band_rows 0: none kept).
@@ -137,6 +145,12 @@ class trace_backend {
   virtual std::int64_t held_bytes() const = 0;
   //! GPU time of the codes fills so far (their kernels, from events; 0 where not measured).
   virtual double codes_kernel_seconds() const { return 0; }
+  //! GPU time of the codes' copies back so far, and of the rounds of codes fills from their
+  //! first fill to their last copy (0 where not measured).
+  virtual double codes_copy_seconds() const { return 0; }
+  virtual double codes_span_seconds() const { return 0; }
+  //! Time spent copying back whole fills whose guessed path line the walk left (trace_sub).
+  virtual double codes_refetch_seconds() const { return 0; }
 
   //! The scheme of the fills.
   virtual const scoring_scheme& scheme() const = 0;
@@ -197,6 +211,10 @@ struct trace_options {
   //! 9 hits of 20 bands or fewer, on four engines at once: 0.21–0.25 s one at a time, 0.30 s
   //! ahead; the 1.46 Mb pair's 715 bands: 0.75 → 0.18 s).
   std::int64_t bands_ahead_min_walk = 64;
+  //! Columns on either side of a band's guessed path whose codes are copied back (trace_sub's
+  //! path guess; the bands ahead add their window's growing margin): the 1.46 Mb pair's walk
+  //! copied back 3.5 MB a band of codes, 0.10-0.12 s of its 0.14 s of band rounds.
+  std::int64_t path_copy_margin = 192;
 };
 
 //! Where the time went (seconds, host clock around the backend calls).
@@ -204,6 +222,9 @@ struct trace_stats {
   double crossing_seconds = 0;  //!< crossing fills (root and splits)
   double codes_seconds = 0;     //!< codes fills and their copies
   double codes_kernel_seconds = 0;  //!< of which the codes fills' kernels ran (GPU time)
+  double codes_copy_seconds = 0;    //!< their copies back (GPU time, summed over the slots)
+  double codes_span_seconds = 0;    //!< each round from its first fill to its last copy (GPU time)
+  double codes_refetch_seconds = 0; //!< whole fills copied back after the walk left their path line
   double band_read_seconds = 0;  //!< reading special rows' cells back for the bands' columns
   int bands_ahead = 0;          //!< bands filled ahead of the walk (speculatively) and walked
   int bands_ahead_missed = 0;   //!< bands filled ahead whose window the path left (filled again)

@@ -173,31 +173,59 @@ class gpu_trace_backend final : public trace_backend {
         SWAT_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&sl.h_codes), roomy));
         sl.h_bytes = roomy;
       }
-      SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.h_codes, tp.d_codes, words * 4, cudaMemcpyDeviceToHost, st));
+      sl.n = tp.base.n;
+      sl.strips = tp.base.strips;
+      sl.d_codes = tp.d_codes;
+      sl.copy_stream = st;
+      copy_window(sl, subs[k]);
+      if (sl.width == 0)
+        SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.h_codes, tp.d_codes, words * 4, cudaMemcpyDeviceToHost, st));
+      else
+        SWAT_CUDA_CHECK(cudaMemcpy2DAsync(sl.h_codes, std::size_t(sl.width) * 128, tp.d_codes + sl.first * 32,
+                                          std::size_t(sl.n + 31 + sl.shift) * 128, std::size_t(sl.width) * 128,
+                                          std::size_t(sl.strips), cudaMemcpyDeviceToHost, st));
       SWAT_CUDA_CHECK(cudaMemcpyAsync(h_errors_ + k, tp.base.d_error, 4, cudaMemcpyDeviceToHost, st));
       SWAT_CUDA_CHECK(cudaEventRecord(sl.copied, st));
-      sl.n = tp.base.n;
     }
+    float span_ms = 0;
     for (std::size_t k = 0; k < subs.size(); ++k) {
       codes_slot& sl = *slots_[k];
       SWAT_CUDA_CHECK(cudaEventSynchronize(sl.copied));
       check_error(h_errors_[k]);
-      float kernel_ms = 0;
+      float kernel_ms = 0, copy_ms = 0, since_first_ms = 0;
       SWAT_CUDA_CHECK(cudaEventElapsedTime(&kernel_ms, sl.launched, sl.done));
+      SWAT_CUDA_CHECK(cudaEventElapsedTime(&copy_ms, sl.done, sl.copied));
+      SWAT_CUDA_CHECK(cudaEventElapsedTime(&since_first_ms, slots_[0]->launched, sl.copied));
       codes_kernel_s_ += double(kernel_ms) / 1e3;
+      codes_copy_s_ += double(copy_ms) / 1e3;
+      span_ms = std::max(span_ms, since_first_ms);
     }
+    codes_span_s_ += double(span_ms) / 1e3;
     n_ = slots_[0]->n;
   }
 
   std::uint8_t slot_code_at(std::size_t slot, std::int64_t i, std::int64_t j) const override {
-    const codes_slot& sl = *slots_[slot];
+    codes_slot& sl = *slots_[slot];
     const std::int64_t w = i - 1, s = w / trace_strip_rows, lane = (w % trace_strip_rows) / 8, r = w % 8;
     const std::int64_t t = (j - 1) + lane;
-    const std::uint32_t word = sl.h_codes[(std::size_t(s) * std::size_t(sl.n + 31) + std::size_t(t)) * 32 + std::size_t(lane)];
+    std::size_t at = (std::size_t(s) * std::size_t(sl.n + 31) + std::size_t(t)) * 32 + std::size_t(lane);
+    if (sl.width > 0) {
+      const std::int64_t from = sl.first + s * sl.shift;
+      if (t < from || t >= from + sl.width) {
+        fetch_whole(sl);  // the walk left the copied line: every code of the fill, then as usual
+      } else {
+        at = (std::size_t(s) * std::size_t(sl.width) + std::size_t(t - from)) * 32 + std::size_t(lane);
+      }
+    }
+    const std::uint32_t word = sl.h_codes[at];
     return std::uint8_t((word >> (4 * r)) & 15u);
   }
 
+  double codes_refetch_seconds() const override { return codes_refetch_s_; }
+
   double codes_kernel_seconds() const override { return codes_kernel_s_; }
+  double codes_copy_seconds() const override { return codes_copy_s_; }
+  double codes_span_seconds() const override { return codes_span_s_; }
 
   std::int64_t held_bytes() const override {
     std::int64_t slots = 0;
@@ -406,12 +434,18 @@ class gpu_trace_backend final : public trace_backend {
     std::uint32_t* h_codes = nullptr;  //!< pinned copy of the codes
     std::size_t h_bytes = 0;
     std::int64_t n = 0;  //!< columns of the fill
+    //! The codes copied back: every strip's whole (width 0), or of strip s only the words of
+    //! skewed columns [first + s · shift, first + s · shift + width) (copy_window).
+    std::int64_t first = 0, shift = 0, width = 0;
+    std::int64_t strips = 0;
+    const std::uint32_t* d_codes = nullptr;  //!< the fill's codes on the device (until the next fill)
+    cudaStream_t copy_stream = nullptr;
     explicit codes_slot(bool first) {
       if (!first) SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
       SWAT_CUDA_CHECK(cudaEventCreate(&launched));
       SWAT_CUDA_CHECK(cudaEventCreate(&done));
       // The wait sleeps instead of spinning a core (the CPU engine may be aligning beside it).
-      SWAT_CUDA_CHECK(cudaEventCreateWithFlags(&copied, cudaEventBlockingSync | cudaEventDisableTiming));
+      SWAT_CUDA_CHECK(cudaEventCreateWithFlags(&copied, cudaEventBlockingSync));  // timed: --timing's band copies
     }
     codes_slot(const codes_slot&) = delete;
     codes_slot& operator=(const codes_slot&) = delete;
@@ -424,6 +458,41 @@ class gpu_trace_backend final : public trace_backend {
       if (stream) cudaStreamDestroy(stream);
     }
   };
+  //! The part of slot sl's codes that is copied back for sub: with a path guess (trace_sub), the
+  //! skewed columns (a lane's word of column j is at j − 1 + lane) along the line through the
+  //! guessed end with the guessed slope, the margin on either side, as one 2-D copy (strip s's
+  //! columns shifted by s · shift, the shift the slope's columns per strip, rounded: half a
+  //! column a strip more margin); else, or where that line leaves the fill's columns or would
+  //! hold most of them, every code (width 0).
+  static void copy_window(codes_slot& sl, const trace_sub& sub) {
+    sl.first = sl.shift = sl.width = 0;
+    if (sub.path_end_col <= 0 || sl.strips < 1) return;
+    const std::int64_t rows = std::int64_t(sub.query.size());
+    const double per_strip = sub.path_slope * double(trace_strip_rows);
+    const std::int64_t shift = std::int64_t(std::llround(per_strip));
+    const std::int64_t margin = sub.path_margin + (sl.strips + 1) / 2 + 1;
+    // The line's column on row 1 of strip 0, and the columns a strip's rows span along it.
+    const double top = double(sub.path_end_col) - sub.path_slope * double(rows - 1);
+    const std::int64_t first = std::int64_t(std::floor(top)) - margin - 1;
+    const std::int64_t width = std::int64_t(std::ceil(per_strip)) + 2 * margin + 32 + 2;
+    const std::int64_t words_per_strip = sl.n + 31;
+    if (first < 0 || first + (sl.strips - 1) * shift + width > words_per_strip || 2 * width > words_per_strip) return;
+    sl.first = first;
+    sl.shift = shift;
+    sl.width = width;
+  }
+
+  //! Every code of slot sl's fill, copied back now (a walk left its copied line).
+  void fetch_whole(codes_slot& sl) const {
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::size_t words = std::size_t(sl.strips) * std::size_t(sl.n + 31) * 32;
+    dev_.make_current();
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.h_codes, sl.d_codes, words * 4, cudaMemcpyDeviceToHost, sl.copy_stream));
+    SWAT_CUDA_CHECK(cudaStreamSynchronize(sl.copy_stream));
+    sl.width = 0;
+    codes_refetch_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
   cuda::device_buffer buffer_;
   std::vector<std::unique_ptr<codes_slot>> slots_;
   std::int32_t* h_errors_ = nullptr;  //!< pinned error words of the codes slots
@@ -436,6 +505,9 @@ class gpu_trace_backend final : public trace_backend {
   std::int64_t special_kept_rows_ = 0;  //!< rows kept by the last special fill
   std::vector<std::int32_t> maxima_;    //!< their largest H, once read back
   double codes_kernel_s_ = 0;           //!< GPU time of the codes fills so far
+  double codes_copy_s_ = 0;             //!< GPU time of their copies back (queued behind each fill)
+  double codes_span_s_ = 0;             //!< GPU time from each round's first fill to its last copy
+  mutable double codes_refetch_s_ = 0;  //!< whole fills' codes copied back after their line missed
 };
 
 //! Crossing fills of a long pair cut into row bands over several GPUs (make_banded_trace_backend).
