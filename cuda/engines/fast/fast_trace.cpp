@@ -498,16 +498,11 @@ class tracer {
   void fill_ahead(const segment& s, std::int64_t rows, std::int64_t lo) {
     ahead_.clear();  // their slots are filled again
     std::vector<trace_sub> subs{make_sub(s)};
-    // This band's path ends at its last column; the bands ahead at their guessed exits. A GPU
-    // backend copies back the codes along a guessed path from a buffer of half the codes' size
-    // (fast_trace_dispatch.cu), counted here: without room for it, no guess and every code.
+    // This band's path ends at its last column; the bands ahead at their guessed exits.
+    subs[0].path_end_col = s.end_col - lo;
+    subs[0].path_slope = slope_;
+    subs[0].path_margin = opt_.path_copy_margin;
     std::int64_t bytes = codes_fill_bytes(rows, s.end_col - lo);
-    if (bytes + bytes / 2 <= budget_) {
-      bytes += bytes / 2;
-      subs[0].path_end_col = s.end_col - lo;
-      subs[0].path_slope = slope_;
-      subs[0].path_margin = opt_.path_copy_margin;
-    }
     const std::size_t most = walk_bands_ >= opt_.bands_ahead_min_walk ? std::min(opt_.bands_at_once, be_.codes_slots()) : 1;
     // Where the path is expected to leave this band, and how much wider than the path's own
     // columns a band's bound makes it.
@@ -532,7 +527,7 @@ class tracer {
         a.start.border = true;
         a.start.border_row = b - 1;
       }
-      const std::int64_t need = codes_fill_bytes(k_, end - left), more = need + need / codes_slot_headroom + need / 2;
+      const std::int64_t need = codes_fill_bytes(k_, end - left), more = need + need / codes_slot_headroom;
       if (bytes + more > budget_) break;
       bytes += more;
       subs.push_back(make_sub(a));

@@ -249,31 +249,6 @@ __device__ void trace_strip(const trace_problem& tp, int s,
   }
 }
 
-//! Strips of a codes fill whose words gather_code_windows copies out (a band of 16,384 rows).
-inline constexpr int max_window_strips = 64;
-
-//! Of each strip s of a codes fill, the words of skewed columns [from[s], from[s] + width[s])
-//! (32 words a column, one a lane), to word at[s] · 32 of the output.
-struct code_windows {
-  std::int64_t words_per_strip = 0;  //!< skewed columns a strip (n + 31)
-  int strips = 0;
-  std::int64_t from[max_window_strips] = {};
-  std::int64_t width[max_window_strips] = {};
-  std::int64_t at[max_window_strips] = {};
-};
-
-//! Copies the windows of code_windows into one packed array: block s copies strip s's window,
-//! 16 bytes a thread (a skewed column's 32 words are 8 such pieces).
-__global__ void gather_code_windows(const std::uint32_t* __restrict__ codes, code_windows w,
-                                    std::uint32_t* __restrict__ out) {
-  const int s = int(blockIdx.x);
-  if (s >= w.strips) return;
-  const auto* from = reinterpret_cast<const uint4*>(codes + (std::int64_t(s) * w.words_per_strip + w.from[s]) * 32);
-  auto* to = reinterpret_cast<uint4*>(out + w.at[s] * 32);
-  const std::int64_t pieces = w.width[s] * 8;
-  for (std::int64_t k = threadIdx.x; k < pieces; k += blockDim.x) to[k] = from[k];
-}
-
 //! Persistent traceback fill: warp w takes strips w, w + W, … in order (co-resident grid).
 template <bool codes_v>
 __global__ void __launch_bounds__(trace_policy::block_threads, trace_policy::min_blocks_per_sm)
