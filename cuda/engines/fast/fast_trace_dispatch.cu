@@ -178,12 +178,14 @@ class gpu_trace_backend final : public trace_backend {
       sl.d_codes = tp.d_codes;
       sl.copy_stream = st;
       copy_window(sl, subs[k]);
-      if (sl.width == 0)
+      if (!sl.lined) {
         SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.h_codes, tp.d_codes, words * 4, cudaMemcpyDeviceToHost, st));
-      else
-        SWAT_CUDA_CHECK(cudaMemcpy2DAsync(sl.h_codes, std::size_t(sl.width) * 128, tp.d_codes + sl.first * 32,
-                                          std::size_t(sl.n + 31 + sl.shift) * 128, std::size_t(sl.width) * 128,
-                                          std::size_t(sl.strips), cudaMemcpyDeviceToHost, st));
+      } else {  // one copy a strip, queued while the fills run
+        for (std::int64_t q = 0; q < sl.strips; ++q)
+          SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.h_codes + sl.at[std::size_t(q)] * 32,
+                                          tp.d_codes + (q * (sl.n + 31) + sl.from[std::size_t(q)]) * 32,
+                                          std::size_t(sl.width[std::size_t(q)]) * 128, cudaMemcpyDeviceToHost, st));
+      }
       SWAT_CUDA_CHECK(cudaMemcpyAsync(h_errors_ + k, tp.base.d_error, 4, cudaMemcpyDeviceToHost, st));
       SWAT_CUDA_CHECK(cudaEventRecord(sl.copied, st));
     }
@@ -209,13 +211,12 @@ class gpu_trace_backend final : public trace_backend {
     const std::int64_t w = i - 1, s = w / trace_strip_rows, lane = (w % trace_strip_rows) / 8, r = w % 8;
     const std::int64_t t = (j - 1) + lane;
     std::size_t at = (std::size_t(s) * std::size_t(sl.n + 31) + std::size_t(t)) * 32 + std::size_t(lane);
-    if (sl.width > 0) {
-      const std::int64_t from = sl.first + s * sl.shift;
-      if (t < from || t >= from + sl.width) {
+    if (sl.lined) {
+      const std::int64_t from = sl.from[std::size_t(s)];
+      if (t < from || t >= from + sl.width[std::size_t(s)])
         fetch_whole(sl);  // the walk left the copied line: every code of the fill, then as usual
-      } else {
-        at = (std::size_t(s) * std::size_t(sl.width) + std::size_t(t - from)) * 32 + std::size_t(lane);
-      }
+      else
+        at = std::size_t(sl.at[std::size_t(s)] + t - from) * 32 + std::size_t(lane);
     }
     const std::uint32_t word = sl.h_codes[at];
     return std::uint8_t((word >> (4 * r)) & 15u);
@@ -434,9 +435,10 @@ class gpu_trace_backend final : public trace_backend {
     std::uint32_t* h_codes = nullptr;  //!< pinned copy of the codes
     std::size_t h_bytes = 0;
     std::int64_t n = 0;  //!< columns of the fill
-    //! The codes copied back: every strip's whole (width 0), or of strip s only the words of
-    //! skewed columns [first + s · shift, first + s · shift + width) (copy_window).
-    std::int64_t first = 0, shift = 0, width = 0;
+    //! The codes copied back: every strip's whole (lined false), or of strip s only the words of
+    //! skewed columns [from[s], from[s] + width[s]), at word at[s] · 32 of h_codes (copy_window).
+    bool lined = false;
+    std::vector<std::int64_t> from, width, at;
     std::int64_t strips = 0;
     const std::uint32_t* d_codes = nullptr;  //!< the fill's codes on the device (until the next fill)
     cudaStream_t copy_stream = nullptr;
@@ -458,28 +460,33 @@ class gpu_trace_backend final : public trace_backend {
       if (stream) cudaStreamDestroy(stream);
     }
   };
-  //! The part of slot sl's codes that is copied back for sub: with a path guess (trace_sub), the
-  //! skewed columns (a lane's word of column j is at j − 1 + lane) along the line through the
-  //! guessed end with the guessed slope, the margin on either side, as one 2-D copy (strip s's
-  //! columns shifted by s · shift, the shift the slope's columns per strip, rounded: half a
-  //! column a strip more margin); else, or where that line leaves the fill's columns or would
-  //! hold most of them, every code (width 0).
+  //! The part of slot sl's codes that is copied back for sub: with a path guess (trace_sub), of
+  //! each strip the skewed columns (a lane's word of column j is at j − 1 + lane) along the line
+  //! through the guessed end with the guessed slope, the margin on either side, one copy a strip;
+  //! else, or where those hold half the codes or more, every code (lined false).
   static void copy_window(codes_slot& sl, const trace_sub& sub) {
-    sl.first = sl.shift = sl.width = 0;
+    sl.lined = false;
     if (sub.path_end_col <= 0 || sl.strips < 1) return;
-    const std::int64_t rows = std::int64_t(sub.query.size());
-    const double per_strip = sub.path_slope * double(trace_strip_rows);
-    const std::int64_t shift = std::int64_t(std::llround(per_strip));
-    const std::int64_t margin = sub.path_margin + (sl.strips + 1) / 2 + 1;
-    // The line's column on row 1 of strip 0, and the columns a strip's rows span along it.
-    const double top = double(sub.path_end_col) - sub.path_slope * double(rows - 1);
-    const std::int64_t first = std::int64_t(std::floor(top)) - margin - 1;
-    const std::int64_t width = std::int64_t(std::ceil(per_strip)) + 2 * margin + 32 + 2;
-    const std::int64_t words_per_strip = sl.n + 31;
-    if (first < 0 || first + (sl.strips - 1) * shift + width > words_per_strip || 2 * width > words_per_strip) return;
-    sl.first = first;
-    sl.shift = shift;
-    sl.width = width;
+    const std::int64_t rows = std::int64_t(sub.query.size()), words_per_strip = sl.n + 31;
+    sl.from.assign(std::size_t(sl.strips), 0);
+    sl.width.assign(std::size_t(sl.strips), 0);
+    sl.at.assign(std::size_t(sl.strips), 0);
+    std::int64_t kept = 0;
+    for (std::int64_t q = 0; q < sl.strips; ++q) {
+      // The line's columns on the strip's first and last rows (1-based rows of the fill).
+      const std::int64_t r0 = q * trace_strip_rows + 1, r1 = std::min(rows, (q + 1) * trace_strip_rows);
+      const double c0 = double(sub.path_end_col) - sub.path_slope * double(rows - r0);
+      const double c1 = double(sub.path_end_col) - sub.path_slope * double(rows - r1);
+      const std::int64_t lo =
+          std::clamp<std::int64_t>(std::int64_t(std::floor(c0)) - sub.path_margin - 1, 0, words_per_strip);
+      const std::int64_t hi =
+          std::clamp<std::int64_t>(std::int64_t(std::ceil(c1)) + sub.path_margin + 32, lo, words_per_strip);
+      sl.from[std::size_t(q)] = lo;
+      sl.width[std::size_t(q)] = hi - lo;
+      sl.at[std::size_t(q)] = kept;
+      kept += hi - lo;
+    }
+    sl.lined = 2 * kept < sl.strips * words_per_strip;
   }
 
   //! Every code of slot sl's fill, copied back now (a walk left its copied line).
@@ -489,7 +496,7 @@ class gpu_trace_backend final : public trace_backend {
     dev_.make_current();
     SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.h_codes, sl.d_codes, words * 4, cudaMemcpyDeviceToHost, sl.copy_stream));
     SWAT_CUDA_CHECK(cudaStreamSynchronize(sl.copy_stream));
-    sl.width = 0;
+    sl.lined = false;
     codes_refetch_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
