@@ -165,10 +165,11 @@ class db_engine final : public engine {
     std::vector<box_extent> boxes(boxed.size());
     std::vector<residue_span> qs, ts;
     std::vector<std::int32_t> scores;
-    std::vector<std::size_t> reversed;
+    std::vector<std::size_t> reversed, early;
     for (std::size_t b = 0; b < boxed.size(); ++b) {
       if (preset[b]) {
         boxes[b] = *preset[b];
+        early.push_back(b);
         continue;
       }
       const pair_job& j = jobs[boxed[b]];
@@ -177,6 +178,7 @@ class db_engine final : public engine {
       if (cells >= direct_box_min_cells && cells <= gpu_box_limit) {
         const std::int64_t span = reach_span(m, n, j.known.score, scheme);
         boxes[b] = box_extent{std::min(m, span), std::min(n, span)};
+        early.push_back(b);
         continue;
       }
       reversed.push_back(b);
@@ -186,9 +188,22 @@ class db_engine final : public engine {
     }
     using clock = std::chrono::steady_clock;
     const auto since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
+    // The boxes known before the reverse pass (reach windows, pruned passes) go to the GPU while
+    // the reverse pass runs (all-against-all genes: 1,118 windows of whole genes beside 8,882
+    // reverse passes); the reverse pass's boxes follow.
+    std::vector<std::pair<std::int64_t, std::int64_t>> offset(jobs.size());
+    box_group first_boxes = group_boxes(jobs, boxed, early, boxes, offset, gpu_box_limit, whole);
+    const bool both = !first_boxes.small_unique.empty() && !reversed.empty();
+    auto first_done = std::async(std::launch::async, [&] { align_small_boxes(first_boxes, scheme, both ? 8 : 4); });
     auto t0 = clock::now();
     reach_seconds reach;
-    const std::vector<box_extent> found = reverse_reach(qs, ts, scores, scheme, dev_, &reach);
+    std::vector<box_extent> found;
+    try {
+      found = reverse_reach(qs, ts, scores, scheme, dev_, &reach);
+    } catch (...) {
+      first_done.wait();
+      throw;
+    }
     for (std::size_t r = 0; r < reversed.size(); ++r) boxes[reversed[r]] = found[r];
     stages_.push_back({"reverse pass " + std::to_string(qs.size()), since(t0)});
     stages_.push_back({"reverse pass host", reach.host});
@@ -196,33 +211,17 @@ class db_engine final : public engine {
     if (reversed.size() < boxed.size())
       stages_.push_back({"reach windows as boxes " + std::to_string(boxed.size() - reversed.size()), 0.0});
     t0 = clock::now();
-    std::vector<pair_job> small, large;
-    std::vector<std::size_t> small_at, large_at;
-    std::vector<std::pair<std::int64_t, std::int64_t>> offset(jobs.size());
-    for (std::size_t b = 0; b < boxed.size(); ++b) {
-      const std::size_t k = boxed[b];
-      const pair_job& j = jobs[k];
-      if (boxes[b].rows == 0) {  // cannot happen (the path exists); aligned whole to stay exact
-        whole.push_back(k);
-        continue;
-      }
-      const std::int64_t qb = std::int64_t(j.query.size()) - boxes[b].rows;
-      const std::int64_t tb = std::int64_t(j.target.size()) - boxes[b].columns;
-      offset[k] = {qb, tb};
-      pair_job box{j.query_index, j.target_index, j.query.subspan(std::size_t(qb)), j.target.subspan(std::size_t(tb)), j.known};
-      // Boxes of up to large_box_cells: the GPU's batched boxes (strips of every box on many
-      // warps at once); larger ones: the pair engines.
-      const bool is_small = double(box.query.size()) * double(box.target.size()) <= gpu_box_limit;
-      (is_small ? small : large).push_back(box);
-      (is_small ? small_at : large_at).push_back(k);
-    }
-    // Boxes of identical residues (a sequence the database holds more than once, hit by the
-    // same query) have one alignment: each is aligned once.
-    std::vector<std::size_t> small_first = first_of_equal(small), large_first = first_of_equal(large);
-    const std::vector<pair_job> small_unique = pick_unique(small, small_first), large_unique = pick_unique(large, large_first);
+    box_group later_boxes = group_boxes(jobs, boxed, reversed, boxes, offset, gpu_box_limit, whole);
     // Boxes up to large_box_cells: filled and walked on the GPU many at once (db_boxes.hpp), in a
     // thread of their own while this one gives the pair engines the larger boxes.
-    std::vector<alignment> small_out(small_unique.size()), large_out(large_unique.size());
+    auto later_done = std::async(std::launch::async, [&] { align_small_boxes(later_boxes, scheme, both ? 8 : 4); });
+    std::vector<pair_job> large = first_boxes.large;
+    large.insert(large.end(), later_boxes.large.begin(), later_boxes.large.end());
+    std::vector<std::size_t> large_at = first_boxes.large_at;
+    large_at.insert(large_at.end(), later_boxes.large_at.begin(), later_boxes.large_at.end());
+    std::vector<std::size_t> large_first = first_of_equal(large);
+    const std::vector<pair_job> large_unique = pick_unique(large, large_first);
+    std::vector<alignment> large_out(large_unique.size());
     // A whole pair whose best cell ends its prefixes (a score beyond the 16-bit reverse pass, or
     // a reach window too large for it) is cut to that window: it holds every optimal path into
     // the best cell, so the pair engine's alignment of it is the same (db_align.hpp), on fewer
@@ -245,46 +244,24 @@ class db_engine final : public engine {
       rest_at.push_back(at);
     }
     std::vector<alignment> rest_out(rest.size());
-    box_seconds on_gpu;
-    double gpu_boxes_s = 0;
-    auto boxes_done = std::async(std::launch::async, [&] {
-      const auto start = clock::now();
-      std::vector<residue_span> bq, bt;
-      std::vector<std::int32_t> bs;
-      for (const pair_job& j : small_unique) {
-        bq.push_back(j.query);
-        bt.push_back(j.target);
-        bs.push_back(j.known.score);
-      }
-      std::uint64_t budget = std::clamp<std::uint64_t>(std::uint64_t(std::max<std::int64_t>(dev_.free_bytes(), 0)) / 4,
-                                                       std::uint64_t(256) << 20, std::uint64_t(8) << 30);
-      if (options_.max_gpu_bytes > 0) budget = std::min(budget, std::uint64_t(options_.max_gpu_bytes) / 4);
-      small_out = align_boxes(bq, bt, bs, scheme, dev_, budget, &on_gpu);
-      gpu_boxes_s = since(start);
-    });
     double large_s = 0;
     try {
       align_large(large_unique, scheme, large_out);
       large_s = since(t0);
     } catch (...) {
-      boxes_done.wait();
+      first_done.wait();
+      later_done.wait();
       throw;
     }
-    boxes_done.get();
-    // A box whose fill did not reach its score (cannot happen: the reverse pass found it) goes
-    // to the CPU engine, which aligns it from its own fill.
-    std::vector<pair_job> redo;
-    std::vector<std::size_t> redo_at;
-    for (std::size_t b = 0; b < small_unique.size(); ++b)
-      if (small_out[b].score == 0) {
-        redo.push_back(small_unique[b]);
-        redo_at.push_back(b);
+    std::exception_ptr failed;
+    for (auto* done : {&first_done, &later_done}) try {
+        done->get();
+      } catch (...) {
+        if (!failed) failed = std::current_exception();
       }
-    if (!redo.empty()) {
-      std::vector<alignment> again(redo.size());
-      cpu_->align_many(redo, scheme, again, {});
-      for (std::size_t r = 0; r < redo.size(); ++r) small_out[redo_at[r]] = std::move(again[r]);
-    }
+    if (failed) std::rethrow_exception(failed);
+    redo_unreached(first_boxes, scheme);
+    redo_unreached(later_boxes, scheme);
     t0 = clock::now();
     // Whole pairs (boxes too large for the reverse pass, saturated or without a known cell):
     // several at once on the lanes too.
@@ -299,17 +276,28 @@ class db_engine final : public engine {
       if (unique != all) text += " (" + std::to_string(unique) + " distinct)";
       return text;
     };
-    stages_.push_back({name("gpu boxes", small.size(), small_unique.size()), gpu_boxes_s});
+    box_seconds on_gpu = first_boxes.seconds;
+    on_gpu.host += later_boxes.seconds.host;
+    on_gpu.gpu += later_boxes.seconds.gpu;
+    on_gpu.reserve += later_boxes.seconds.reserve;
+    on_gpu.fill += later_boxes.seconds.fill;
+    on_gpu.walk += later_boxes.seconds.walk;
+    const std::size_t small_all = first_boxes.small.size() + later_boxes.small.size();
+    const std::size_t small_distinct = first_boxes.small_unique.size() + later_boxes.small_unique.size();
+    const std::size_t redone = first_boxes.redone + later_boxes.redone;
+    stages_.push_back({name("gpu boxes", small_all, small_distinct), std::max(first_boxes.wall_s, later_boxes.wall_s)});
+    if (both) stages_.push_back({"gpu boxes before the reverse pass " + std::to_string(first_boxes.small.size()), first_boxes.wall_s});
     stages_.push_back({"gpu boxes host", on_gpu.host});
     stages_.push_back({"gpu boxes gpu", on_gpu.gpu});
     stages_.push_back({"gpu boxes gpu: buffer", on_gpu.reserve});
     stages_.push_back({"gpu boxes gpu: fill", on_gpu.fill});
     stages_.push_back({"gpu boxes gpu: walk", on_gpu.walk});
-    if (!redo.empty()) stages_.push_back({"boxes the GPU did not reach " + std::to_string(redo.size()), 0.0});
+    if (redone > 0) stages_.push_back({"boxes the GPU did not reach " + std::to_string(redone), 0.0});
     if (!large.empty()) stages_.push_back({name("large boxes", large.size(), large_unique.size()), large_s});
     if (!rest.empty()) stages_.push_back({"whole pairs " + std::to_string(rest.size()), whole_s});
-    for (std::size_t b = 0; b < small.size(); ++b)
-      results[small_at[b]] = shifted(small_out[small_first[b]], offset[small_at[b]]);
+    for (const box_group* g : {&first_boxes, &later_boxes})
+      for (std::size_t b = 0; b < g->small.size(); ++b)
+        results[g->small_at[b]] = shifted(g->out[g->small_first[b]], offset[g->small_at[b]]);
     for (std::size_t b = 0; b < large.size(); ++b)
       results[large_at[b]] = shifted(large_out[large_first[b]], offset[large_at[b]]);
     for (std::size_t b = 0; b < rest.size(); ++b) results[whole[b]] = shifted(std::move(rest_out[b]), rest_at[b]);
@@ -450,6 +438,84 @@ class db_engine final : public engine {
   void align_large(const std::vector<pair_job>& boxes, const scoring_scheme& scheme, std::span<alignment> out) {
     if (!on_lanes(boxes, [&](engine& e, std::size_t k) { out[k] = e.align(boxes[k].query, boxes[k].target, scheme); }))
       pairs_->align_many(boxes, scheme, out, {});
+  }
+
+  //! Boxes of some of a batch's hits: those up to the GPU's box limit (small, aligned by
+  //! align_small_boxes; each distinct box once) and larger ones (for the pair engines).
+  struct box_group {
+    std::vector<pair_job> small, large, small_unique;
+    std::vector<std::size_t> small_at, large_at, small_first;  //!< the hits', and each box's first equal
+    std::vector<alignment> out;  //!< of small_unique
+    box_seconds seconds;
+    double wall_s = 0;
+    std::size_t redone = 0;  //!< boxes whose fill did not reach their score (never: the CPU redoes them)
+  };
+
+  //! The boxes of hits boxed[b] for b in `which` (extents in boxes): each hit's offset, the small
+  //! and large boxes; a hit without a box (cannot happen) joins `whole`.
+  static box_group group_boxes(std::span<const pair_job> jobs, const std::vector<std::size_t>& boxed,
+                               const std::vector<std::size_t>& which, const std::vector<box_extent>& boxes,
+                               std::vector<std::pair<std::int64_t, std::int64_t>>& offset, double gpu_box_limit,
+                               std::vector<std::size_t>& whole) {
+    box_group g;
+    for (std::size_t b : which) {
+      const std::size_t k = boxed[b];
+      const pair_job& j = jobs[k];
+      if (boxes[b].rows == 0) {  // cannot happen (the path exists); aligned whole to stay exact
+        whole.push_back(k);
+        continue;
+      }
+      const std::int64_t qb = std::int64_t(j.query.size()) - boxes[b].rows;
+      const std::int64_t tb = std::int64_t(j.target.size()) - boxes[b].columns;
+      offset[k] = {qb, tb};
+      pair_job box{j.query_index, j.target_index, j.query.subspan(std::size_t(qb)), j.target.subspan(std::size_t(tb)), j.known};
+      // Boxes of up to large_box_cells: the GPU's batched boxes (strips of every box on many
+      // warps at once); larger ones: the pair engines.
+      const bool is_small = double(box.query.size()) * double(box.target.size()) <= gpu_box_limit;
+      (is_small ? g.small : g.large).push_back(box);
+      (is_small ? g.small_at : g.large_at).push_back(k);
+    }
+    // Boxes of identical residues (a sequence the database holds more than once, hit by the
+    // same query) have one alignment: each is aligned once.
+    g.small_first = first_of_equal(g.small);
+    g.small_unique = pick_unique(g.small, g.small_first);
+    return g;
+  }
+
+  //! g's small boxes on the GPU (db_boxes.hpp) within 1/share of the free device memory (or of
+  //! --max-gpu-mem).
+  void align_small_boxes(box_group& g, const scoring_scheme& scheme, unsigned share) {
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<residue_span> bq, bt;
+    std::vector<std::int32_t> bs;
+    for (const pair_job& j : g.small_unique) {
+      bq.push_back(j.query);
+      bt.push_back(j.target);
+      bs.push_back(j.known.score);
+    }
+    std::uint64_t budget = std::clamp<std::uint64_t>(std::uint64_t(std::max<std::int64_t>(dev_.free_bytes(), 0)) / share,
+                                                     std::uint64_t(256) << 20, std::uint64_t(8) << 30);
+    if (options_.max_gpu_bytes > 0) budget = std::min(budget, std::uint64_t(options_.max_gpu_bytes) / share);
+    g.out = align_boxes(bq, bt, bs, scheme, dev_, budget, &g.seconds);
+    g.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
+  //! g's boxes whose fill did not reach their score (cannot happen: the reverse pass or the
+  //! window holds the path), aligned by the CPU engine from its own fill.
+  void redo_unreached(box_group& g, const scoring_scheme& scheme) {
+    std::vector<pair_job> redo;
+    std::vector<std::size_t> redo_at;
+    for (std::size_t b = 0; b < g.small_unique.size(); ++b)
+      if (g.out[b].score == 0) {
+        redo.push_back(g.small_unique[b]);
+        redo_at.push_back(b);
+      }
+    if (!redo.empty()) {
+      std::vector<alignment> again(redo.size());
+      cpu_->align_many(redo, scheme, again, {});
+      for (std::size_t r = 0; r < redo.size(); ++r) g.out[redo_at[r]] = std::move(again[r]);
+    }
+    g.redone = redo.size();
   }
 
   //! Runs work(engine, k) for every job on up to large_box_lanes pair engines at once (made by
