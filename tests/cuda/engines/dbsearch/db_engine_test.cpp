@@ -11,8 +11,10 @@
 
 #include <cstdio>
 
+#include <memory>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "cuda/engines/dbsearch/db_align.hpp"
 #include "cuda/engines/dbsearch/db_engine.hpp"
@@ -66,6 +68,28 @@ cpu_hits hits_of(const std::vector<std::vector<std::uint8_t>>& queries, const st
     out.jobs.push_back(j);
   }
   return out;
+}
+
+//! The database engine on the test GPU: the fast engine for pairs, the CPU engine for boxes the
+//! GPU did not reach, fast engines for the lanes.
+std::unique_ptr<engine> db_engine_on_test_gpu() {
+  engine_options o;
+  o.gpu_id = swat::test::test_device().id();
+  return make_db_engine(fast::make_fast_engine(o), std::make_unique<cpu_engine>(0), scan_options{}, o.gpu_id,
+                        [o](std::uint64_t gpu_bytes) {
+                          engine_options b = o;
+                          b.max_gpu_mem_bytes = gpu_bytes;
+                          return fast::make_fast_engine(b);
+                        });
+}
+
+//! Every alignment the CPU engine's (score, both ends, CIGAR).
+void expect_alignments(const std::vector<alignment>& got, const std::vector<alignment>& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t k = 0; k < got.size(); ++k)
+    EXPECT_EQ(got[k], want[k]) << what << " hit " << k << ": " << got[k].score << " @" << got[k].query_begin << "-"
+                               << got[k].query_end << " want " << want[k].score << " @" << want[k].query_begin << "-"
+                               << want[k].query_end;
 }
 
 TEST(DbEngine, LargeBoxesAtOnceAndRepeatedBoxesOnceEqualTheCpu) {
@@ -164,20 +188,10 @@ TEST(DbEngine, LargeHitsAlignedInTheirReachWindowsEqualTheCpu) {
       if (reach_cells(std::int64_t(j.query.size()), std::int64_t(j.target.size()), j.known.score, s) >= direct_box_min_cells)
         ++large;
     ASSERT_EQ(large, dna ? 3u : 4u) << "the test's large hits must reach the threshold";
-    engine_options o;
-    o.gpu_id = swat::test::test_device().id();
-    auto db = make_db_engine(fast::make_fast_engine(o), std::make_unique<cpu_engine>(0), scan_options{}, o.gpu_id,
-                             [&](std::uint64_t gpu_bytes) {
-                               engine_options b = o;
-                               b.max_gpu_mem_bytes = gpu_bytes;
-                               return fast::make_fast_engine(b);
-                             });
+    auto db = db_engine_on_test_gpu();
     std::vector<alignment> got(jobs.size());
     db->align_many(jobs, s, got, {});
-    for (std::size_t k = 0; k < jobs.size(); ++k)
-      EXPECT_EQ(got[k], want[k]) << (dna ? "dna" : "protein") << " hit " << k << ": " << got[k].score << " @"
-                                 << got[k].query_begin << "-" << got[k].query_end << " want " << want[k].score << " @"
-                                 << want[k].query_begin << "-" << want[k].query_end;
+    expect_alignments(got, want, dna ? "dna" : "protein");
     bool named = false;
     for (const auto& [name, seconds] : db->stage_seconds())
       named = named || name == "reach windows as boxes " + std::to_string(large);
@@ -220,20 +234,10 @@ TEST(DbEngine, WeakHitsOfLongPrefixesGetBoxesFromThePrunedReversePass) {
     ASSERT_GT(reach_cells(std::int64_t(j.query.size()), std::int64_t(j.target.size()), j.known.score, s), max_hit_cells);
     ASSERT_LE(j.known.score, 32767 - s.max_score());
   }
-  engine_options o;
-  o.gpu_id = swat::test::test_device().id();
-  auto db = make_db_engine(fast::make_fast_engine(o), std::make_unique<cpu_engine>(0), scan_options{}, o.gpu_id,
-                           [&](std::uint64_t gpu_bytes) {
-                             engine_options b = o;
-                             b.max_gpu_mem_bytes = gpu_bytes;
-                             return fast::make_fast_engine(b);
-                           });
+  auto db = db_engine_on_test_gpu();
   std::vector<alignment> got(jobs.size());
   db->align_many(jobs, s, got, {});
-  for (std::size_t k = 0; k < jobs.size(); ++k)
-    EXPECT_EQ(got[k], want[k]) << "hit " << k << ": " << got[k].score << " @" << got[k].query_begin << "-"
-                               << got[k].query_end << " want " << want[k].score << " @" << want[k].query_begin << "-"
-                               << want[k].query_end;
+  expect_alignments(got, want, "dna");
   bool pruned = false, whole = false;
   for (const auto& [name, seconds] : db->stage_seconds()) {
     pruned = pruned || name == "pruned reverse pass 3 (2 boxed)";
