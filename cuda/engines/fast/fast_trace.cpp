@@ -742,10 +742,7 @@ std::int64_t crossing_fill_bytes(std::int64_t rows, std::int64_t cols, std::int6
 }
 
 std::int64_t codes_fill_bytes(std::int64_t rows, std::int64_t cols) {
-  // strips of trace_codes_strip_rows rows: the query padded to whole strips, flags and bests,
-  // and 32 lanes' 16-bit words a step
-  const std::int64_t strips = ceil_div(rows, trace_codes_strip_rows);
-  return strips * trace_codes_strip_rows + cols + 16 * cols + 28 * strips + 4096 + 64 * strips * (cols + 31);
+  return fixed_bytes(rows, cols) + 128 * ceil_div(rows, trace_strip_rows) * (cols + 31);
 }
 
 std::int64_t special_fill_bytes(std::int64_t rows, std::int64_t cols, std::int64_t band_rows) {

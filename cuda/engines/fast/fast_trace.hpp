@@ -76,12 +76,6 @@ namespace swat::fast {
 //! Rows of one strip of the traceback fills (band sizes are multiples of it).
 inline constexpr std::int64_t trace_strip_rows = 256;
 
-//! Rows of one strip of the codes fills: 4 rows a lane, one 16-bit word of 4 codes a lane and
-//! step. A band's fill is the latency of its warps' steps (one warp a scheduler: ncu,
-//! bench/results/fast_trace_band_ncu_h100.txt), and 4 rows a step take about half the
-//! instructions of 8, for twice the strips.
-inline constexpr std::int64_t trace_codes_strip_rows = 128;
-
 //! Rows of one strip of the score fill that keeps special rows (K is a multiple of it).
 inline constexpr std::int64_t special_strip_rows = 512;
 

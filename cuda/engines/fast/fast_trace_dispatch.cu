@@ -28,18 +28,15 @@ constexpr double progress_after_seconds = 2.0;       //!< first progress call af
 
 template <bool codes_v>
 int launch_trace(const cuda::device_context& dev, const trace_problem& tp, cudaStream_t stream) {
-  using policy = trace_policy_of<codes_v>;
-  const std::size_t smem = std::size_t(policy::warps_per_block) * std::size_t(tp.base.ranks) * 32 *
-                           sizeof(profile_entry<policy::profile_words>);
-  static_assert(std::size_t(policy::warps_per_block) * fast_table_stride * 32 *
-                        sizeof(profile_entry<policy::profile_words>) <= 227 * 1024,
+  const std::size_t smem = std::size_t(trace_policy::warps_per_block) * std::size_t(tp.base.ranks) * 32 *
+                           sizeof(profile_entry<trace_policy::profile_words>);
+  static_assert(std::size_t(trace_policy::warps_per_block) * fast_table_stride * 32 *
+                        sizeof(profile_entry<trace_policy::profile_words>) <= 227 * 1024,
                 "trace profile exceeds the shared memory of a Hopper SM");
-  static_assert(trace_codes_policy::strip_rows == trace_codes_strip_rows && trace_policy::strip_rows == trace_strip_rows,
-                "the host's strips are the kernels'");
-  const int cap = cuda::max_coresident_blocks(dev, trace_fill_kernel<codes_v>, policy::block_threads, smem);
-  const int wanted = (tp.base.strips + policy::warps_per_block - 1) / policy::warps_per_block;
+  const int cap = cuda::max_coresident_blocks(dev, trace_fill_kernel<codes_v>, trace_policy::block_threads, smem);
+  const int wanted = (tp.base.strips + trace_policy::warps_per_block - 1) / trace_policy::warps_per_block;
   const int blocks = std::max(1, std::min(cap, wanted));
-  cuda::launch_cooperative(dev, trace_fill_kernel<codes_v>, dim3(unsigned(blocks)), dim3(policy::block_threads),
+  cuda::launch_cooperative(dev, trace_fill_kernel<codes_v>, dim3(unsigned(blocks)), dim3(trace_policy::block_threads),
                            smem, stream, tp);
   return blocks;
 }
@@ -167,12 +164,12 @@ class gpu_trace_backend final : public trace_backend {
       codes_slot& sl = *slots_[k];
       const cudaStream_t st = k == 0 ? stream_ : sl.stream;
       const trace_problem& tp = tps[k];
-      const std::size_t words = std::size_t(tp.base.strips) * std::size_t(tp.base.n + 31) * 32;  // 16-bit
-      if (words * 2 > sl.h_bytes) {
+      const std::size_t words = std::size_t(tp.base.strips) * std::size_t(tp.base.n + 31) * 32;
+      if (words * 4 > sl.h_bytes) {
         if (sl.h_codes) SWAT_CUDA_CHECK(cudaFreeHost(sl.h_codes));
         sl.h_codes = nullptr;
         sl.h_bytes = 0;
-        const std::size_t roomy = words * 2 + words * 2 / codes_slot_headroom;  // as the device buffers
+        const std::size_t roomy = words * 4 + words * 4 / codes_slot_headroom;  // as the device buffers
         SWAT_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&sl.h_codes), roomy));
         sl.h_bytes = roomy;
       }
@@ -182,12 +179,12 @@ class gpu_trace_backend final : public trace_backend {
       sl.copy_stream = st;
       copy_window(sl, subs[k]);
       if (!sl.lined) {
-        SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.h_codes, tp.d_codes, words * 2, cudaMemcpyDeviceToHost, st));
+        SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.h_codes, tp.d_codes, words * 4, cudaMemcpyDeviceToHost, st));
       } else {  // one copy a strip, queued while the fills run
         for (std::int64_t q = 0; q < sl.strips; ++q)
           SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.h_codes + sl.at[std::size_t(q)] * 32,
                                           tp.d_codes + (q * (sl.n + 31) + sl.from[std::size_t(q)]) * 32,
-                                          std::size_t(sl.width[std::size_t(q)]) * 64, cudaMemcpyDeviceToHost, st));
+                                          std::size_t(sl.width[std::size_t(q)]) * 128, cudaMemcpyDeviceToHost, st));
       }
       SWAT_CUDA_CHECK(cudaMemcpyAsync(h_errors_ + k, tp.base.d_error, 4, cudaMemcpyDeviceToHost, st));
       SWAT_CUDA_CHECK(cudaEventRecord(sl.copied, st));
@@ -211,9 +208,7 @@ class gpu_trace_backend final : public trace_backend {
 
   std::uint8_t slot_code_at(std::size_t slot, std::int64_t i, std::int64_t j) const override {
     codes_slot& sl = *slots_[slot];
-    constexpr std::int64_t rows = trace_codes_policy::rows_per_thread;
-    const std::int64_t w = i - 1, s = w / trace_codes_strip_rows, lane = (w % trace_codes_strip_rows) / rows,
-                       r = w % rows;
+    const std::int64_t w = i - 1, s = w / trace_strip_rows, lane = (w % trace_strip_rows) / 8, r = w % 8;
     const std::int64_t t = (j - 1) + lane;
     std::size_t at = (std::size_t(s) * std::size_t(sl.n + 31) + std::size_t(t)) * 32 + std::size_t(lane);
     if (sl.lined) {
@@ -223,7 +218,7 @@ class gpu_trace_backend final : public trace_backend {
       else
         at = std::size_t(sl.at[std::size_t(s)] + t - from) * 32 + std::size_t(lane);
     }
-    const std::uint16_t word = sl.h_codes[at];
+    const std::uint32_t word = sl.h_codes[at];
     return std::uint8_t((word >> (4 * r)) & 15u);
   }
 
@@ -353,9 +348,8 @@ class gpu_trace_backend final : public trace_backend {
     const std::int64_t m = std::int64_t(sub.query.size()), n = std::int64_t(sub.target.size());
     if (m < 1 || n < 1 || n > trace_max_columns || m > (1ll << 31) - 1024)
       throw std::invalid_argument("sw_fast trace: sub-problem size out of range");
-    const std::int64_t strip_rows = codes ? trace_codes_strip_rows : trace_strip_rows;
-    const std::int64_t strips = (m + strip_rows - 1) / strip_rows;
-    const std::int64_t padded = strips * strip_rows;
+    const std::int64_t strips = (m + trace_strip_rows - 1) / trace_strip_rows;
+    const std::int64_t padded = strips * trace_strip_rows;
     const std::int64_t bands = (m + band_rows - 1) / band_rows;
     const std::size_t un = std::size_t(n);
     cuda::buffer_layout layout;
@@ -372,7 +366,7 @@ class gpu_trace_backend final : public trace_backend {
     // strip s has written it (its ready flag), the order two alternating rows relied on too. (One
     // row of 16 B a column is what lets a megabase pair's traceback fit 64 MiB.)
     const std::size_t o_border = layout.add(un * (codes ? 8 : 16));
-    const std::size_t o_extra = layout.add(codes ? std::size_t(strips) * (un + 31) * 64
+    const std::size_t o_extra = layout.add(codes ? std::size_t(strips) * (un + 31) * 128
                                                  : std::size_t(bands - 1 + (extra_ck ? 1 : 0)) * un * sizeof(checkpoint_entry));
     if (roomy && layout.bytes() > buf.bytes()) buf.reserve(layout.bytes() + layout.bytes() / codes_slot_headroom);
     else buf.reserve(layout.bytes());
@@ -414,7 +408,7 @@ class gpu_trace_backend final : public trace_backend {
     tp.d_ck = codes ? nullptr : buf.as<checkpoint_entry>(o_extra);
     tp.end_col = 0;
     tp.d_end = buf.as<std::uint32_t>(o_error + 8);
-    tp.d_codes = codes ? buf.as<std::uint16_t>(o_extra) : nullptr;
+    tp.d_codes = codes ? buf.as<std::uint32_t>(o_extra) : nullptr;
     tp.d_progress = codes ? nullptr : d_progress_;
     tp.d_progress_count = buf.as<unsigned long long>(o_error + 24);
     return tp;
@@ -438,7 +432,7 @@ class gpu_trace_backend final : public trace_backend {
     cuda::device_buffer buffer;
     cudaStream_t stream = nullptr;
     cudaEvent_t launched = nullptr, done = nullptr, copied = nullptr;
-    std::uint16_t* h_codes = nullptr;  //!< pinned copy of the codes
+    std::uint32_t* h_codes = nullptr;  //!< pinned copy of the codes
     std::size_t h_bytes = 0;
     std::int64_t n = 0;  //!< columns of the fill
     //! The codes copied back: every strip's whole (lined false), or of strip s only the words of
@@ -446,7 +440,7 @@ class gpu_trace_backend final : public trace_backend {
     bool lined = false;
     std::vector<std::int64_t> from, width, at;
     std::int64_t strips = 0;
-    const std::uint16_t* d_codes = nullptr;  //!< the fill's codes on the device (until the next fill)
+    const std::uint32_t* d_codes = nullptr;  //!< the fill's codes on the device (until the next fill)
     cudaStream_t copy_stream = nullptr;
     explicit codes_slot(bool first) {
       if (!first) SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -480,7 +474,7 @@ class gpu_trace_backend final : public trace_backend {
     std::int64_t kept = 0;
     for (std::int64_t q = 0; q < sl.strips; ++q) {
       // The line's columns on the strip's first and last rows (1-based rows of the fill).
-      const std::int64_t r0 = q * trace_codes_strip_rows + 1, r1 = std::min(rows, (q + 1) * trace_codes_strip_rows);
+      const std::int64_t r0 = q * trace_strip_rows + 1, r1 = std::min(rows, (q + 1) * trace_strip_rows);
       const double c0 = double(sub.path_end_col) - sub.path_slope * double(rows - r0);
       const double c1 = double(sub.path_end_col) - sub.path_slope * double(rows - r1);
       const std::int64_t lo =
@@ -500,7 +494,7 @@ class gpu_trace_backend final : public trace_backend {
     const auto t0 = std::chrono::steady_clock::now();
     const std::size_t words = std::size_t(sl.strips) * std::size_t(sl.n + 31) * 32;
     dev_.make_current();
-    SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.h_codes, sl.d_codes, words * 2, cudaMemcpyDeviceToHost, sl.copy_stream));
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.h_codes, sl.d_codes, words * 4, cudaMemcpyDeviceToHost, sl.copy_stream));
     SWAT_CUDA_CHECK(cudaStreamSynchronize(sl.copy_stream));
     sl.lined = false;
     codes_refetch_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

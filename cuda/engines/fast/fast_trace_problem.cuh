@@ -23,7 +23,7 @@ struct trace_problem {
                                  //!< more (the last row) when the fill hands it to a band below
   std::int32_t end_col;          //!< capture the pointers of (m, end_col); 0 = none
   std::uint32_t* d_end;          //!< [0] pointer of H, [1] of F at the end cell
-  std::uint16_t* d_codes;        //!< codes mode: strips × (n + 31) × 32 words, 4 nibbles each
+  std::uint32_t* d_codes;        //!< codes mode: strips × (n + 31) × 32 words, 8 nibbles each
   unsigned long long* d_progress;  //!< strip columns done, shown to the host (mapped host memory), may be null
   unsigned long long* d_progress_count;  //!< the same count in device memory (device-scope adds)
 };

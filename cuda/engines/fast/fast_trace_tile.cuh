@@ -7,38 +7,29 @@
 //     last strip of a band stores H, F and both pointers of its last row as a checkpoint row;
 //     the best cell (tie rule) with its pointer, and the pointers of one end cell.
 //   codes (codes_v = true): the 4-bit code of every cell (make_code of common/traceback.hpp),
-//     4 rows a lane (trace_codes_policy), their codes in one 16-bit word per step: word
-//     (s·(n + 31) + t)·32 + lane, nibble r (so a warp stores 64 contiguous bytes per step).
+//     8 codes of a lane in one word per step: word (s·(n + 31) + t)·32 + lane, nibble r (so a
+//     warp stores 128 contiguous bytes per step).
 // The top border row holds H = 0, F = −inf except at start_col (start_h, start_f), or, with
 // d_top, the H and F of a special row (columns 1..n; the corner H(0, 0) is 0 either way).
 
 #include <cuda/atomic>
 
 #include <cstdint>
-#include <type_traits>
 
 #include "cuda/engines/fast/fast_tile.cuh"
 #include "cuda/engines/fast/fast_trace_problem.cuh"
 
 namespace swat::fast {
 
-//! Tunables of the traceback fills: R rows per thread (32·R-row strips), 4 warps per block; the
-//! crossing fills 8 rows (256-row strips), the codes fills 4 (128-row strips: a step of 4 rows
-//! is about half the instructions, and a band's fill is the latency of its warps' steps).
-template <int rows_v>
-struct trace_policy_rows {
-  static constexpr int rows_per_thread = rows_v;                         //!< rows per thread
+//! Tunables of the traceback fills: 8 rows per thread (256-row strips), 4 warps per block.
+struct trace_policy {
+  static constexpr int rows_per_thread = 8;                              //!< rows per thread
   static constexpr int warps_per_block = 4;                              //!< warps per block
   static constexpr int block_threads = 32 * warps_per_block;             //!< threads per block
   static constexpr int strip_rows = 32 * rows_per_thread;                //!< rows per strip
   static constexpr int min_blocks_per_sm = 4;                            //!< launch bounds
   static constexpr int profile_words = rows_per_thread / 4;              //!< int8 profile words
 };
-using trace_policy = trace_policy_rows<8>;
-using trace_codes_policy = trace_policy_rows<4>;
-//! The policy of a fill: codes (codes_v) or crossing pointers.
-template <bool codes_v>
-using trace_policy_of = std::conditional_t<codes_v, trace_codes_policy, trace_policy>;
 
 //! Columns between two progress updates of a strip (power of two; mapped host memory).
 inline constexpr std::int32_t trace_progress_columns = 1 << 16;
@@ -56,14 +47,13 @@ __device__ inline void report_progress(const trace_problem& tp, unsigned long lo
 
 template <bool codes_v>
 __device__ void trace_strip(const trace_problem& tp, int s,
-                            profile_entry<trace_policy_of<codes_v>::profile_words>* prof) {
-  using policy = trace_policy_of<codes_v>;
-  constexpr int R = policy::rows_per_thread;
+                            profile_entry<trace_policy::profile_words>* prof) {
+  constexpr int R = trace_policy::rows_per_thread;
   constexpr bool cross = !codes_v;
   constexpr unsigned full = 0xffffffffu;
   const fast_problem& pb = tp.base;
   const int lane = int(threadIdx.x & 31);
-  const std::int64_t row0 = std::int64_t(s) * policy::strip_rows + lane * R;
+  const std::int64_t row0 = std::int64_t(s) * trace_policy::strip_rows + lane * R;
   const std::int32_t goe = pb.gap_open_extend, ge = pb.gap_extend;
   const std::int32_t n = pb.n;
   const bool band_top = cross && (s % tp.band_strips) == 0;
@@ -164,7 +154,7 @@ __device__ void trace_strip(const trace_problem& tp, int s,
     const std::int32_t jj = t - lane;  // 0-based column; DP column jj + 1
     if (jj < 0 || jj >= n) continue;
 
-    const profile_entry<policy::profile_words> pe = prof[vt * 32 + lane];
+    const profile_entry<trace_policy::profile_words> pe = prof[vt * 32 + lane];
     std::int32_t diag = up_h_prev, hup = vh, fup = vf;
     [[maybe_unused]] std::uint32_t odiag = up_oh_prev, ohup = voh, ofup = vof;
     [[maybe_unused]] const std::uint32_t self0 = ptr_stop | std::uint32_t(jj + 1);
@@ -225,7 +215,7 @@ __device__ void trace_strip(const trace_problem& tp, int s,
       }
       if (lane == 31 && band_bottom) ck[jj] = checkpoint_entry{hup, fup, ohup, ofup};
     } else {
-      tp.d_codes[(std::size_t(s) * std::size_t(n + 31) + std::size_t(t)) * 32 + std::size_t(lane)] = std::uint16_t(word);
+      tp.d_codes[(std::size_t(s) * std::size_t(n + 31) + std::size_t(t)) * 32 + std::size_t(lane)] = word;
     }
     if (lane == 31 && write_border) {
       out_row.h[jj] = hup;
@@ -261,14 +251,13 @@ __device__ void trace_strip(const trace_problem& tp, int s,
 
 //! Persistent traceback fill: warp w takes strips w, w + W, … in order (co-resident grid).
 template <bool codes_v>
-__global__ void __launch_bounds__(trace_policy_of<codes_v>::block_threads, trace_policy_of<codes_v>::min_blocks_per_sm)
+__global__ void __launch_bounds__(trace_policy::block_threads, trace_policy::min_blocks_per_sm)
     trace_fill_kernel(trace_problem tp) {
-  using policy = trace_policy_of<codes_v>;
   extern __shared__ std::uint8_t smem_raw[];
-  auto* prof = reinterpret_cast<profile_entry<policy::profile_words>*>(smem_raw) +
+  auto* prof = reinterpret_cast<profile_entry<trace_policy::profile_words>*>(smem_raw) +
                std::size_t(threadIdx.x / 32) * std::size_t(tp.base.ranks) * 32;
-  const int warps = int(gridDim.x) * policy::warps_per_block;
-  const int warp = int(blockIdx.x) * policy::warps_per_block + int(threadIdx.x / 32);
+  const int warps = int(gridDim.x) * trace_policy::warps_per_block;
+  const int warp = int(blockIdx.x) * trace_policy::warps_per_block + int(threadIdx.x / 32);
   for (int s = warp; s < tp.base.strips; s += warps) {
     if (__any_sync(0xffffffffu, *static_cast<volatile std::int32_t*>(tp.base.d_error) != 0)) break;
     trace_strip<codes_v>(tp, s, prof);
