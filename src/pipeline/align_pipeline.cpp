@@ -295,6 +295,7 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
     ~restore_plus() { fn(); }
   } restore{[&] { use_strand(false); }};
   std::vector<residue_span> ts;
+  ts.reserve(targets.size());
   for (const auto& r : targets) ts.push_back(r.residues);
 
   std::vector<std::vector<best_cell>> cells(strands);  // per strand, q · nt + t
@@ -305,6 +306,7 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
   std::vector<std::vector<std::uint8_t>> reversed;
   if (!all_kept) {
     const auto t0 = clock::now();
+    times.stages.emplace_back("set up", std::chrono::duration<double>(t0 - times.began).count());
     std::uint64_t query_residues = 0;
     for (const auto& r : queries.records) query_residues += r.residues.size();
     if (strands == 2 && query_residues <= strands_together_max_residues && nq * nt <= strands_together_max_pairs) {
@@ -455,6 +457,7 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
     for (std::size_t t : keep[q]) chosen[t] = SIZE_MAX;
   }
   times.stages.emplace_back("hits collected", since(step));
+  times.collected = clock::now();
   return hits;
 }
 
@@ -518,6 +521,7 @@ search_result search_share(engine& eng, const scoring_scheme& scheme, const chec
   const bool whole = share.size() == nt;
   search_result result;
   search_times& times = result.times;
+  times.began = clock::now();
   for (const auto& t : mine) times.db_residues += t.residues.size();
   for (const auto& q : queries.records) times.total_cells += std::uint64_t(q.residues.size()) * times.db_residues;
   if (options.strand == strand_choice::both) times.total_cells *= 2;
@@ -567,6 +571,8 @@ search_result search_share(engine& eng, const scoring_scheme& scheme, const chec
   }
   for (output::hit& h : result.hits) h.target_index += share.first;
   times.aligned = clock::now();
+  if (times.collected != clock::time_point{})  // the scan's best cells and the lists freed
+    times.stages.emplace_back("search's buffers freed", std::chrono::duration<double>(times.aligned - times.collected).count());
   times.stats_method = std::string(scoring::to_string(stats->method()));
   return result;
 }

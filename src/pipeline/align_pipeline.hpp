@@ -109,6 +109,8 @@ struct search_times {
   std::uint64_t db_residues = 0;    //!< residues of the targets
   std::string stats_method;         //!< how the E-values were computed
   std::chrono::steady_clock::time_point aligned;  //!< when the alignments were done
+  std::chrono::steady_clock::time_point began;    //!< when the search began (search_hits)
+  std::chrono::steady_clock::time_point collected;  //!< when the hits were collected (before the scan's buffers went)
   //! The pipeline's own steps after the scan (--timing): "hits ranked" (statistics settled, the
   //! reported targets chosen), "hits aligned" (the engine's align_many calls), "hits collected".
   std::vector<std::pair<std::string, double>> stages;
