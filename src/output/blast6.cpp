@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <string>
 #include <thread>
 #include <utility>
@@ -155,13 +156,16 @@ void write_rows(std::ostream& out, const output_spec& spec, const run_context& c
     return;
   }
   std::vector<std::string> runs(threads);
+  // One writer a run, made once (qcovs's coverage is a pass over every hit): run t of every round
+  // is formatted by writers[t], by one thread at a time.
+  std::vector<std::unique_ptr<row_writer>> writers(threads);
   for (std::size_t first = 0; first < hits.size(); first += rows_per_round) {
     const std::span<const hit> round = hits.subspan(first, std::min(rows_per_round, hits.size() - first));
     parallel_for(threads, unsigned(threads), 1, [&](std::size_t t) {
-      row_writer rows(spec, ctx, hits);
+      if (!writers[t]) writers[t] = std::make_unique<row_writer>(spec, ctx, hits);
       runs[t].clear();
       for (std::size_t k = round.size() * t / threads, end = round.size() * (t + 1) / threads; k < end; ++k)
-        rows.append(runs[t], round[k]);
+        writers[t]->append(runs[t], round[k]);
     });
     for (const std::string& text : runs) out << text;
   }

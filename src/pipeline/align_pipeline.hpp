@@ -111,8 +111,9 @@ struct search_times {
   std::chrono::steady_clock::time_point aligned;  //!< when the alignments were done
   std::chrono::steady_clock::time_point began;    //!< when the search began (search_hits)
   std::chrono::steady_clock::time_point collected;  //!< when the hits were collected (before the scan's buffers went)
-  //! The pipeline's own steps after the scan (--timing): "hits ranked" (statistics settled, the
-  //! reported targets chosen), "hits aligned" (the engine's align_many calls), "hits collected".
+  //! The pipeline's own steps (--timing): "set up" (before the scan), "report rule" (the
+  //! statistics settled, their fit apart), "hits ranked" (the reported targets chosen), "hits
+  //! aligned" (the engine's align_many calls), "hits collected", "search's buffers freed".
   std::vector<std::pair<std::string, double>> stages;
 };
 

@@ -77,8 +77,9 @@ inline constexpr double max_hit_cells = double(std::int64_t(1) << 29);
 //! reaches S), so pruning every value ≤ 0 leaves every optimal path whole. A weak hit of a long
 //! query (a score of 60 at 28 kb into a 40 kb gene: a reach window of 1.6e9 cells) touches a few
 //! thousand cells; a strong one a band as wide as its score allows. nullopt when it would visit
-//! more than max_cells cells, or when the prefixes hold a score above `score` (not a hit's
-//! best cell: no box from here).
+//! more than max_cells cells, when a path into the best cell scores above `score` (not the
+//! hit's best score: no box from here), or when no path reaches it. Needs gap_extend > 0 to
+//! end (the caller's condition; with 0 a gap's chain never falls to 0 and the budget ends it).
 std::optional<box_extent> pruned_reach(residue_span query_prefix, residue_span target_prefix, std::int32_t score,
                                        const scoring_scheme& scheme, std::uint64_t max_cells);
 

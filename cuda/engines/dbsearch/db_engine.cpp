@@ -12,6 +12,7 @@
 #include <optional>
 #include <thread>
 
+#include "common/parallel.hpp"
 #include "cuda/common/device_context.hpp"
 #include "cuda/engines/dbsearch/db_align.hpp"
 #include "cuda/engines/dbsearch/db_boxes.hpp"
@@ -114,7 +115,8 @@ class db_engine final : public engine {
                           std::size_t(c.target_end) == j.target.size();
       // The reverse pass reads only the ends of the prefixes that an alignment of the hit's
       // score can reach (a read's hit in a window's overlap: the read × about its own length).
-      if (at_end && c.score <= limit && scan_supports(scheme))
+      // (the pruned pass needs a cost per gap residue: without one a gap's chain never ends)
+      if (at_end && c.score <= limit && scan_supports(scheme) && scheme.gap_extend > 0)
         (reach_cells(std::int64_t(j.query.size()), std::int64_t(j.target.size()), c.score, scheme) <= max_hit_cells
              ? boxed
              : pruned)
@@ -129,19 +131,10 @@ class db_engine final : public engine {
     if (!pruned.empty()) {
       const auto t0 = std::chrono::steady_clock::now();
       std::vector<std::optional<box_extent>> found(pruned.size());
-      std::atomic<std::size_t> next{0};
-      const auto work = [&] {
-        for (std::size_t p; (p = next.fetch_add(1)) < pruned.size();) {
-          const pair_job& j = jobs[pruned[p]];
-          found[p] = pruned_reach(j.query, j.target, j.known.score, scheme, max_pruned_cells);
-        }
-      };
-      const std::size_t helpers =
-          std::min<std::size_t>(pruned.size(), std::max(1u, std::thread::hardware_concurrency())) - 1;
-      std::vector<std::thread> threads;
-      for (std::size_t h = 0; h < helpers; ++h) threads.emplace_back(work);
-      work();
-      for (std::thread& t : threads) t.join();
+      parallel_for(pruned.size(), 0, 1, [&](std::size_t p) {
+        const pair_job& j = jobs[pruned[p]];
+        found[p] = pruned_reach(j.query, j.target, j.known.score, scheme, max_pruned_cells);
+      });
       std::size_t boxed_now = 0;
       for (std::size_t p = 0; p < pruned.size(); ++p) {
         if (!found[p]) {
@@ -166,6 +159,7 @@ class db_engine final : public engine {
     std::vector<residue_span> qs, ts;
     std::vector<std::int32_t> scores;
     std::vector<std::size_t> reversed, early;
+    std::size_t windows = 0;  // hits aligned in their whole reach window
     for (std::size_t b = 0; b < boxed.size(); ++b) {
       if (preset[b]) {
         boxes[b] = *preset[b];
@@ -179,6 +173,7 @@ class db_engine final : public engine {
         const std::int64_t span = reach_span(m, n, j.known.score, scheme);
         boxes[b] = box_extent{std::min(m, span), std::min(n, span)};
         early.push_back(b);
+        ++windows;
         continue;
       }
       reversed.push_back(b);
@@ -208,8 +203,7 @@ class db_engine final : public engine {
     stages_.push_back({"reverse pass " + std::to_string(qs.size()), since(t0)});
     stages_.push_back({"reverse pass host", reach.host});
     stages_.push_back({"reverse pass gpu", reach.gpu});
-    if (reversed.size() < boxed.size())
-      stages_.push_back({"reach windows as boxes " + std::to_string(boxed.size() - reversed.size()), 0.0});
+    if (windows > 0) stages_.push_back({"reach windows as boxes " + std::to_string(windows), 0.0});
     t0 = clock::now();
     box_group later_boxes = group_boxes(jobs, boxed, reversed, boxes, offset, gpu_box_limit, whole);
     // Boxes up to large_box_cells: filled and walked on the GPU many at once (db_boxes.hpp), in a

@@ -95,9 +95,9 @@ struct trace_sub {
   //! columns per row and the columns on either side kept. A backend may copy back only the codes
   //! of each strip's columns along that line; a code the walk asks for outside them brings the
   //! whole fill's codes back then (slot_code_at), so a wrong guess costs time, never a path.
-  std::int64_t path_end_col = 0;
-  double path_slope = 0;
-  std::int64_t path_margin = 0;
+  std::int64_t path_end_col = 0;   //!< the guessed path's column on the last row (0: no guess)
+  double path_slope = 0;           //!< its columns per row
+  std::int64_t path_margin = 0;    //!< columns kept on either side of it
 };
 
 //! What a backend's kept special rows are of (band_rows 0: none kept).
@@ -145,9 +145,9 @@ class trace_backend {
   virtual std::int64_t held_bytes() const = 0;
   //! GPU time of the codes fills so far (their kernels, from events; 0 where not measured).
   virtual double codes_kernel_seconds() const { return 0; }
-  //! GPU time of the codes' copies back so far, and of the rounds of codes fills from their
-  //! first fill to their last copy (0 where not measured).
+  //! GPU time of the codes' copies back so far (summed over the slots; 0 where not measured).
   virtual double codes_copy_seconds() const { return 0; }
+  //! GPU time of the rounds of codes fills so far, each from its first fill to its last copy.
   virtual double codes_span_seconds() const { return 0; }
   //! Time spent copying back whole fills whose guessed path line the walk left (trace_sub).
   virtual double codes_refetch_seconds() const { return 0; }

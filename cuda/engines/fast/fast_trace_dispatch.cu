@@ -440,7 +440,10 @@ class gpu_trace_backend final : public trace_backend {
     bool lined = false;
     std::vector<std::int64_t> from, width, at;
     std::int64_t strips = 0;
-    const std::uint32_t* d_codes = nullptr;  //!< the fill's codes on the device (until the next fill)
+    //! The fill's codes on the device, read again by fetch_whole: valid until the slot's next
+    //! fill (slot 0's buffer is also the crossing fills', which the tracer runs only after it
+    //! has walked slot 0's band).
+    const std::uint32_t* d_codes = nullptr;
     cudaStream_t copy_stream = nullptr;
     explicit codes_slot(bool first) {
       if (!first) SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
