@@ -227,20 +227,10 @@ std::vector<best_cell> zero_cells(std::size_t n, unsigned threads) {
   const std::size_t parts = std::min<std::size_t>({threads, 8, bytes >> 24});  // 16 MB a thread at least
   if (parts > 1) {
     auto* base = reinterpret_cast<unsigned char*>(v.data());
-    const auto touch = [base, bytes, parts](std::size_t k) {
+    parallel_for(parts, unsigned(parts), 1, [base, bytes, parts](std::size_t k) {
       const std::size_t from = bytes * k / parts, to = bytes * (k + 1) / parts;
       std::memset(base + from, 0, to - from);
-    };
-    std::vector<std::thread> helpers;
-    std::size_t k = 1;
-    try {
-      helpers.reserve(parts);
-      for (; k < parts; ++k) helpers.emplace_back(touch, k);
-    } catch (...) {  // no thread (or no memory for one) to spare: this one touches the rest
-    }
-    for (std::size_t rest = k; rest < parts; ++rest) touch(rest);
-    touch(0);
-    for (std::thread& h : helpers) h.join();
+    });
   }
   v.resize(n);
   return v;
