@@ -395,7 +395,8 @@ class fast_engine final : public engine {
         add_stage(band_fills_stage, st.codes_seconds);
         add_stage("pair tracebacks: band kernels", st.codes_kernel_seconds);
         add_stage("pair tracebacks: band copies", st.codes_copy_seconds);
-        add_stage("pair tracebacks: band rounds on the GPU", st.codes_span_seconds);
+        add_stage("pair tracebacks: band launches", st.codes_launch_seconds);
+        add_stage("pair tracebacks: band waits", st.codes_wait_seconds);
         add_stage("pair tracebacks: band codes fetched whole after a missed line", st.codes_refetch_seconds);
         add_stage("pair tracebacks: special row reads", st.band_read_seconds);
         add_stage("pair tracebacks: walks", st.walk_seconds);

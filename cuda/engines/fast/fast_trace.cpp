@@ -363,11 +363,22 @@ class tracer {
       wmax = std::min(end_col, rows + (slack > 0 ? slack / ge : 0));
     }
     const std::int64_t first = end_col - wmax;
+    last_wmax_ = wmax;
     if (b == 0) return first;  // H_top = 0: every column from end_col − wmax on qualifies
     if (first == 0 && gain(end_col) >= v) return 0;  // column 0: H = 0 there
     const std::int64_t c0 = std::max<std::int64_t>(first, 1);
     top_.resize(std::size_t(end_col - c0 + 1));
-    be_.special_cells(b - 1, c0, std::int64_t(top_.size()), top_.data());
+    // The cells the band's fill ahead read back before it, when they cover these (else read now).
+    const special_cell* ahead = nullptr;
+    if (!ahead_.empty() && ahead_.front().row0 == b * k_ && ahead_.front().top_c0 <= c0 &&
+        ahead_.front().top_c0 + ahead_.front().top_count > end_col)
+      ahead = be_.slot_top_cells(ahead_.front().slot);
+    if (ahead != nullptr) {
+      std::copy_n(ahead + (c0 - ahead_.front().top_c0), top_.size(), top_.begin());
+      ++st_.band_reads_ahead;
+    } else {
+      be_.special_cells(b - 1, c0, std::int64_t(top_.size()), top_.data());
+    }
     top_row_ = b - 1;
     top_c0_ = c0;
     for (std::int64_t c = c0; c <= end_col; ++c)
@@ -380,7 +391,14 @@ class tracer {
     alignment aln;
     k_ = k;
     walk_bands_ = (best.query_end + k - 1) / k;
+    // The ring: slots 1 … of the backend (slot 0 is the synchronous fills').
     ahead_.clear();
+    walked_ = {};
+    free_.clear();
+    const std::size_t ring = std::min(2 * opt_.bands_at_once, be_.codes_slots() - 1);
+    batch_ = std::max<std::size_t>(1, ring / 2);
+    if (walk_bands_ >= opt_.bands_ahead_min_walk)
+      for (std::size_t slot = ring; slot >= 1; --slot) free_.push_back(slot);
     if (best.score <= 0) return aln;
     std::int64_t row = best.query_end, col = best.target_end;
     bool in_f = false;
@@ -414,6 +432,7 @@ class tracer {
         break;
       }
     }
+    drop_ahead();  // fills above the begin, of no use
     aln.score = best.score;
     aln.query_begin = begin_i_;
     aln.target_begin = begin_j_;
@@ -426,43 +445,56 @@ class tracer {
   //! Solves band s (start zero or border): its operations pushed, and either the begin recorded
   //! (false) or the crossing on its top row returned in crossing (true).
   //!
-  //! Bands ahead: a band's codes fill runs with those of the bands above it (up to
-  //! bands_at_once, side by side in the backend's codes slots), each over a window of columns
-  //! predicted from the path's slope so far: it ends where the path is expected to leave the band
-  //! below (plus a margin growing by `ahead_margin` a band) and starts as far left as this band's
-  //! own bound (its width beyond the path's, and the margin). When the walk comes to such a band,
-  //! its window serves if it holds the band's true columns (from band_lo, whose left column is a
-  //! bound on the path, and the crossing the walk found): the codes of any window that holds the
-  //! path and has the special row on top reproduce the reference's path (the argument of step b).
-  //! Otherwise the band is filled again, with new bands ahead.
+  //! Bands ahead (fast_trace.hpp): the bands above the walk are queued in a ring of codes slots,
+  //! each over a window of columns predicted from the last crossing and the path's slope: it ends
+  //! where the path is expected to leave the band below (plus a margin growing by `ahead_margin` a
+  //! band of distance) and starts as far left as the walked band's own bound (its width beyond the
+  //! path's, and the margin). When the walk comes to such a band, its window serves if it holds the
+  //! band's true columns (from band_lo, whose left column is a bound on the path, and the crossing
+  //! the walk found): the codes of any window that holds the path and has the special row on top
+  //! reproduce the reference's path (the argument of step b). Otherwise the band is filled again,
+  //! and the ring with it.
   bool solve_band(const segment& s, segment_start& crossing) {
     const std::int64_t rows = s.row1 - s.row0, lo = col_lo(s), cols = s.end_col - lo;
     if (rows < 1 || cols < 1) throw std::logic_error("sw_fast trace: empty band");
-    std::size_t slot = SIZE_MAX;
+    std::size_t slot = 0;
     std::int64_t from = lo;  // DP column of the filled window's column 0
-    bool was_ahead = false;
-    for (const ahead_band& a : ahead_) {
-      if (a.row0 != s.row0 || rows != k_) continue;
+    bool served = false, was_ahead = false;
+    if (!ahead_.empty() && (ahead_.front().row0 != s.row0 || rows != k_)) drop_ahead();  // not the walk's way
+    if (!ahead_.empty()) {
+      const ahead_band a = ahead_.front();
+      ahead_.erase(ahead_.begin());
       was_ahead = true;
       if (a.lo <= lo && a.end >= s.end_col) {
+        served = true;
         slot = a.slot;
         from = a.lo;
+        walked_ = a;
+      } else {
+        free_.push_back(a.slot);
       }
     }
-    // This band's entry is used up (and any below it, of no use any more).
-    ahead_.erase(std::remove_if(ahead_.begin(), ahead_.end(), [&](const ahead_band& a) { return a.row0 >= s.row0; }),
-                 ahead_.end());
-    if (slot != SIZE_MAX) {
+    if (served) {
       ++st_.bands_ahead;
+      top_up(s, lo);  // the slot walked last takes the next band above the ring
+      const auto t0 = std::chrono::steady_clock::now();
+      be_.codes_fill_wait(slot);
+      const double waited = seconds_since(t0);
+      st_.codes_seconds += waited;
+      st_.codes_wait_seconds += waited;
     } else {
       if (was_ahead) ++st_.bands_ahead_missed;
+      drop_ahead();  // their windows follow a line the path left
       if (!codes_fit(rows, cols, "band")) return split_band(s, rows, cols, lo, crossing);
-      fill_ahead(s, rows, lo);
-      slot = 0;
+      slot = fill_here(s, rows, lo);
     }
     auto t0 = std::chrono::steady_clock::now();
     const walk_end w = walk_codes(rows, s.end_col - from, s.end_f, slot);
     st_.walk_seconds += seconds_since(t0);
+    if (slot != 0) {  // walked: the slot is free for a band above
+      free_.push_back(slot);
+      walked_ = {};
+    }
     if (w.stopped || (w.j == 0 && from == 0) || (w.i == 0 && s.start.zero)) {
       // H = 0 at the stop cell, the matrix's left column (also on the special row), or row 0
       if (w.st != state::h) throw std::logic_error("sw_fast trace: walk left the matrix inside a gap");
@@ -493,28 +525,62 @@ class tracer {
     return true;
   }
 
-  //! The codes fill of band s (its columns from lo) and, beside it, of the bands above it whose
-  //! windows fit the slots and the budget (solve_band).
-  void fill_ahead(const segment& s, std::int64_t rows, std::int64_t lo) {
-    ahead_.clear();  // their slots are filled again
-    std::vector<trace_sub> subs{make_sub(s)};
-    // This band's path ends at its last column; the bands ahead at their guessed exits.
-    subs[0].path_end_col = s.end_col - lo;
-    subs[0].path_slope = slope_;
-    subs[0].path_margin = opt_.path_copy_margin;
-    std::int64_t bytes = codes_fill_bytes(rows, s.end_col - lo);
-    const std::size_t most = walk_bands_ >= opt_.bands_ahead_min_walk ? std::min(opt_.bands_at_once, be_.codes_slots()) : 1;
-    // Where the path is expected to leave this band, and how much wider than the path's own
-    // columns a band's bound makes it.
-    double leave = double(s.end_col) - slope_ * double(rows);
-    const double extra = std::max(0.0, double(s.end_col - lo) - slope_ * double(rows));
+  //! Band s filled now, over its columns from lo (in a slot of the ring, whose other slots then
+  //! take the bands above it, or in slot 0 without a ring); returns the slot.
+  std::size_t fill_here(const segment& s, std::int64_t rows, std::int64_t lo) {
+    trace_sub sub = make_sub(s);
+    // The path ends at the band's last column.
+    sub.path_end_col = s.end_col - lo;
+    sub.path_slope = slope_;
+    sub.path_margin = opt_.path_copy_margin;
+    const std::int64_t bytes = codes_fill_bytes(rows, s.end_col - lo);
+    st_.peak_bytes = std::max(st_.peak_bytes, held_ + bytes);
+    const auto t0 = std::chrono::steady_clock::now();
+    std::size_t slot = 0;
+    if (free_.empty()) {
+      be_.codes_fill(sub);
+    } else {
+      slot = free_.back();
+      free_.pop_back();
+      walked_ = {s.row0, lo, s.end_col, slot, bytes};
+      be_.codes_fill_start(slot, sub);
+      top_up(s, lo, 1);  // the bands above go out with it
+      const auto t1 = std::chrono::steady_clock::now();
+      be_.codes_fill_wait(slot);
+      st_.codes_wait_seconds += seconds_since(t1);
+    }
+    st_.codes_seconds += seconds_since(t0);
+    ++st_.codes_fills;
+    return slot;
+  }
+
+  //! Queues the bands above the ring's farthest into the free slots, while the budget holds them,
+  //! in batches of batch_ bands (one launch each; a batch goes out whole, or with the matrix's
+  //! last bands; in_batch: bands already started in the first). Windows are predicted from band
+  //! s's end (its exact end, the walk's latest point) and its bound lo.
+  void top_up(const segment& s, std::int64_t lo, std::size_t in_batch = 0) {
+    if (free_.empty() && in_batch == 0) return;
+    const auto t0 = std::chrono::steady_clock::now();
+    // How much wider than the path's own columns a band's bound makes it.
+    const double extra = std::max(0.0, double(s.end_col - lo) - slope_ * double(s.row1 - s.row0));
     const double margin = double(ahead_margin + k_ / 128);
-    for (std::size_t j = 1; j < most && s.row0 >= std::int64_t(j) * k_; ++j) {
-      const std::int64_t row0 = s.row0 - std::int64_t(j) * k_;
-      const std::int64_t end = std::min<std::int64_t>(std::int64_t(t_.size()), std::int64_t(leave + double(j) * margin));
+    std::int64_t bytes = walked_.bytes;
+    for (const ahead_band& a : ahead_) bytes += a.bytes;
+    for (;;) {
+      const std::int64_t row0 = (ahead_.empty() ? s.row0 : ahead_.back().row0) - k_;
+      const std::size_t bands_left = row0 >= 0 ? std::size_t(row0 / k_ + 1) : 0;  // above the ring
+      if (bands_left == 0 || free_.empty() || (in_batch == 0 && free_.size() < std::min(batch_, bands_left))) break;
+      // The path's guessed column on the band's last row, and the bands between (distance).
+      const double leave = double(s.end_col) - slope_ * double(s.row1 - (row0 + k_));
+      const double distance = double(ceil_div(s.row1 - row0, k_) - 1);
+      const std::int64_t end =
+          std::min<std::int64_t>(std::int64_t(t_.size()), std::int64_t(leave + distance * margin));
       const std::int64_t left =
-          std::max<std::int64_t>(0, std::int64_t(leave - slope_ * double(k_) - extra - double(j) * margin));
+          std::max<std::int64_t>(0, std::int64_t(leave - slope_ * double(k_) - extra - distance * margin));
       if (end - left < 1) break;
+      const std::int64_t need = codes_fill_bytes(k_, end - left), more = need + need / codes_slot_headroom;
+      if (bytes + more > budget_) break;
+      bytes += more;
       const std::int64_t b = row0 / k_;
       segment a;
       a.row0 = row0;
@@ -527,27 +593,42 @@ class tracer {
         a.start.border = true;
         a.start.border_row = b - 1;
       }
-      const std::int64_t need = codes_fill_bytes(k_, end - left), more = need + need / codes_slot_headroom;
-      if (bytes + more > budget_) break;
-      bytes += more;
-      subs.push_back(make_sub(a));
-      subs.back().path_end_col = std::max<std::int64_t>(1, std::int64_t(leave) - left);
-      subs.back().path_slope = slope_;
-      subs.back().path_margin = opt_.path_copy_margin + std::int64_t(double(j) * margin);
-      ahead_.push_back({row0, left, end, j});
-      leave -= slope_ * double(k_);
+      trace_sub sub = make_sub(a);
+      sub.path_end_col = std::max<std::int64_t>(1, std::int64_t(leave) - left);
+      sub.path_slope = slope_;
+      sub.path_margin = opt_.path_copy_margin + std::int64_t(distance * margin);
+      // The special row's cells band_lo will read: from the band's end back as wide as the last
+      // band's reach (wmax), with the margins for the drift of the end and of the reach.
+      if (b >= 1 && last_wmax_ > 0) {
+        const std::int64_t c0 = std::max<std::int64_t>(1, end - last_wmax_ - 2 * std::int64_t(distance * margin) - 64);
+        sub.top_read_c0 = c0;
+        sub.top_read_count = end - c0 + 1;
+      }
+      const std::size_t slot = free_.back();
+      free_.pop_back();
+      be_.codes_fill_start(slot, sub);
+      ahead_.push_back({row0, left, end, slot, more, sub.top_read_c0, sub.top_read_count});
+      ++st_.codes_fills;
+      if (++in_batch == batch_) {
+        be_.codes_fill_launch();
+        in_batch = 0;
+      }
     }
+    if (in_batch > 0) be_.codes_fill_launch();
     st_.peak_bytes = std::max(st_.peak_bytes, held_ + bytes);
-    const auto t0 = std::chrono::steady_clock::now();
-    if (subs.size() == 1) be_.codes_fill(subs[0]);
-    else be_.codes_fill_many(subs);
-    st_.codes_seconds += seconds_since(t0);
-    st_.codes_fills += int(subs.size());
+    const double spent = seconds_since(t0);
+    st_.codes_seconds += spent;
+    st_.codes_launch_seconds += spent;
+  }
+
+  //! The queued bands given up (their slots free; a fill still running finishes unread).
+  void drop_ahead() {
+    for (const ahead_band& a : ahead_) free_.push_back(a.slot);
+    ahead_.clear();
   }
 
   //! Band s, too wide for its codes (solve_band): split by a crossing fill.
   bool split_band(const segment& s, std::int64_t rows, std::int64_t cols, std::int64_t lo, segment_start& crossing) {
-    ahead_.clear();  // the split's codes fills take the slots
     const trace_sub sub = make_sub(s);
     // Too wide for its codes: a crossing fill of the band with the same top border, then its
     // segments (the topmost starts on the crossing of the special row, or at the begin).
@@ -569,13 +650,19 @@ class tracer {
   std::vector<special_cell> top_;  //!< cells of special row top_row_ from column top_c0_ (band_lo's read)
   std::int64_t top_row_ = -1, top_c0_ = 0;
   //! A band filled ahead of the walk (solve_band): rows (row0, row0 + K], DP columns (lo, end]
-  //! in codes slot `slot` of the last codes fill.
+  //! in codes slot `slot`, which its fill holds (device bytes).
   struct ahead_band {
     std::int64_t row0 = 0, lo = 0, end = 0;
     std::size_t slot = 0;
+    std::int64_t bytes = 0;
+    std::int64_t top_c0 = 0, top_count = 0;  //!< the special row's cells read before the fill
   };
-  std::vector<ahead_band> ahead_;
+  std::vector<ahead_band> ahead_;  //!< the ring's queued bands, nearest to the walk first
+  ahead_band walked_;              //!< the band under way (bytes 0: none in a slot of the ring)
+  std::vector<std::size_t> free_;  //!< the ring's free slots
+  std::size_t batch_ = 1;          //!< bands a launch fills (half the ring)
   std::int64_t k_ = 0;   //!< K of the special rows walked
+  std::int64_t last_wmax_ = 0;  //!< the widest span band_lo allowed the last band's path
   std::int64_t walk_bands_ = 0;  //!< bands from the best cell's up (at most)
   double slope_ = 1.0;   //!< columns per row of the path walked so far (a running mean over bands)
   //! Columns a window ahead adds on each side per band ahead (with K/128), for the path's drift.
@@ -599,15 +686,27 @@ class cpu_trace_backend final : public trace_backend {
   std::uint8_t code_at(std::int64_t i, std::int64_t j) const override {
     return codes_.at(std::size_t(i - 1) * std::size_t(n_) + std::size_t(j - 1));
   }
-  //! Four slots, as a GPU backend's several (the walk's bands ahead are tested on the CPU).
-  std::size_t codes_slots() const override { return 4; }
-  void codes_fill_many(const std::vector<trace_sub>& subs) override {
-    if (subs.empty() || subs.size() > codes_slots()) throw std::logic_error("sw_fast trace: codes slots");
-    more_.assign(subs.size(), {});
-    for (std::size_t k = subs.size(); k-- > 0;) {  // slot 0 last: code_at serves it (codes_)
-      run(subs[k], 0, 0, nullptr, true);
-      if (k > 0) more_[k] = {std::move(codes_), n_};
-    }
+  //! Five slots, as a GPU backend's several (the walk's ring of two batches of two bands ahead is
+  //! tested on the CPU): a fill runs at once, slot 0's codes kept aside while another slot's runs.
+  std::size_t codes_slots() const override { return 5; }
+  void codes_fill_start(std::size_t slot, const trace_sub& sub) override {
+    if (slot >= codes_slots()) throw std::logic_error("sw_fast trace: codes slots");
+    if (slot == 0) return codes_fill(sub);
+    std::vector<std::uint8_t> keep = std::move(codes_);
+    const std::int64_t keep_n = n_;
+    run(sub, 0, 0, nullptr, true);
+    if (more_.size() <= slot) more_.resize(slot + 1);
+    more_[slot] = {std::move(codes_), n_};
+    codes_ = std::move(keep);
+    n_ = keep_n;
+    if (more_top_.size() <= slot) more_top_.resize(slot + 1);
+    more_top_[slot].clear();
+    if (sub.top_row >= 0 && sub.top_read_count > 0)
+      for (std::int64_t c = 0; c < sub.top_read_count; ++c)
+        more_top_[slot].push_back(sp_.at(std::size_t(sub.top_row) * std::size_t(sp_n_) + std::size_t(sub.top_read_c0 - 1 + c)));
+  }
+  const special_cell* slot_top_cells(std::size_t slot) override {
+    return slot < more_top_.size() && !more_top_[slot].empty() ? more_top_[slot].data() : nullptr;
   }
   std::uint8_t slot_code_at(std::size_t slot, std::int64_t i, std::int64_t j) const override {
     if (slot == 0) return code_at(i, j);
@@ -730,6 +829,7 @@ class cpu_trace_backend final : public trace_backend {
   std::vector<checkpoint_entry> ck_;
   std::vector<std::uint8_t> codes_;
   std::vector<std::pair<std::vector<std::uint8_t>, std::int64_t>> more_;  //!< codes slots (codes, columns)
+  std::vector<std::vector<special_cell>> more_top_;  //!< their special row cells read (trace_sub::top_read_*)
   std::vector<special_cell> sp_;  //!< kept special rows, sp_n_ columns each
   std::vector<std::int32_t> sp_max_;
   std::int64_t sp_n_ = 0;
@@ -778,12 +878,11 @@ alignment trace_alignment(residue_span query, residue_span target, trace_backend
   if (query.empty() || target.empty()) return {};
   trace_stats& st = stats ? *stats : local;
   const double kernels_before = backend.codes_kernel_seconds(), copies_before = backend.codes_copy_seconds(),
-               spans_before = backend.codes_span_seconds(), refetch_before = backend.codes_refetch_seconds();
+               refetch_before = backend.codes_refetch_seconds();
   tracer tr(query, target, backend, options, st);
   alignment aln = tr.run();
   st.codes_kernel_seconds += backend.codes_kernel_seconds() - kernels_before;
   st.codes_copy_seconds += backend.codes_copy_seconds() - copies_before;
-  st.codes_span_seconds += backend.codes_span_seconds() - spans_before;
   st.codes_refetch_seconds += backend.codes_refetch_seconds() - refetch_before;
   return aln;
 }

@@ -43,13 +43,17 @@
 // Bands are sequential (each band's end is the crossing found above it), each about K × (K + a
 // few hundred) cells for a similar pair: the traceback costs the score fill plus m/K small fills.
 // A band's fill runs on a few warps (K/256 strips), so its time is latency, not work: on walks of
-// 64 bands or more, a band is filled together with the 7 above it (codes_fill_many: side by side,
-// a stream and buffers each), over windows predicted from the path's slope so far with margins
-// growing by 16 + K/128 columns a band. The walk uses a band's window when it holds the band's
+// 64 bands or more, the bands above the walk are filled ahead of it in a ring of codes slots
+// (codes_fill_start: side by side, a stream and buffers each): when the walk comes to a band, the
+// slot of the band it walked last gets the band just above the farthest one queued, so the fills
+// run while the walk reads special rows and walks codes. A band's window is predicted from the
+// last crossing the walk found and the path's slope so far, with margins growing by 16 + K/128
+// columns a band of distance. The walk uses a band's window when it holds the band's
 // columns from step a (its left edge at most the bound lo, its right edge at least the band's
 // end): the special row is its exact top border and the path lies inside, so the argument of step
 // b holds for it as for [lo, end]. A window that misses is filled again (with new bands ahead).
-// The 1.46 Mb pair: 715 bands, 625 walked from windows filled ahead, 0.72–0.75 → 0.17–0.19 s.
+// The 1.46 Mb pair: 715 bands, 625 walked from windows filled ahead in rounds of 8, 0.72–0.75 →
+// 0.17–0.19 s.
 //
 // Device memory (bytes) for an m × n pair, K-row bands, budget B (≤ free memory, ≤ --max-gpu-mem):
 //   fixed F(r, w) = r + w + 32·w + 28·⌈r/256⌉ + 4 KiB          (sequences, borders, flags, bests)
@@ -98,6 +102,11 @@ struct trace_sub {
   std::int64_t path_end_col = 0;   //!< the guessed path's column on the last row (0: no guess)
   double path_slope = 0;           //!< its columns per row
   std::int64_t path_margin = 0;    //!< columns kept on either side of it
+  //! Cells of the special row on top to read back before the fill (DP columns top_read_c0 …
+  //! top_read_c0 + top_read_count − 1; count 0: none), served by slot_top_cells: a walk's band
+  //! reads them to bound its columns (fast_trace.cpp, band_lo).
+  std::int64_t top_read_c0 = 0;
+  std::int64_t top_read_count = 0;
 };
 
 //! What a backend's kept special rows are of (band_rows 0: none kept).
@@ -129,14 +138,23 @@ class trace_backend {
   virtual void codes_fill(const trace_sub& sub) = 0;
   //! Code of cell (i, j) of the last codes fill, 1 ≤ i ≤ rows, 1 ≤ j ≤ columns.
   virtual std::uint8_t code_at(std::int64_t i, std::int64_t j) const = 0;
-  //! Codes fills the backend runs side by side (codes_fill_many); 1: one at a time.
+  //! Codes slots: slot 0 is codes_fill's (and code_at's); slots 1 … codes_slots() − 1 hold the
+  //! bands a walk over special rows fills ahead of itself, side by side (1: none, one fill at a time).
   virtual std::size_t codes_slots() const { return 1; }
-  //! Codes fills of subs (at most codes_slots() of them) at once; slot k's cells are served by
-  //! slot_code_at(k, i, j) until the next codes fill (slot 0 also by code_at).
-  virtual void codes_fill_many(const std::vector<trace_sub>& subs) {
-    if (subs.size() != 1) throw std::logic_error("sw_fast trace: this backend fills one codes sub-problem at a time");
-    codes_fill(subs[0]);
+  //! Starts the codes fill of sub in slot and returns: slot 0's at once, the others' staged until
+  //! codes_fill_launch, which sends every staged fill out together (a backend without slots fills
+  //! slot 0 at once). codes_fill_wait(slot) waits for a fill sent out, and slot_code_at(slot, i, j)
+  //! then serves its cells until the slot's next fill. A slot may be filled again before its last
+  //! fill was waited for (that fill is then of no use).
+  virtual void codes_fill_start(std::size_t slot, const trace_sub& sub) {
+    if (slot != 0) throw std::logic_error("sw_fast trace: no such codes slot");
+    codes_fill(sub);
   }
+  virtual void codes_fill_launch() {}
+  virtual void codes_fill_wait(std::size_t /*slot*/) {}
+  //! The special row's cells that slot's fill read back before it (trace_sub::top_read_*), once
+  //! there (the fill itself may still run); null where none were asked for.
+  virtual const special_cell* slot_top_cells(std::size_t /*slot*/) { return nullptr; }
   virtual std::uint8_t slot_code_at(std::size_t slot, std::int64_t i, std::int64_t j) const {
     if (slot != 0) throw std::logic_error("sw_fast trace: no such codes slot");
     return code_at(i, j);
@@ -147,8 +165,6 @@ class trace_backend {
   virtual double codes_kernel_seconds() const { return 0; }
   //! GPU time of the codes' copies back so far (summed over the slots; 0 where not measured).
   virtual double codes_copy_seconds() const { return 0; }
-  //! GPU time of the rounds of codes fills so far, each from its first fill to its last copy.
-  virtual double codes_span_seconds() const { return 0; }
   //! Time spent copying back whole fills whose guessed path line the walk left (trace_sub).
   virtual double codes_refetch_seconds() const { return 0; }
 
@@ -191,9 +207,9 @@ bool special_rows_serve(const special_rows_of& kept, residue_span query, residue
 std::int64_t crossing_fill_bytes(std::int64_t rows, std::int64_t cols, std::int64_t band_rows);
 //! Device bytes of a codes fill of rows × cols (bound above).
 std::int64_t codes_fill_bytes(std::int64_t rows, std::int64_t cols);
-//! A codes slot of the bands ahead (codes_fill_many, slots 1 …) that must grow takes
+//! A codes slot of the bands ahead (codes_fill_start, slots 1 …) that must grow takes
 //! 1/codes_slot_headroom more than its fill needs; the walk counts it in its budget.
-inline constexpr std::int64_t codes_slot_headroom = 4;
+inline constexpr std::int64_t codes_slot_headroom = 2;
 
 //! Options and statistics of one traceback.
 struct trace_options {
@@ -201,11 +217,13 @@ struct trace_options {
   std::int64_t preferred_band_rows = 4096;   //!< smallest band K tried at the root (rows)
   bool special = true;                       //!< special rows when they fit (else the root fill)
   std::int64_t special_band_rows = 2048;     //!< smallest K of the special rows (× 512)
-  //! Bands filled at once on the walk over special rows: the band under way and those above it,
-  //! whose windows are predicted (at most the backend's codes_slots()). The 1.46 Mb pair's walk
-  //! on one H100 (bench fast --long-pair, 2a30837): one at a time 0.81 s, 8 at once 0.15 s,
-  //! 16 at once 0.34 s.
-  std::size_t bands_at_once = 8;
+  //! Bands a walk over special rows fills at once (one launch), the band under way or those above
+  //! it, whose windows are predicted: the ring holds two such batches (at most the backend's
+  //! codes_slots() − 1 bands), the second filled while the walk reads the first. The 1.46 Mb
+  //! pair's traceback on one H100 (bench shapes' genome_pair, three runs each, same call): rounds
+  //! of 8 bands in 8 streams (before) 0.166-0.195 s; two batches of 4 bands 0.142-0.143 s, of 6
+  //! 0.116-0.133 s, of 8 0.118-0.138 s (wider windows: the farthest band is 15 bands ahead).
+  std::size_t bands_at_once = 6;
   //! Walks of fewer bands than this fill one band at a time: the slots' buffers and pinned copies,
   //! made for each pair's backend, cost more than a few bands ahead save (the genes_genome shape's
   //! 9 hits of 20 bands or fewer, on four engines at once: 0.21–0.25 s one at a time, 0.30 s
@@ -221,11 +239,13 @@ struct trace_options {
 struct trace_stats {
   double crossing_seconds = 0;  //!< crossing fills (root and splits)
   double codes_seconds = 0;     //!< codes fills and their copies
+  double codes_wait_seconds = 0;  //!< of which the walk waited for a band's codes (host clock)
+  double codes_launch_seconds = 0;  //!< of which the bands ahead were staged and launched (host clock)
   double codes_kernel_seconds = 0;  //!< of which the codes fills' kernels ran (GPU time)
   double codes_copy_seconds = 0;    //!< their copies back (GPU time, summed over the slots)
-  double codes_span_seconds = 0;    //!< each round from its first fill to its last copy (GPU time)
   double codes_refetch_seconds = 0; //!< whole fills copied back after the walk left their path line
   double band_read_seconds = 0;  //!< reading special rows' cells back for the bands' columns
+  int band_reads_ahead = 0;      //!< bands whose special row cells came back before their fill
   int bands_ahead = 0;          //!< bands filled ahead of the walk (speculatively) and walked
   int bands_ahead_missed = 0;   //!< bands filled ahead whose window the path left (filled again)
   double walk_seconds = 0;      //!< CPU walk over the codes

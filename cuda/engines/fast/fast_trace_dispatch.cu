@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -49,6 +50,7 @@ class gpu_trace_backend final : public trace_backend {
     if (!scheme_fits(s)) throw std::invalid_argument("sw_fast trace: scores must lie in [-127, 127]");
     dev_.make_current();
     SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    for (cudaStream_t& bs : batch_streams_) SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(&bs, cudaStreamNonBlocking));
     SWAT_CUDA_CHECK(cudaEventCreate(&launched_));
     // Waits on done_ sleep instead of spinning a core (the CPU engine may be aligning beside them:
     // db_engine's small boxes) and wake when the work ends.
@@ -59,11 +61,17 @@ class gpu_trace_backend final : public trace_backend {
     sm_clock_hz_ = double(dev_.clock_khz()) * 1e3;
   }
   ~gpu_trace_backend() override {
+    if (stream_) cudaStreamSynchronize(stream_);  // the copies still queued into pinned memory
+    for (cudaStream_t bs : batch_streams_)
+      if (bs) cudaStreamSynchronize(bs);
     slots_.clear();
+    for (void* p : retired_pinned_) cudaFreeHost(p);
     if (h_errors_) cudaFreeHost(h_errors_);
     if (h_progress_) cudaFreeHost(h_progress_);
     if (done_) cudaEventDestroy(done_);
     if (launched_) cudaEventDestroy(launched_);
+    for (cudaStream_t bs : batch_streams_)
+      if (bs) cudaStreamDestroy(bs);
     if (stream_) cudaStreamDestroy(stream_);
   }
 
@@ -137,73 +145,88 @@ class gpu_trace_backend final : public trace_backend {
     return e;
   }
 
-  void codes_fill(const trace_sub& sub) override { codes_fill_many({sub}); }
+  void codes_fill(const trace_sub& sub) override {
+    codes_fill_start(0, sub);
+    codes_fill_wait(0);
+  }
 
   std::uint8_t code_at(std::int64_t i, std::int64_t j) const override { return slot_code_at(0, i, j); }
 
   std::size_t codes_slots() const override { return max_codes_slots; }
 
-  //! Each sub in a slot of its own (buffer, stream, pinned codes; slot 0 is the crossing fills'
-  //! buffer and stream): every fill is launched, then every copy back queued, then all waited for,
-  //! so the fills (a few blocks each) run side by side.
-  void codes_fill_many(const std::vector<trace_sub>& subs) override {
-    if (subs.empty() || subs.size() > max_codes_slots) throw std::logic_error("sw_fast trace: codes slots");
+  //! Slot 0's fill runs at once on the backend's stream. The other slots' fills are staged (their
+  //! uploads queued on one of two batch streams) and go out together in one launch of the batch
+  //! kernel at codes_fill_launch (several launches beyond trace_batch_max bands or the grid's
+  //! cap), each slot's copy back queued behind it: one stream, so no fill waits behind another
+  //! stream's work that the hardware queued on the same connection.
+  void codes_fill_start(std::size_t k, const trace_sub& sub) override {
+    if (k >= max_codes_slots) throw std::logic_error("sw_fast trace: codes slots");
     dev_.make_current();
-    while (slots_.size() < subs.size()) slots_.push_back(std::make_unique<codes_slot>(slots_.empty()));
+    while (slots_.size() <= k) slots_.push_back(std::make_unique<codes_slot>());
     if (!h_errors_) SWAT_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&h_errors_), max_codes_slots * sizeof(std::int32_t)));
-    std::vector<trace_problem> tps;
-    for (std::size_t k = 0; k < subs.size(); ++k) {
-      codes_slot& sl = *slots_[k];
-      const cudaStream_t st = k == 0 ? stream_ : sl.stream;
-      tps.push_back(setup(subs[k], trace_strip_rows, true, false, k == 0 ? buffer_ : sl.buffer, st, k > 0));
-      SWAT_CUDA_CHECK(cudaEventRecord(sl.launched, st));
-      launch_trace<true>(dev_, tps.back(), st);
-      SWAT_CUDA_CHECK(cudaEventRecord(sl.done, st));
+    if (k == 0) {
+      const trace_problem tp = prepare_slot(0, sub, stream_);
+      codes_slot& sl = *slots_[0];
+      SWAT_CUDA_CHECK(cudaEventRecord(sl.launched, stream_));
+      launch_trace<true>(dev_, tp, stream_);
+      SWAT_CUDA_CHECK(cudaEventRecord(sl.done, stream_));
+      queue_copies(0, tp, stream_);
+      return;
     }
-    for (std::size_t k = 0; k < subs.size(); ++k) {
-      codes_slot& sl = *slots_[k];
-      const cudaStream_t st = k == 0 ? stream_ : sl.stream;
-      const trace_problem& tp = tps[k];
-      const std::size_t words = std::size_t(tp.base.strips) * std::size_t(tp.base.n + 31) * 32;
-      if (words * 4 > sl.h_bytes) {
-        if (sl.h_codes) SWAT_CUDA_CHECK(cudaFreeHost(sl.h_codes));
-        sl.h_codes = nullptr;
-        sl.h_bytes = 0;
-        const std::size_t roomy = words * 4 + words * 4 / codes_slot_headroom;  // as the device buffers
-        SWAT_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&sl.h_codes), roomy));
-        sl.h_bytes = roomy;
+    if (staged_.empty()) batch_stream_ = batch_streams_[batches_++ % 2];
+    staged_.push_back({k, prepare_slot(k, sub, batch_stream_)});
+  }
+
+  void codes_fill_launch() override {
+    if (staged_.empty()) return;
+    dev_.make_current();
+    const cudaStream_t st = batch_stream_;
+    const std::size_t smem = std::size_t(trace_policy::warps_per_block) * std::size_t(packed_.ranks) * 32 *
+                             sizeof(profile_entry<trace_policy::profile_words>);
+    const int cap = cuda::max_coresident_blocks(dev_, trace_codes_batch_kernel, trace_policy::block_threads, smem);
+    int per_band = 1;
+    for (const auto& [k, tp] : staged_)
+      per_band = std::max(per_band, (tp.base.strips + trace_policy::warps_per_block - 1) / trace_policy::warps_per_block);
+    per_band = std::min(per_band, cap);
+    const std::size_t per_launch = std::min<std::size_t>(trace_batch_max, std::size_t(std::max(1, cap / per_band)));
+    for (std::size_t first = 0; first < staged_.size(); first += per_launch) {
+      const std::size_t count = std::min(per_launch, staged_.size() - first);
+      trace_batch batch{};
+      batch.count = int(count);
+      batch.blocks_per_band = per_band;
+      for (std::size_t b = 0; b < count; ++b) {
+        batch.p[b] = staged_[first + b].second;
+        SWAT_CUDA_CHECK(cudaEventRecord(slots_[staged_[first + b].first]->launched, st));
       }
-      sl.n = tp.base.n;
-      sl.strips = tp.base.strips;
-      sl.d_codes = tp.d_codes;
-      sl.copy_stream = st;
-      copy_window(sl, subs[k]);
-      if (!sl.lined) {
-        SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.h_codes, tp.d_codes, words * 4, cudaMemcpyDeviceToHost, st));
-      } else {  // one copy a strip, queued while the fills run
-        for (std::int64_t q = 0; q < sl.strips; ++q)
-          SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.h_codes + sl.at[std::size_t(q)] * 32,
-                                          tp.d_codes + (q * (sl.n + 31) + sl.from[std::size_t(q)]) * 32,
-                                          std::size_t(sl.width[std::size_t(q)]) * 128, cudaMemcpyDeviceToHost, st));
-      }
-      SWAT_CUDA_CHECK(cudaMemcpyAsync(h_errors_ + k, tp.base.d_error, 4, cudaMemcpyDeviceToHost, st));
-      SWAT_CUDA_CHECK(cudaEventRecord(sl.copied, st));
+      cuda::launch_cooperative(dev_, trace_codes_batch_kernel, dim3(unsigned(per_band * int(count))),
+                               dim3(trace_policy::block_threads), smem, st, batch);
+      for (std::size_t b = 0; b < count; ++b) SWAT_CUDA_CHECK(cudaEventRecord(slots_[staged_[first + b].first]->done, st));
     }
-    float span_ms = 0;
-    for (std::size_t k = 0; k < subs.size(); ++k) {
-      codes_slot& sl = *slots_[k];
-      SWAT_CUDA_CHECK(cudaEventSynchronize(sl.copied));
-      check_error(h_errors_[k]);
-      float kernel_ms = 0, copy_ms = 0, since_first_ms = 0;
-      SWAT_CUDA_CHECK(cudaEventElapsedTime(&kernel_ms, sl.launched, sl.done));
-      SWAT_CUDA_CHECK(cudaEventElapsedTime(&copy_ms, sl.done, sl.copied));
-      SWAT_CUDA_CHECK(cudaEventElapsedTime(&since_first_ms, slots_[0]->launched, sl.copied));
-      codes_kernel_s_ += double(kernel_ms) / 1e3;
-      codes_copy_s_ += double(copy_ms) / 1e3;
-      span_ms = std::max(span_ms, since_first_ms);
-    }
-    codes_span_s_ += double(span_ms) / 1e3;
-    n_ = slots_[0]->n;
+    for (const auto& [k, tp] : staged_) queue_copies(k, tp, st);
+    staged_.clear();
+  }
+
+  const special_cell* slot_top_cells(std::size_t k) override {
+    codes_slot& sl = *slots_.at(k);
+    if (sl.top_count <= 0) return nullptr;
+    dev_.make_current();
+    SWAT_CUDA_CHECK(cudaEventSynchronize(sl.read));
+    return sl.h_top;
+  }
+
+  void codes_fill_wait(std::size_t k) override {
+    codes_slot& sl = *slots_.at(k);
+    if (!sl.pending) return;
+    dev_.make_current();
+    SWAT_CUDA_CHECK(cudaEventSynchronize(sl.copied));
+    sl.pending = false;
+    check_error(h_errors_[k]);
+    float kernel_ms = 0, copy_ms = 0;
+    SWAT_CUDA_CHECK(cudaEventElapsedTime(&kernel_ms, sl.launched, sl.done));
+    SWAT_CUDA_CHECK(cudaEventElapsedTime(&copy_ms, sl.done, sl.copied));
+    codes_kernel_s_ += double(kernel_ms) / 1e3;
+    codes_copy_s_ += double(copy_ms) / 1e3;
+    if (k == 0) n_ = sl.n;
   }
 
   std::uint8_t slot_code_at(std::size_t slot, std::int64_t i, std::int64_t j) const override {
@@ -226,7 +249,6 @@ class gpu_trace_backend final : public trace_backend {
 
   double codes_kernel_seconds() const override { return codes_kernel_s_; }
   double codes_copy_seconds() const override { return codes_copy_s_; }
-  double codes_span_seconds() const override { return codes_span_s_; }
 
   std::int64_t held_bytes() const override {
     std::int64_t slots = 0;
@@ -340,11 +362,13 @@ class gpu_trace_backend final : public trace_backend {
     return setup(sub, band_rows, codes, extra_ck, buffer_, stream_);
   }
   //! The same in buffer buf, on stream st (a codes slot's).
-  //! roomy: a buffer that must grow takes a quarter more (codes_slot_headroom), so that the windows
+  //! roomy: a buffer that must grow takes half as much again (codes_slot_headroom), so that the windows
   //! of the bands ahead, a little wider from batch to batch, do not free and allocate it each time
   //! (a cudaFree waits for the whole device).
+  //! stage: pinned host bytes that take the uploads first (one copy that does not wait for the
+  //! stream; codes_slot::stage), grown to stage_bytes as needed.
   trace_problem setup(const trace_sub& sub, std::int64_t band_rows, bool codes, bool extra_ck, cuda::device_buffer& buf,
-                      cudaStream_t st, bool roomy = false) {
+                      cudaStream_t st, bool roomy = false, std::uint8_t** stage = nullptr, std::size_t* stage_bytes = nullptr) {
     const std::int64_t m = std::int64_t(sub.query.size()), n = std::int64_t(sub.target.size());
     if (m < 1 || n < 1 || n > trace_max_columns || m > (1ll << 31) - 1024)
       throw std::invalid_argument("sw_fast trace: sub-problem size out of range");
@@ -370,12 +394,23 @@ class gpu_trace_backend final : public trace_backend {
                                                  : std::size_t(bands - 1 + (extra_ck ? 1 : 0)) * un * sizeof(checkpoint_entry));
     if (roomy && layout.bytes() > buf.bytes()) buf.reserve(layout.bytes() + layout.bytes() / codes_slot_headroom);
     else buf.reserve(layout.bytes());
-    std::vector<std::uint8_t> q(static_cast<std::size_t>(padded), static_cast<std::uint8_t>(pad_rank));
-    std::copy(sub.query.begin(), sub.query.end(), q.begin());
-    SWAT_CUDA_CHECK(cudaMemcpyAsync(buf.as<void>(o_query), q.data(), q.size(), cudaMemcpyHostToDevice, st));
-    SWAT_CUDA_CHECK(cudaMemcpyAsync(buf.as<void>(o_target), sub.target.data(), un, cudaMemcpyHostToDevice, st));
-    SWAT_CUDA_CHECK(cudaMemcpyAsync(buf.as<void>(o_table), packed_.table.data(), packed_.table.size(),
-                                    cudaMemcpyHostToDevice, st));
+    if (stage) {  // query, target and table laid out as on the device, one copy
+      const std::size_t up = o_table + packed_.table.size();
+      grow_pinned(*stage, *stage_bytes, up, std::size_t(64) << 10);
+      std::uint8_t* h = *stage;
+      std::fill(std::copy(sub.query.begin(), sub.query.end(), h + o_query), h + o_query + padded,
+                static_cast<std::uint8_t>(pad_rank));
+      std::copy(sub.target.begin(), sub.target.end(), h + o_target);
+      std::copy(packed_.table.begin(), packed_.table.end(), h + o_table);
+      SWAT_CUDA_CHECK(cudaMemcpyAsync(buf.as<void>(0), h, up, cudaMemcpyHostToDevice, st));
+    } else {
+      std::vector<std::uint8_t> q(static_cast<std::size_t>(padded), static_cast<std::uint8_t>(pad_rank));
+      std::copy(sub.query.begin(), sub.query.end(), q.begin());
+      SWAT_CUDA_CHECK(cudaMemcpyAsync(buf.as<void>(o_query), q.data(), q.size(), cudaMemcpyHostToDevice, st));
+      SWAT_CUDA_CHECK(cudaMemcpyAsync(buf.as<void>(o_target), sub.target.data(), un, cudaMemcpyHostToDevice, st));
+      SWAT_CUDA_CHECK(cudaMemcpyAsync(buf.as<void>(o_table), packed_.table.data(), packed_.table.size(),
+                                      cudaMemcpyHostToDevice, st));
+    }
     SWAT_CUDA_CHECK(cudaMemsetAsync(buf.as<void>(o_ready), 0, o_border - o_ready, st));
     trace_problem tp{};
     fast_problem& pb = tp.base;
@@ -425,56 +460,127 @@ class gpu_trace_backend final : public trace_backend {
   cudaEvent_t done_ = nullptr;      // after it (waited on or polled, and timed against launched_)
   unsigned long long* h_progress_ = nullptr;
   unsigned long long* d_progress_ = nullptr;
-  //! Codes fills at once (codes_fill_many): the bands of a walk over special rows filled ahead.
-  static constexpr std::size_t max_codes_slots = 8;
-  //! What one codes fill needs of its own: slot 0 uses the backend's buffer and stream.
+  //! Codes slots: slot 0 and a ring of 16 for the bands a walk over special rows fills ahead (two
+  //! batches of trace_options::bands_at_once ≤ 8).
+  static constexpr std::size_t max_codes_slots = 17;
+  std::vector<std::pair<std::size_t, trace_problem>> staged_;  //!< slots staged for the next launch
+  mutable std::vector<void*> retired_pinned_;                   //!< outgrown pinned buffers (grow_pinned)
+  cudaStream_t batch_streams_[2] = {nullptr, nullptr};          //!< the batches' streams, in turn
+  cudaStream_t batch_stream_ = nullptr;                         //!< the staged batch's
+  std::size_t batches_ = 0;                                      //!< batches so far
+  //! What one codes fill needs of its own (slot 0 uses the backend's buffer; the backend's streams
+  //! run the fills).
   struct codes_slot {
     cuda::device_buffer buffer;
-    cudaStream_t stream = nullptr;
     cudaEvent_t launched = nullptr, done = nullptr, copied = nullptr;
     std::uint32_t* h_codes = nullptr;  //!< pinned copy of the codes
     std::size_t h_bytes = 0;
+    bool pending = false;  //!< a fill started and not waited for
+    std::uint8_t* stage = nullptr;  //!< pinned uploads of a fill (setup), slots 1 …
+    std::size_t stage_bytes = 0;
+    special_cell* h_top = nullptr;  //!< pinned cells of the special row read before the fill
+    std::size_t h_top_bytes = 0;
+    std::int64_t top_count = 0;     //!< cells read for the last fill (0: none)
+    cudaEvent_t read = nullptr;     //!< recorded after that read
     std::int64_t n = 0;  //!< columns of the fill
     //! The codes copied back: every strip's whole (lined false), or of strip s only the words of
     //! skewed columns [from[s], from[s] + width[s]), at word at[s] · 32 of h_codes (copy_window).
     bool lined = false;
     std::vector<std::int64_t> from, width, at;
+    std::int64_t step = -1;  //!< lined with windows of one width step words apart (one 2D copy), else −1
     std::int64_t strips = 0;
     //! The fill's codes on the device, read again by fetch_whole: valid until the slot's next
     //! fill (slot 0's buffer is also the crossing fills', which the tracer runs only after it
     //! has walked slot 0's band).
     const std::uint32_t* d_codes = nullptr;
     cudaStream_t copy_stream = nullptr;
-    explicit codes_slot(bool first) {
-      if (!first) SWAT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    codes_slot() {
       SWAT_CUDA_CHECK(cudaEventCreate(&launched));
       SWAT_CUDA_CHECK(cudaEventCreate(&done));
       // The wait sleeps instead of spinning a core (the CPU engine may be aligning beside it).
       SWAT_CUDA_CHECK(cudaEventCreateWithFlags(&copied, cudaEventBlockingSync));  // timed: --timing's band copies
+      SWAT_CUDA_CHECK(cudaEventCreateWithFlags(&read, cudaEventDisableTiming));
     }
     codes_slot(const codes_slot&) = delete;
     codes_slot& operator=(const codes_slot&) = delete;
     ~codes_slot() {
-      if (stream) cudaStreamSynchronize(stream);
       if (h_codes) cudaFreeHost(h_codes);
+      if (stage) cudaFreeHost(stage);
+      if (h_top) cudaFreeHost(h_top);
+      if (read) cudaEventDestroy(read);
       if (copied) cudaEventDestroy(copied);
       if (done) cudaEventDestroy(done);
       if (launched) cudaEventDestroy(launched);
-      if (stream) cudaStreamDestroy(stream);
     }
   };
+  //! Slot k's fill up to its launch on stream st: the special row's cells it was asked to read
+  //! first, its uploads (from the slot's pinned stage, slots 1 …), the copy-back plan.
+  trace_problem prepare_slot(std::size_t k, const trace_sub& sub, cudaStream_t st) {
+    codes_slot& sl = *slots_[k];
+    // A fill given up unread may still run: its pinned buffers are written again only after it.
+    if (sl.pending) SWAT_CUDA_CHECK(cudaEventSynchronize(sl.copied));
+    sl.pending = false;
+    // The special row's cells first, so that they come back before the fill ends.
+    sl.top_count = sub.top_row >= 0 ? sub.top_read_count : 0;
+    if (sl.top_count > 0) {
+      if (sub.top_read_c0 < 1 || sub.top_read_c0 + sl.top_count - 1 > special_n_)
+        throw std::logic_error("sw_fast trace: special row read out of range");
+      grow_pinned(sl.h_top, sl.h_top_bytes, std::size_t(sl.top_count) * sizeof(special_cell), std::size_t(64) << 10);
+      SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.h_top, special_row(sub.top_row) + (sub.top_read_c0 - 1),
+                                      std::size_t(sl.top_count) * sizeof(special_cell), cudaMemcpyDeviceToHost, st));
+      SWAT_CUDA_CHECK(cudaEventRecord(sl.read, st));
+    }
+    const trace_problem tp = setup(sub, trace_strip_rows, true, false, k == 0 ? buffer_ : sl.buffer, st, k > 0,
+                                   k > 0 ? &sl.stage : nullptr, &sl.stage_bytes);
+    sl.n = tp.base.n;
+    sl.strips = tp.base.strips;
+    sl.d_codes = tp.d_codes;
+    sl.copy_stream = st;
+    copy_window(sl, sub);
+    const std::size_t words = std::size_t(tp.base.strips) * std::size_t(tp.base.n + 31) * 32;
+    // The pinned copy holds what comes back now (the line's words, or all); fetch_whole grows it.
+    grow_pinned(sl.h_codes, sl.h_bytes, sl.lined ? std::size_t(sl.at.back() + sl.width.back()) * 128 : words * 4);
+    return tp;
+  }
+
+  //! Slot k's copy back (and error word) queued on st behind its fill; the slot is then pending.
+  void queue_copies(std::size_t k, const trace_problem& tp, cudaStream_t st) {
+    codes_slot& sl = *slots_[k];
+    const std::size_t words = std::size_t(tp.base.strips) * std::size_t(tp.base.n + 31) * 32;
+    if (!sl.lined) {
+      SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.h_codes, tp.d_codes, words * 4, cudaMemcpyDeviceToHost, st));
+    } else if (sl.step >= 0) {  // every strip's window as wide, a fixed step apart: one copy
+      const std::size_t width = std::size_t(sl.width[0]) * 128;
+      SWAT_CUDA_CHECK(cudaMemcpy2DAsync(sl.h_codes, width, tp.d_codes + sl.from[0] * 32,
+                                        std::size_t(sl.n + 31 + sl.step) * 128, width, std::size_t(sl.strips),
+                                        cudaMemcpyDeviceToHost, st));
+    } else {  // one copy a strip
+      for (std::int64_t q = 0; q < sl.strips; ++q)
+        SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.h_codes + sl.at[std::size_t(q)] * 32,
+                                        tp.d_codes + (q * (sl.n + 31) + sl.from[std::size_t(q)]) * 32,
+                                        std::size_t(sl.width[std::size_t(q)]) * 128, cudaMemcpyDeviceToHost, st));
+    }
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(h_errors_ + k, tp.base.d_error, 4, cudaMemcpyDeviceToHost, st));
+    SWAT_CUDA_CHECK(cudaEventRecord(sl.copied, st));
+    sl.pending = true;
+  }
+
   //! The part of slot sl's codes that is copied back for sub: with a path guess (trace_sub), of
   //! each strip the skewed columns (a lane's word of column j is at j − 1 + lane) along the line
-  //! through the guessed end with the guessed slope, the margin on either side, one copy a strip;
-  //! else, or where those hold half the codes or more, every code (lined false).
+  //! through the guessed end with the guessed slope, the margin on either side; else, or where
+  //! those hold half the codes or more, every code (lined false). The strips' windows are made one
+  //! width, a whole step of words apart, where that stays inside every strip (one 2D copy; the
+  //! step's rounding widens them by a few words), else each strip has its own (one copy a strip).
   static void copy_window(codes_slot& sl, const trace_sub& sub) {
     sl.lined = false;
+    sl.step = -1;
     if (sub.path_end_col <= 0 || sl.strips < 1) return;
     const std::int64_t rows = std::int64_t(sub.query.size()), words_per_strip = sl.n + 31;
     sl.from.assign(std::size_t(sl.strips), 0);
     sl.width.assign(std::size_t(sl.strips), 0);
     sl.at.assign(std::size_t(sl.strips), 0);
-    std::int64_t kept = 0;
+    const std::int64_t step = std::max<std::int64_t>(0, std::llround(sub.path_slope * double(trace_strip_rows)));
+    std::int64_t kept = 0, from0 = words_per_strip, to0 = 0;
     for (std::int64_t q = 0; q < sl.strips; ++q) {
       // The line's columns on the strip's first and last rows (1-based rows of the fill).
       const std::int64_t r0 = q * trace_strip_rows + 1, r1 = std::min(rows, (q + 1) * trace_strip_rows);
@@ -488,8 +594,37 @@ class gpu_trace_backend final : public trace_backend {
       sl.width[std::size_t(q)] = hi - lo;
       sl.at[std::size_t(q)] = kept;
       kept += hi - lo;
+      from0 = std::min(from0, lo - q * step);
+      to0 = std::max(to0, hi - q * step);
+    }
+    const std::int64_t width = to0 - from0;
+    if (from0 >= 0 && width > 0 && from0 + (sl.strips - 1) * step + width <= words_per_strip &&
+        2 * width * sl.strips < sl.strips * words_per_strip) {
+      for (std::int64_t q = 0; q < sl.strips; ++q) {
+        sl.from[std::size_t(q)] = from0 + q * step;
+        sl.width[std::size_t(q)] = width;
+        sl.at[std::size_t(q)] = q * width;
+      }
+      sl.step = step;
+      sl.lined = true;
+      return;
     }
     sl.lined = 2 * kept < sl.strips * words_per_strip;
+  }
+
+  //! A slot's pinned buffer p (of have bytes) made to hold bytes: half as much again when it grows
+  //! (the windows ahead widen with their distance), at least min_bytes. The old one is kept until
+  //! the backend goes (a copy may still be queued into it, and a cudaFreeHost would wait for the
+  //! whole device).
+  template <typename T>
+  void grow_pinned(T*& p, std::size_t& have, std::size_t bytes, std::size_t min_bytes = 0) const {
+    if (bytes <= have) return;
+    if (p) retired_pinned_.push_back(p);
+    p = nullptr;
+    have = 0;
+    const std::size_t roomy = std::max(bytes + bytes / 2, min_bytes);
+    SWAT_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&p), roomy));
+    have = roomy;
   }
 
   //! Every code of slot sl's fill, copied back now (a walk left its copied line).
@@ -497,6 +632,7 @@ class gpu_trace_backend final : public trace_backend {
     const auto t0 = std::chrono::steady_clock::now();
     const std::size_t words = std::size_t(sl.strips) * std::size_t(sl.n + 31) * 32;
     dev_.make_current();
+    grow_pinned(sl.h_codes, sl.h_bytes, words * 4);
     SWAT_CUDA_CHECK(cudaMemcpyAsync(sl.h_codes, sl.d_codes, words * 4, cudaMemcpyDeviceToHost, sl.copy_stream));
     SWAT_CUDA_CHECK(cudaStreamSynchronize(sl.copy_stream));
     sl.lined = false;
@@ -516,7 +652,6 @@ class gpu_trace_backend final : public trace_backend {
   std::vector<std::int32_t> maxima_;    //!< their largest H, once read back
   double codes_kernel_s_ = 0;           //!< GPU time of the codes fills so far
   double codes_copy_s_ = 0;             //!< GPU time of their copies back (queued behind each fill)
-  double codes_span_s_ = 0;             //!< GPU time from each round's first fill to its last copy
   mutable double codes_refetch_s_ = 0;  //!< whole fills' codes copied back after their line missed
 };
 

@@ -265,4 +265,31 @@ __global__ void __launch_bounds__(trace_policy::block_threads, trace_policy::min
   poison_next_band(tp.base, warp, warps, tp.base.strips);  // a band stopped by an error stops the next
 }
 
+//! Codes fills of up to trace_batch_max bands in one launch (a walk's bands ahead): band b takes
+//! blocks [b · blocks_per_band, (b + 1) · blocks_per_band), whose warps take its strips as the
+//! persistent kernel's do. The bands share nothing but the launch (and the scheme's profile size).
+inline constexpr int trace_batch_max = 8;
+struct trace_batch {
+  trace_problem p[trace_batch_max];
+  int count;
+  int blocks_per_band;
+};
+static_assert(sizeof(trace_batch) <= 4096, "trace_batch exceeds the classic kernel parameter limit");
+
+__global__ void __launch_bounds__(trace_policy::block_threads, trace_policy::min_blocks_per_sm)
+    trace_codes_batch_kernel(const __grid_constant__ trace_batch batch) {
+  extern __shared__ std::uint8_t smem_raw[];
+  const int band = int(blockIdx.x) / batch.blocks_per_band;
+  const trace_problem& tp = batch.p[band];
+  auto* prof = reinterpret_cast<profile_entry<trace_policy::profile_words>*>(smem_raw) +
+               std::size_t(threadIdx.x / 32) * std::size_t(tp.base.ranks) * 32;
+  const int warps = batch.blocks_per_band * trace_policy::warps_per_block;
+  const int warp = (int(blockIdx.x) % batch.blocks_per_band) * trace_policy::warps_per_block + int(threadIdx.x / 32);
+  for (int s = warp; s < tp.base.strips; s += warps) {
+    if (__any_sync(0xffffffffu, *static_cast<volatile std::int32_t*>(tp.base.d_error) != 0)) break;
+    trace_strip<true>(tp, s, prof);
+  }
+  poison_next_band(tp.base, warp, warps, tp.base.strips);
+}
+
 }  // namespace swat::fast

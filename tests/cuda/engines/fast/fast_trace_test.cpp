@@ -215,15 +215,17 @@ void bands_ahead(trace_backend& (*get)(const scoring_scheme&), std::int64_t leng
     be.drop_special();
     EXPECT_EQ(trace_alignment(q, t, be, o, &st), want) << "gap case " << gap;
     EXPECT_EQ(st.special_rows_k, k);
-    if (gap == 0) {  // the path keeps its slope: most bands come from fills ahead
+    if (gap == 0) {  // the path keeps its slope: most bands come from fills ahead, their special
+                     // row cells read back with them
       EXPECT_GT(st.bands_ahead, st.bands / 2) << st.bands << " bands";
+      EXPECT_GT(st.band_reads_ahead, st.bands / 2) << st.bands << " bands";
     } else {  // the band of the gap leaves its window; the others still serve
       EXPECT_GT(st.bands_ahead, 0) << "gap case " << gap;
       EXPECT_GT(st.bands_ahead_missed, 0) << "gap case " << gap;
     }
-    std::printf("bands ahead, gap case %d: %d bands, %d walked from fills ahead, %d missed; %.4f s of codes copied "
-                "back whole after the walk left the guessed path\n",
-                gap, st.bands, st.bands_ahead, st.bands_ahead_missed, st.codes_refetch_seconds);
+    std::printf("bands ahead, gap case %d: %d bands, %d walked from fills ahead, %d missed, %d special row reads "
+                "ahead; %.4f s of codes copied back whole after the walk left the guessed path\n",
+                gap, st.bands, st.bands_ahead, st.bands_ahead_missed, st.band_reads_ahead, st.codes_refetch_seconds);
   }
 }
 
