@@ -92,6 +92,7 @@ class tracer {
           return walk_bands(best, k);
         } catch (const budget_error&) {
           // A band wider than the rows left room for: the root fill, with the whole budget.
+          be_.codes_slots_release();
           be_.drop_special();
           rev_.clear();
           begin_i_ = begin_j_ = 0;
@@ -391,14 +392,14 @@ class tracer {
     alignment aln;
     k_ = k;
     walk_bands_ = (best.query_end + k - 1) / k;
-    // The ring: slots 1 … of the backend (slot 0 is the synchronous fills').
+    // The ring: slots 1 … of the backend (slot 0 is the synchronous fills'), empty.
+    be_.codes_slots_release();
     ahead_.clear();
-    walked_ = {};
     free_.clear();
     const std::size_t ring = std::min(2 * opt_.bands_at_once, be_.codes_slots() - 1);
     batch_ = std::max<std::size_t>(1, ring / 2);
-    if (walk_bands_ >= opt_.bands_ahead_min_walk)
-      for (std::size_t slot = ring; slot >= 1; --slot) free_.push_back(slot);
+    ring_ = walk_bands_ >= opt_.bands_ahead_min_walk ? ring : 0;
+    for (std::size_t slot = ring_; slot >= 1; --slot) free_.push_back(slot);
     if (best.score <= 0) return aln;
     std::int64_t row = best.query_end, col = best.target_end;
     bool in_f = false;
@@ -433,6 +434,7 @@ class tracer {
       }
     }
     drop_ahead();  // fills above the begin, of no use
+    be_.codes_slots_release();
     aln.score = best.score;
     aln.query_begin = begin_i_;
     aln.target_begin = begin_j_;
@@ -469,7 +471,6 @@ class tracer {
         served = true;
         slot = a.slot;
         from = a.lo;
-        walked_ = a;
       } else {
         free_.push_back(a.slot);
       }
@@ -491,10 +492,7 @@ class tracer {
     auto t0 = std::chrono::steady_clock::now();
     const walk_end w = walk_codes(rows, s.end_col - from, s.end_f, slot);
     st_.walk_seconds += seconds_since(t0);
-    if (slot != 0) {  // walked: the slot is free for a band above
-      free_.push_back(slot);
-      walked_ = {};
-    }
+    if (slot != 0) free_.push_back(slot);  // walked: the slot is free for a band above
     if (w.stopped || (w.j == 0 && from == 0) || (w.i == 0 && s.start.zero)) {
       // H = 0 at the stop cell, the matrix's left column (also on the special row), or row 0
       if (w.st != state::h) throw std::logic_error("sw_fast trace: walk left the matrix inside a gap");
@@ -533,25 +531,42 @@ class tracer {
     sub.path_end_col = s.end_col - lo;
     sub.path_slope = slope_;
     sub.path_margin = opt_.path_copy_margin;
-    const std::int64_t bytes = codes_fill_bytes(rows, s.end_col - lo);
-    st_.peak_bytes = std::max(st_.peak_bytes, held_ + bytes);
-    const auto t0 = std::chrono::steady_clock::now();
+    const std::int64_t need = codes_fill_bytes(rows, s.end_col - lo);
     std::size_t slot = 0;
-    if (free_.empty()) {
-      be_.codes_fill(sub);
-    } else {
+    if (!free_.empty()) {  // a slot of the ring, when the ring's buffers leave room for it
       slot = free_.back();
+      if (ring_bytes() - be_.codes_slot_bytes(slot, 0) + be_.codes_slot_bytes(slot, need) > budget_) {
+        be_.codes_slots_release();  // every band ahead was dropped: their buffers go
+        if (be_.codes_slot_bytes(slot, need) > budget_) slot = 0;
+      }
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    if (slot == 0) {
+      st_.peak_bytes = std::max(st_.peak_bytes, held_ + ring_bytes() + need);
+      be_.codes_fill(sub);
+      st_.codes_seconds += seconds_since(t0);
+    } else {
       free_.pop_back();
-      walked_ = {s.row0, lo, s.end_col, slot, bytes};
       be_.codes_fill_start(slot, sub);
-      top_up(s, lo, 1);  // the bands above go out with it
+      const double started = seconds_since(t0);
+      st_.codes_seconds += started;
+      st_.codes_launch_seconds += started;
+      top_up(s, lo, 1);  // the bands above go out with it (its own time counted there)
       const auto t1 = std::chrono::steady_clock::now();
       be_.codes_fill_wait(slot);
-      st_.codes_wait_seconds += seconds_since(t1);
+      const double waited = seconds_since(t1);
+      st_.codes_seconds += waited;
+      st_.codes_wait_seconds += waited;
     }
-    st_.codes_seconds += seconds_since(t0);
     ++st_.codes_fills;
     return slot;
+  }
+
+  //! Device bytes the ring's slots hold now.
+  std::int64_t ring_bytes() const {
+    std::int64_t bytes = 0;
+    for (std::size_t slot = 1; slot <= ring_; ++slot) bytes += be_.codes_slot_bytes(slot, 0);
+    return bytes;
   }
 
   //! Queues the bands above the ring's farthest into the free slots, while the budget holds them,
@@ -564,8 +579,8 @@ class tracer {
     // How much wider than the path's own columns a band's bound makes it.
     const double extra = std::max(0.0, double(s.end_col - lo) - slope_ * double(s.row1 - s.row0));
     const double margin = double(ahead_margin + k_ / 128);
-    std::int64_t bytes = walked_.bytes;
-    for (const ahead_band& a : ahead_) bytes += a.bytes;
+    // Every slot of the ring keeps its buffer (free ones too): the budget counts them as held.
+    std::int64_t bytes = ring_bytes();
     for (;;) {
       const std::int64_t row0 = (ahead_.empty() ? s.row0 : ahead_.back().row0) - k_;
       const std::size_t bands_left = row0 >= 0 ? std::size_t(row0 / k_ + 1) : 0;  // above the ring
@@ -578,9 +593,11 @@ class tracer {
       const std::int64_t left =
           std::max<std::int64_t>(0, std::int64_t(leave - slope_ * double(k_) - extra - distance * margin));
       if (end - left < 1) break;
-      const std::int64_t need = codes_fill_bytes(k_, end - left), more = need + need / codes_slot_headroom;
-      if (bytes + more > budget_) break;
-      bytes += more;
+      const std::size_t slot = free_.back();
+      const std::int64_t need = codes_fill_bytes(k_, end - left);
+      const std::int64_t held = be_.codes_slot_bytes(slot, 0), grown = be_.codes_slot_bytes(slot, need);
+      if (bytes - held + grown > budget_) break;
+      bytes += grown - held;
       const std::int64_t b = row0 / k_;
       segment a;
       a.row0 = row0;
@@ -604,10 +621,9 @@ class tracer {
         sub.top_read_c0 = c0;
         sub.top_read_count = end - c0 + 1;
       }
-      const std::size_t slot = free_.back();
       free_.pop_back();
       be_.codes_fill_start(slot, sub);
-      ahead_.push_back({row0, left, end, slot, more, sub.top_read_c0, sub.top_read_count});
+      ahead_.push_back({row0, left, end, slot, sub.top_read_c0, sub.top_read_count});
       ++st_.codes_fills;
       if (++in_batch == batch_) {
         be_.codes_fill_launch();
@@ -623,12 +639,15 @@ class tracer {
 
   //! The queued bands given up (their slots free; a fill still running finishes unread).
   void drop_ahead() {
-    for (const ahead_band& a : ahead_) free_.push_back(a.slot);
+    // At the front of the free slots: those whose fills are done are taken first (a slot still
+    // filling is waited for before it takes another).
+    for (const ahead_band& a : ahead_) free_.insert(free_.begin(), a.slot);
     ahead_.clear();
   }
 
   //! Band s, too wide for its codes (solve_band): split by a crossing fill.
   bool split_band(const segment& s, std::int64_t rows, std::int64_t cols, std::int64_t lo, segment_start& crossing) {
+    be_.codes_slots_release();  // the crossing fill has the budget (the bands ahead were dropped)
     const trace_sub sub = make_sub(s);
     // Too wide for its codes: a crossing fill of the band with the same top border, then its
     // segments (the topmost starts on the crossing of the special row, or at the begin).
@@ -650,17 +669,16 @@ class tracer {
   std::vector<special_cell> top_;  //!< cells of special row top_row_ from column top_c0_ (band_lo's read)
   std::int64_t top_row_ = -1, top_c0_ = 0;
   //! A band filled ahead of the walk (solve_band): rows (row0, row0 + K], DP columns (lo, end]
-  //! in codes slot `slot`, which its fill holds (device bytes).
+  //! in codes slot `slot`.
   struct ahead_band {
     std::int64_t row0 = 0, lo = 0, end = 0;
     std::size_t slot = 0;
-    std::int64_t bytes = 0;
     std::int64_t top_c0 = 0, top_count = 0;  //!< the special row's cells read before the fill
   };
   std::vector<ahead_band> ahead_;  //!< the ring's queued bands, nearest to the walk first
-  ahead_band walked_;              //!< the band under way (bytes 0: none in a slot of the ring)
   std::vector<std::size_t> free_;  //!< the ring's free slots
   std::size_t batch_ = 1;          //!< bands a launch fills (half the ring)
+  std::size_t ring_ = 0;           //!< slots of the ring (1 … ring_; 0: none)
   std::int64_t k_ = 0;   //!< K of the special rows walked
   std::int64_t last_wmax_ = 0;  //!< the widest span band_lo allowed the last band's path
   std::int64_t walk_bands_ = 0;  //!< bands from the best cell's up (at most)

@@ -60,7 +60,8 @@
 //   root:   F(m, n) + 16·n·(⌈m/K⌉ − 1)                          (checkpoint rows)
 //   codes:  F(r, w) + 128·⌈r/256⌉·(w + 31)                       (≈ r·w/2, one segment r × w)
 // K is the smallest multiple of 256 ≥ preferred_band_rows for which the root fits B; the peak is
-// max(root, largest segment) ≤ B. Host: pinned staging of ≤ 64 MiB plus the codes of one segment.
+// max(root, largest segment) ≤ B; a walk over special rows also holds its ring of codes slots
+// (their buffers counted at their real size). Host: pinned copies of the codes along the path.
 // For 1.46 Mb × 1.46 Mb and K = 4096: 357 checkpoint rows × 23.4 MB = 8.4 GB; segments ≈ 9 MB.
 
 #include <cstdint>
@@ -152,6 +153,12 @@ class trace_backend {
   }
   virtual void codes_fill_launch() {}
   virtual void codes_fill_wait(std::size_t /*slot*/) {}
+  //! Device bytes slot holds once it takes a fill of fill_bytes (its buffer only grows: half as
+  //! much again when it must; fill_bytes 0: what it holds now). A backend without slots: fill_bytes.
+  virtual std::int64_t codes_slot_bytes(std::size_t /*slot*/, std::int64_t fill_bytes) const { return fill_bytes; }
+  //! Slots 1 … given back: fills staged and not launched discarded, those running waited for,
+  //! their device buffers freed (before a crossing fill needs the budget, and after a walk).
+  virtual void codes_slots_release() {}
   //! The special row's cells that slot's fill read back before it (trace_sub::top_read_*), once
   //! there (the fill itself may still run); null where none were asked for.
   virtual const special_cell* slot_top_cells(std::size_t /*slot*/) { return nullptr; }

@@ -38,6 +38,9 @@ class cpu_trace_backend final : public trace_backend {
   void codes_fill_start(std::size_t slot, const trace_sub& sub) override {
     if (slot >= codes_slots()) throw std::logic_error("sw_fast trace: codes slots");
     if (slot == 0) return codes_fill(sub);
+    // The slot's buffer as a GPU backend's would grow (the walk's budget counts it).
+    if (held_.size() <= slot) held_.resize(slot + 1, 0);
+    held_[slot] = codes_slot_bytes(slot, codes_fill_bytes(std::int64_t(sub.query.size()), std::int64_t(sub.target.size())));
     std::vector<std::uint8_t> keep = std::move(codes_);
     const std::int64_t keep_n = n_;
     run(sub, 0, 0, nullptr, true);
@@ -51,6 +54,11 @@ class cpu_trace_backend final : public trace_backend {
       for (std::int64_t c = 0; c < sub.top_read_count; ++c)
         more_top_[slot].push_back(sp_.at(std::size_t(sub.top_row) * std::size_t(sp_n_) + std::size_t(sub.top_read_c0 - 1 + c)));
   }
+  std::int64_t codes_slot_bytes(std::size_t slot, std::int64_t fill_bytes) const override {
+    const std::int64_t held = slot < held_.size() ? held_[slot] : 0;
+    return fill_bytes > held ? fill_bytes + fill_bytes / codes_slot_headroom : held;
+  }
+  void codes_slots_release() override { held_.assign(held_.size(), 0); }
   const special_cell* slot_top_cells(std::size_t slot) override {
     return slot < more_top_.size() && !more_top_[slot].empty() ? more_top_[slot].data() : nullptr;
   }
@@ -175,6 +183,7 @@ class cpu_trace_backend final : public trace_backend {
   std::vector<checkpoint_entry> ck_;
   std::vector<std::uint8_t> codes_;
   std::vector<std::pair<std::vector<std::uint8_t>, std::int64_t>> more_;  //!< codes slots (codes, columns)
+  std::vector<std::int64_t> held_;  //!< device bytes a GPU backend's slots would hold
   std::vector<std::vector<special_cell>> more_top_;  //!< their special row cells read (trace_sub::top_read_*)
   std::vector<special_cell> sp_;  //!< kept special rows, sp_n_ columns each
   std::vector<std::int32_t> sp_max_;

@@ -170,11 +170,30 @@ class gpu_trace_backend final : public trace_backend {
       SWAT_CUDA_CHECK(cudaEventRecord(sl.launched, stream_));
       launch_trace<true>(dev_, tp, stream_);
       SWAT_CUDA_CHECK(cudaEventRecord(sl.done, stream_));
+      sl.times_kernel = sl.times_copies = true;
       queue_copies(0, tp, stream_);
       return;
     }
     if (staged_.empty()) batch_stream_ = batch_streams_[batches_++ % 2];
+    // A slot staged twice before a launch keeps its last fill only.
+    staged_.erase(std::remove_if(staged_.begin(), staged_.end(), [&](const auto& e) { return e.first == k; }),
+                  staged_.end());
     staged_.push_back({k, prepare_slot(k, sub, batch_stream_)});
+  }
+
+  std::int64_t codes_slot_bytes(std::size_t k, std::int64_t fill_bytes) const override {
+    const std::int64_t held = k < slots_.size() ? std::int64_t(slots_[k]->buffer.bytes()) : 0;
+    return fill_bytes > held ? fill_bytes + fill_bytes / codes_slot_headroom : held;
+  }
+
+  void codes_slots_release() override {
+    dev_.make_current();
+    staged_.clear();
+    sync_batches();
+    for (std::size_t k = 1; k < slots_.size(); ++k) {
+      slots_[k]->pending = false;
+      slots_[k]->buffer.release();
+    }
   }
 
   void codes_fill_launch() override {
@@ -187,7 +206,7 @@ class gpu_trace_backend final : public trace_backend {
     int per_band = 1;
     for (const auto& [k, tp] : staged_)
       per_band = std::max(per_band, (tp.base.strips + trace_policy::warps_per_block - 1) / trace_policy::warps_per_block);
-    per_band = std::min(per_band, cap);
+    per_band = std::max(1, std::min(per_band, cap));  // cap 0: launch_cooperative refuses the grid
     const std::size_t per_launch = std::min<std::size_t>(trace_batch_max, std::size_t(std::max(1, cap / per_band)));
     for (std::size_t first = 0; first < staged_.size(); first += per_launch) {
       const std::size_t count = std::min(per_launch, staged_.size() - first);
@@ -196,13 +215,18 @@ class gpu_trace_backend final : public trace_backend {
       batch.blocks_per_band = per_band;
       for (std::size_t b = 0; b < count; ++b) {
         batch.p[b] = staged_[first + b].second;
-        SWAT_CUDA_CHECK(cudaEventRecord(slots_[staged_[first + b].first]->launched, st));
+        codes_slot& sl = *slots_[staged_[first + b].first];
+        SWAT_CUDA_CHECK(cudaEventRecord(sl.launched, st));
+        sl.times_kernel = b == 0;  // a launch's time counted once
+        sl.times_copies = false;
       }
       cuda::launch_cooperative(dev_, trace_codes_batch_kernel, dim3(unsigned(per_band * int(count))),
                                dim3(trace_policy::block_threads), smem, st, batch);
       for (std::size_t b = 0; b < count; ++b) SWAT_CUDA_CHECK(cudaEventRecord(slots_[staged_[first + b].first]->done, st));
     }
     for (const auto& [k, tp] : staged_) queue_copies(k, tp, st);
+    // The copies, queued after the last launch, timed once: from its end to the last copy.
+    slots_[staged_.back().first]->times_copies = true;
     staged_.clear();
   }
 
@@ -216,16 +240,22 @@ class gpu_trace_backend final : public trace_backend {
 
   void codes_fill_wait(std::size_t k) override {
     codes_slot& sl = *slots_.at(k);
+    if (std::any_of(staged_.begin(), staged_.end(), [&](const auto& e) { return e.first == k; }))
+      codes_fill_launch();  // staged, not yet sent out
     if (!sl.pending) return;
     dev_.make_current();
     SWAT_CUDA_CHECK(cudaEventSynchronize(sl.copied));
     sl.pending = false;
     check_error(h_errors_[k]);
-    float kernel_ms = 0, copy_ms = 0;
-    SWAT_CUDA_CHECK(cudaEventElapsedTime(&kernel_ms, sl.launched, sl.done));
-    SWAT_CUDA_CHECK(cudaEventElapsedTime(&copy_ms, sl.done, sl.copied));
-    codes_kernel_s_ += double(kernel_ms) / 1e3;
-    codes_copy_s_ += double(copy_ms) / 1e3;
+    float ms = 0;
+    if (sl.times_kernel) {
+      SWAT_CUDA_CHECK(cudaEventElapsedTime(&ms, sl.launched, sl.done));
+      codes_kernel_s_ += double(ms) / 1e3;
+    }
+    if (sl.times_copies) {
+      SWAT_CUDA_CHECK(cudaEventElapsedTime(&ms, sl.done, sl.copied));
+      codes_copy_s_ += double(ms) / 1e3;
+    }
     if (k == 0) n_ = sl.n;
   }
 
@@ -270,6 +300,7 @@ class gpu_trace_backend final : public trace_backend {
     // the packed fill's strips are 1024 rows: its special rows need K a multiple of that
     fo.variant = try16 && k % 1024 == 0 ? fill_variant::score16 : fill_variant::score32;
     fo.watchdog_seconds = watchdog_;
+    sync_batches();  // fills given up may still read the old rows
     if (kept > 0) {
       if (special_.bytes() < bytes) special_.release();  // never the old rows and the new at once
       special_.reserve(bytes);
@@ -312,6 +343,7 @@ class gpu_trace_backend final : public trace_backend {
 
   void drop_special() override {
     dev_.make_current();
+    sync_batches();  // fills given up may still read the rows
     kept_ = {};
     maxima_.clear();
     special_kept_rows_ = 0;
@@ -476,6 +508,8 @@ class gpu_trace_backend final : public trace_backend {
     std::uint32_t* h_codes = nullptr;  //!< pinned copy of the codes
     std::size_t h_bytes = 0;
     bool pending = false;  //!< a fill started and not waited for
+    bool times_kernel = false;  //!< its wait adds the launch's kernel time (one slot a launch)
+    bool times_copies = false;  //!< its wait adds the copies' time (the last slot of a batch)
     std::uint8_t* stage = nullptr;  //!< pinned uploads of a fill (setup), slots 1 …
     std::size_t stage_bytes = 0;
     special_cell* h_top = nullptr;  //!< pinned cells of the special row read before the fill
@@ -513,6 +547,12 @@ class gpu_trace_backend final : public trace_backend {
       if (launched) cudaEventDestroy(launched);
     }
   };
+  //! Waits for the batch streams (their fills read the special rows and write the slots).
+  void sync_batches() {
+    for (cudaStream_t bs : batch_streams_)
+      if (bs) SWAT_CUDA_CHECK(cudaStreamSynchronize(bs));
+  }
+
   //! Slot k's fill up to its launch on stream st: the special row's cells it was asked to read
   //! first, its uploads (from the slot's pinned stage, slots 1 …), the copy-back plan.
   trace_problem prepare_slot(std::size_t k, const trace_sub& sub, cudaStream_t st) {
@@ -598,7 +638,9 @@ class gpu_trace_backend final : public trace_backend {
       to0 = std::max(to0, hi - q * step);
     }
     const std::int64_t width = to0 - from0;
+    constexpr std::int64_t max_pitch_words = (std::int64_t(1) << 31) / 128;  // cudaMemcpy2D's pitch < 2 GiB
     if (from0 >= 0 && width > 0 && from0 + (sl.strips - 1) * step + width <= words_per_strip &&
+        words_per_strip + step < max_pitch_words &&
         2 * width * sl.strips < sl.strips * words_per_strip) {
       for (std::int64_t q = 0; q < sl.strips; ++q) {
         sl.from[std::size_t(q)] = from0 + q * step;

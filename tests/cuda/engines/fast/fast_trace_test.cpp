@@ -223,9 +223,20 @@ void bands_ahead(trace_backend& (*get)(const scoring_scheme&), std::int64_t leng
       EXPECT_GT(st.bands_ahead, 0) << "gap case " << gap;
       EXPECT_GT(st.bands_ahead_missed, 0) << "gap case " << gap;
     }
+    // Under a budget of the special rows and a few bands' codes the ring holds fewer bands (every
+    // slot's buffer counted as held, a slot growing by half) and the alignment stays the same.
+    trace_options tight = o;
+    tight.budget_bytes = special_fill_bytes(std::int64_t(q.size()), std::int64_t(t.size()), k) +
+                         codes_fill_bytes(k, 2 * k + 1024);
+    trace_stats tst;
+    be.drop_special();
+    EXPECT_EQ(trace_alignment(q, t, be, tight, &tst), want) << "gap case " << gap << " (tight budget)";
+    EXPECT_LE(tst.peak_bytes, tight.budget_bytes) << "gap case " << gap;
     std::printf("bands ahead, gap case %d: %d bands, %d walked from fills ahead, %d missed, %d special row reads "
-                "ahead; %.4f s of codes copied back whole after the walk left the guessed path\n",
-                gap, st.bands, st.bands_ahead, st.bands_ahead_missed, st.band_reads_ahead, st.codes_refetch_seconds);
+                "ahead; %.4f s of codes copied back whole after the walk left the guessed path; under the tight "
+                "budget %d from fills ahead, peak %lld of %lld bytes\n",
+                gap, st.bands, st.bands_ahead, st.bands_ahead_missed, st.band_reads_ahead, st.codes_refetch_seconds,
+                tst.bands_ahead, static_cast<long long>(tst.peak_bytes), static_cast<long long>(tight.budget_bytes));
   }
 }
 
