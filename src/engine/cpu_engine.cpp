@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -42,6 +43,35 @@ std::int64_t span_bound(std::int64_t own, std::int64_t other, const scoring_sche
   if (scheme.gap_extend <= 0) return own;
   const std::int64_t gaps = other * std::max<std::int64_t>(scheme.max_score(), 0) / scheme.gap_extend;
   return std::min(own, other + gaps);
+}
+
+//! Where an alignment into a pair's known best cell lies (pair_job::known): the prefixes ending at
+//! that cell, each from as far back as window_reach_of_score allows on it (windows.hpp: the other
+//! side's end bounds its aligned pairs, the score its gap residues). Every optimal path into the
+//! cell lies in this box, and every cell of such a path keeps its value there (its best prefix is
+//! a prefix of the path). No cell of the box scores more than in the pair, so the cell stays the
+//! box's best under the tie rule; and a predecessor the walk may take from a cell of an optimal
+//! path is valid in the box exactly when it is in the pair (valid in the pair: on an optimal path,
+//! so the same value; valid in the box: a value no higher than the pair's that still reaches the
+//! cell's, so the same value): the box's alignment is the pair's. (The GPU's whole pairs are cut
+//! to the same window: cuda/engines/dbsearch/db_align.hpp.)
+struct known_box {
+  residue_span query, target;
+  std::int64_t query_from = 0, target_from = 0;
+};
+std::optional<known_box> box_of_known(const pair_job& job, const scoring_scheme& scheme) {
+  const best_cell& end = job.known;
+  if (end.score <= 0 || end.query_end < 1 || end.target_end < 1 || std::size_t(end.query_end) > job.query.size() ||
+      std::size_t(end.target_end) > job.target.size())
+    return std::nullopt;
+  const std::int64_t reach_t = window_reach_of_score(end.query_end, end.score, scheme);
+  const std::int64_t reach_q = window_reach_of_score(end.target_end, end.score, scheme);
+  known_box box;
+  box.query_from = reach_q > 0 ? std::max<std::int64_t>(0, end.query_end - reach_q) : 0;
+  box.target_from = reach_t > 0 ? std::max<std::int64_t>(0, end.target_end - reach_t) : 0;
+  box.query = job.query.subspan(std::size_t(box.query_from), std::size_t(end.query_end - box.query_from));
+  box.target = job.target.subspan(std::size_t(box.target_from), std::size_t(end.target_end - box.target_from));
+  return box;
 }
 
 }  // namespace
@@ -194,8 +224,33 @@ void cpu_engine::run_pool(std::size_t count, std::size_t workers,
 
 void cpu_engine::align_many(std::span<const pair_job> jobs, const scoring_scheme& scheme,
                             std::span<alignment> results, const progress_fn& progress) {
-  for_each_job(jobs, scheme, job_kind::align, [&](std::size_t k, std::size_t budget, unsigned threads) {
-    results[k] = align_one(jobs[k].query, jobs[k].target, scheme, budget, &progress, threads);
+  // A pair whose best cell is known is aligned in the box before that cell (box_of_known).
+  std::vector<pair_job> boxed(jobs.begin(), jobs.end());
+  std::vector<std::optional<known_box>> boxes(jobs.size());
+  for (std::size_t k = 0; k < jobs.size(); ++k)
+    if ((boxes[k] = box_of_known(jobs[k], scheme))) {
+      boxed[k].query = boxes[k]->query;
+      boxed[k].target = boxes[k]->target;
+    }
+  for_each_job(boxed, scheme, job_kind::align, [&](std::size_t k, std::size_t budget, unsigned threads) {
+    alignment aln = align_one(boxed[k].query, boxed[k].target, scheme, budget, &progress, threads);
+    if (boxes[k]) {
+      const known_box& box = *boxes[k];
+      aln.query_begin += box.query_from;
+      aln.query_end += box.query_from;
+      aln.target_begin += box.target_from;
+      aln.target_end += box.target_from;
+      const best_cell& end = jobs[k].known;
+      if (aln.score != end.score || aln.query_end != end.query_end || aln.target_end != end.target_end) {
+        // Not the known cell's alignment (a best cell given wrongly): the whole pair decides.
+        aln = align_one(jobs[k].query, jobs[k].target, scheme, budget, nullptr, threads);
+      }
+      // The cells outside the box count as done.
+      if (progress)
+        progress(std::uint64_t(jobs[k].query.size()) * jobs[k].target.size() -
+                 std::uint64_t(box.query.size()) * box.target.size());
+    }
+    results[k] = std::move(aln);
   });
 }
 

@@ -315,6 +315,51 @@ TEST(cpu_engine, align_many_matches_align_in_job_order) {
   }
 }
 
+//! A pair with a known best cell (a scan's) is aligned in the box before that cell: the same
+//! alignment as the reference's, where flanks before the related part leave the box far smaller
+//! than the pair (on either side), with right flanks (the cell inside the pair), repeats of the
+//! related part (equal-scoring alignments: the tie rule) and unrelated pairs.
+TEST(cpu_engine, known_best_cells_are_aligned_in_the_box_before_them) {
+  std::mt19937 rng(41);
+  const std::vector<std::pair<scoring_scheme, int>> schemes = {
+      {test::dna_scheme(2, -3, 5, 2), dna_size},
+      {test::dna_scheme(1, -1, 2, 1), dna_size},
+      {test::protein_scheme(7, 11, 1), protein_size},
+      {test::protein_scheme(8, 3, 3), protein_size}};
+  std::uniform_int_distribution<int> flank(0, 900), core(20, 300), coin(0, 3);
+  for (const auto& [scheme, alphabet] : schemes) {
+    std::vector<residues> qs, ts;
+    for (int k = 0; k < 24; ++k) {
+      const residues c = random_residues(rng, std::size_t(core(rng)), alphabet);
+      residues q = c, t = random_residues(rng, std::size_t(flank(rng)), alphabet);
+      const residues m = mutate(rng, c, alphabet, 0.1);
+      t.insert(t.end(), m.begin(), m.end());
+      if (coin(rng) == 0) t.insert(t.end(), m.begin(), m.end());  // a repeat: equal-scoring copies
+      if (coin(rng) == 0) {  // a right flank: the best cell inside the pair
+        const residues right = random_residues(rng, std::size_t(flank(rng)), alphabet);
+        t.insert(t.end(), right.begin(), right.end());
+      }
+      if (coin(rng) == 0) t = random_residues(rng, t.size(), alphabet);  // unrelated
+      if (k % 2) std::swap(q, t);  // the long flank on the query side
+      qs.push_back(std::move(q));
+      ts.push_back(std::move(t));
+    }
+    std::vector<pair_job> jobs;
+    std::vector<alignment> want;
+    for (std::size_t k = 0; k < qs.size(); ++k) {
+      want.push_back(reference::align(qs[k], ts[k], scheme));
+      jobs.push_back({k, k, qs[k], ts[k], best_cell{want.back().score, want.back().query_end, want.back().target_end}});
+    }
+    for (unsigned threads : {1u, 3u}) {
+      cpu_engine eng(threads);
+      std::vector<alignment> got(jobs.size());
+      eng.align_many(jobs, scheme, got, {});
+      for (std::size_t k = 0; k < jobs.size(); ++k)
+        ASSERT_EQ(describe(got[k]), describe(want[k])) << scheme.matrix_name << " job " << k << " threads " << threads;
+    }
+  }
+}
+
 TEST(cpu_engine, constructor_defaults) {
   cpu_engine eng;
   EXPECT_GE(eng.threads(), 1u);
