@@ -259,8 +259,6 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
   if (jobs.empty()) return;
   const std::size_t workers = fitting_workers(jobs, scheme, job_kind::score, std::min<std::size_t>(threads_, jobs.size()));
   const std::size_t budget = std::max<std::size_t>(budget_bytes_ / workers, 1);
-  // Threads a worker may spend on one pair's 32-bit pass (fewer pairs than threads).
-  const unsigned job_threads = std::max(1u, unsigned(threads_ / workers));
   const cpu::score_plan plan = cpu::plan_scores(jobs, scheme, interseq_lanes_, threads_, budget);
   std::vector<cpu::interseq_scratch> scratch(workers);
   // A pair whose 8-bit scores saturated: 16-bit bands where they fit, else the striped passes.
@@ -278,14 +276,7 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
     const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
     const bool banded = cpu::bands_fit(plan.scheme8, m, n, lanes) && cpu::bands_bytes(m, lanes) <= budget &&
                         cpu::score_bands(query, target, plan.scheme8, lanes, 16, scratch[worker], out);
-    if (!banded) {
-      // 32 bits: the tiles' first pass on the worker's threads where it has several and the
-      // tiles fit, else the striped pass on this thread.
-      if (job_threads > 1 && cpu::plan_hsps(m, n, budget, job_threads).bytes <= budget)
-        out = cpu::tiled_best_cell(query, target, scheme, budget, job_threads);
-      else
-        out = cpu::score_pass(query, target, scheme, false, nullptr, budget).best;
-    }
+    if (!banded) out = cpu::score_pass(query, target, scheme, false, nullptr, budget).best;
     if (out.score > 0) out.target_end += cut;
   };
   const auto score_pair = [&](std::size_t k) {
