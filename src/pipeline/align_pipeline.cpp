@@ -109,7 +109,14 @@ std::pair<sequence_set, sequence_set> read_inputs(const align_options& options, 
   // --threads bounds the reader's threads too.
   const unsigned threads = options.engine.options.cpu_threads;
   sequence_set queries = io::read_fasta(options.query_path, options.alphabet, warn, threads);
-  sequence_set targets = read_database(options.db_path, options.alphabet, warn, threads, &how);
+  sequence_set targets;
+  if (same_fasta_file(options.query_path, options.db_path)) {  // one file against itself: read once
+    how = {};
+    targets = queries;
+    targets.file = options.db_path;
+  } else {
+    targets = read_database(options.db_path, options.alphabet, warn, threads, &how);
+  }
   check_alphabets(options.query_path, queries, targets, how.prepared);
   return {std::move(queries), std::move(targets)};
 }

@@ -155,6 +155,13 @@ std::string generation_token() {
 
 }  // namespace
 
+bool same_fasta_file(const std::string& path, const std::string& db) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec) || !std::filesystem::is_regular_file(db, ec)) return false;
+  if (!std::filesystem::equivalent(path, db, ec) || ec) return false;
+  return !db::prepared_index_path(db);
+}
+
 sequence_set read_database(const std::string& db, io::alphabet_request alphabet, const io::warning_fn& warn,
                            unsigned max_threads, database_read* how) {
   const std::optional<std::string> index = db::prepared_index_path(db);

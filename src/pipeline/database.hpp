@@ -26,6 +26,11 @@ struct database_read {
 sequence_set read_database(const std::string& db, io::alphabet_request alphabet, const io::warning_fn& warn,
                            unsigned max_threads, database_read* how = nullptr);
 
+//! True when db names the same regular file as path (e.g. one file searched against itself) and
+//! would be read as FASTA (no prepared database of that name): its records can be copied from
+//! path's instead of read again.
+bool same_fasta_file(const std::string& path, const std::string& db);
+
 //! Throws usage_error when the queries' alphabet is not the database's (targets.file names it;
 //! prepared: a prepared database, whose alphabet was fixed by makedb).
 void check_alphabets(const std::string& query_path, const sequence_set& queries, const sequence_set& targets,

@@ -197,6 +197,35 @@ TEST(cli, empty_record_among_others_is_skipped_with_a_warning) {
   EXPECT_EQ(tsv_rows(r.out).size(), 1u);
 }
 
+//! One file as queries and database (all against all) is read once, its records copied: the
+//! output is byte for byte that of the same search against a copy of the file, through a
+//! symbolic link too, and the file's warnings come once.
+TEST(cli, one_file_against_itself_reads_it_once_with_the_same_output) {
+  temp_dir dir;
+  const std::string text = read_file(source_dir / "data/coronavirus_regions.fa") + ">empty\n\n";
+  write_file(dir / "x.fa", text);
+  write_file(dir / "copy.fa", text);
+  fs::create_symlink(dir / "x.fa", dir / "link.fa");
+  const std::string x = (dir / "x.fa").string();
+  const auto want = run_swat("align " + x + " " + (dir / "copy.fa").string() + " --device cpu --outfmt 6", dir);
+  ASSERT_EQ(want.exit_code, 0) << want.err;
+  ASSERT_FALSE(want.out.empty());
+  for (const std::string db : {x, (dir / "link.fa").string()}) {
+    const auto got = run_swat("align " + x + " " + db + " --device cpu --outfmt 6", dir);
+    ASSERT_EQ(got.exit_code, 0) << got.err;
+    EXPECT_EQ(got.out, want.out) << db;
+  }
+  // The warning about the empty record: twice when the two files are read, once when one is.
+  const auto count = [](const std::string& err) {
+    std::size_t n = 0;
+    for (std::size_t at = err.find("warning"); at != std::string::npos; at = err.find("warning", at + 1)) ++n;
+    return n;
+  };
+  const auto once = run_swat("align " + x + " " + x + " --device cpu --outfmt 6", dir);
+  EXPECT_EQ(count(want.err), 2u) << want.err;
+  EXPECT_EQ(count(once.err), 1u) << once.err;
+}
+
 TEST(cli, max_hits_and_min_score) {
   temp_dir dir;
   const std::string q = (source_dir / "data/sarscov2_spike_gene.fa").string();
