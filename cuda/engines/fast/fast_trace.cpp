@@ -478,11 +478,7 @@ class tracer {
     if (served) {
       ++st_.bands_ahead;
       top_up(s, lo);  // the slot walked last takes the next band above the ring
-      const auto t0 = std::chrono::steady_clock::now();
-      be_.codes_fill_wait(slot);
-      const double waited = seconds_since(t0);
-      st_.codes_seconds += waited;
-      st_.codes_wait_seconds += waited;
+      wait_for(slot);
     } else {
       if (was_ahead) ++st_.bands_ahead_missed;
       drop_ahead();  // their windows follow a line the path left
@@ -552,14 +548,19 @@ class tracer {
       st_.codes_seconds += started;
       st_.codes_launch_seconds += started;
       top_up(s, lo, 1);  // the bands above go out with it (its own time counted there)
-      const auto t1 = std::chrono::steady_clock::now();
-      be_.codes_fill_wait(slot);
-      const double waited = seconds_since(t1);
-      st_.codes_seconds += waited;
-      st_.codes_wait_seconds += waited;
+      wait_for(slot);
     }
     ++st_.codes_fills;
     return slot;
+  }
+
+  //! Waits for the codes of a ring slot's band (timed: the walk idles).
+  void wait_for(std::size_t slot) {
+    const auto t0 = std::chrono::steady_clock::now();
+    be_.codes_fill_wait(slot);
+    const double waited = seconds_since(t0);
+    st_.codes_seconds += waited;
+    st_.codes_wait_seconds += waited;
   }
 
   //! Device bytes the ring's slots hold now.
