@@ -89,7 +89,10 @@ inline constexpr std::uint64_t max_pruned_cells = std::uint64_t(1) << 24;
 
 //! Hits whose reach window has at least this many cells skip the reverse pass (one warp's walk
 //! over the window) and are aligned in the whole window, which the box fill spreads over many
-//! warps (db_boxes.hpp); the window holds the hit's box, so the alignment is the same.
-inline constexpr double direct_box_min_cells = double(std::int64_t(1) << 22);
+//! warps (db_boxes.hpp); the window holds the hit's box, so the alignment is the same. Since the
+//! boxes bring back only the runs written, 2^20 (was 2^22): all_vs_all's 10,000 hits on the H100
+//! 0.112-0.155 s at 2^22, 0.091-0.102 s at 2^20, 0.092-0.107 s with every window a box
+//! (bench/results/db_direct_boxes_h100.txt).
+inline constexpr double direct_box_min_cells = double(std::int64_t(1) << 20);
 
 }  // namespace swat::dbsearch
