@@ -398,7 +398,10 @@ class db_engine final : public engine {
       } else {
         stages_.insert(stages_.end(), {{"prepare", t.prepare_s},
                                        {"prepare: devices", t.devices_s},
-                                       {"prepare: targets packed", t.pack_s},
+                                       {t.upload_slices > 0 ? "prepare: targets packed into the GPU in " +
+                                                                  std::to_string(t.upload_slices) + " slices"
+                                                            : std::string("prepare: targets packed"),
+                                        t.pack_s},
                                        {"setup", built_s - t.prepare_s}});
       }
       stages_.push_back({flip ? "gpu scan (transposed: the queries as the database)" : "gpu scan", t.scan_s});

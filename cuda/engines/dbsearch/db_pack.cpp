@@ -63,6 +63,29 @@ db_layout plan_database(std::span<const residue_span> targets, std::int32_t max_
   return out;
 }
 
+namespace {
+
+//! Writes pair p's columns (rank A | rank B << 8, pad_rank for B past its end) at out.
+void pack_pair(const db_layout& layout, std::span<const residue_span> targets, std::uint8_t pad_rank, std::size_t p,
+               std::uint16_t* out) {
+  const residue_span a = targets[layout.order[2 * p]];
+  const residue_span b = 2 * p + 1 < layout.order.size() ? targets[layout.order[2 * p + 1]] : residue_span{};
+  const std::size_t shared = b.size();
+  for (std::size_t c = 0; c < shared; ++c) out[c] = std::uint16_t(a[c] | (std::uint16_t(b[c]) << 8));
+  const std::uint16_t pad_b = std::uint16_t(std::uint16_t(pad_rank) << 8);
+  for (std::size_t c = shared; c < a.size(); ++c) out[c] = std::uint16_t(a[c] | pad_b);
+}
+
+}  // namespace
+
+void pack_pairs(const db_layout& layout, std::span<const residue_span> targets, std::uint8_t pad_rank,
+                std::size_t first_pair, std::size_t last_pair, std::uint16_t* out) {
+  if (first_pair >= last_pair) return;
+  const std::uint32_t base = layout.tasks[first_pair].offset;
+  for (std::size_t p = first_pair; p < last_pair; ++p)
+    pack_pair(layout, targets, pad_rank, p, out + (layout.tasks[p].offset - base));
+}
+
 void pack_columns(const db_layout& layout, std::span<const residue_span> targets, std::uint8_t pad_rank,
                   std::uint16_t* columns) {
   // Pairs in slices of about equal columns, one thread each (tens of MB for a large database).
@@ -70,16 +93,8 @@ void pack_columns(const db_layout& layout, std::span<const residue_span> targets
   for (std::size_t c = 0; c < layout.chunks.size(); ++c)
     std::fill_n(pair_chunk.begin() + std::ptrdiff_t(layout.chunks[c].first_task), layout.chunks[c].tasks, c);
   auto pack = [&](std::size_t first, std::size_t last) {
-    for (std::size_t p = first; p < last; ++p) {
-      const pair_task& task = layout.tasks[p];
-      const residue_span a = targets[layout.order[2 * p]];
-      const residue_span b = 2 * p + 1 < layout.order.size() ? targets[layout.order[2 * p + 1]] : residue_span{};
-      std::uint16_t* out = columns + layout.chunks[pair_chunk[p]].first_column + task.offset;
-      const std::size_t shared = b.size();
-      for (std::size_t c = 0; c < shared; ++c) out[c] = std::uint16_t(a[c] | (std::uint16_t(b[c]) << 8));
-      const std::uint16_t pad_b = std::uint16_t(std::uint16_t(pad_rank) << 8);
-      for (std::size_t c = shared; c < a.size(); ++c) out[c] = std::uint16_t(a[c] | pad_b);
-    }
+    for (std::size_t p = first; p < last; ++p)
+      pack_pair(layout, targets, pad_rank, p, columns + layout.chunks[pair_chunk[p]].first_column + layout.tasks[p].offset);
   };
   const std::size_t pairs = layout.tasks.size();
   const std::size_t workers = std::clamp<std::size_t>(layout.total_columns >> 20, 1, std::max(1u, std::thread::hardware_concurrency()));

@@ -53,6 +53,12 @@ db_layout plan_database(std::span<const residue_span> targets, std::int32_t max_
 void pack_columns(const db_layout& layout, std::span<const residue_span> targets, std::uint8_t pad_rank,
                   std::uint16_t* columns);
 
+//! Writes the columns of pairs [first_pair, last_pair) of one chunk to out, which stands for
+//! the chunk's column layout.tasks[first_pair].offset (a slice of the chunk, as pack_columns
+//! would write it).
+void pack_pairs(const db_layout& layout, std::span<const residue_span> targets, std::uint8_t pad_rank,
+                std::size_t first_pair, std::size_t last_pair, std::uint16_t* out);
+
 //! Number of strips of a query of m rows at strip_rows rows per strip.
 inline std::int64_t strips_of(std::int64_t m, std::int64_t strip_rows) { return (m + strip_rows - 1) / strip_rows; }
 

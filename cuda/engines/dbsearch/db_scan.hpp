@@ -53,6 +53,10 @@ struct scan_options {
   //! to the GPU's batched boxes (db_boxes.hpp; at most its max_gpu_box_cells); tests lower it.
   std::int64_t large_box_cells = std::int64_t(1) << 27;
   std::int32_t score_limit = 0;                  //!< 0 = 32767 − max score; tests lower it to force rescans
+  //! A database of one chunk on one GPU with at least this many columns is packed straight into
+  //! the GPU in slices (db_upload.cuh), never whole on the host (smaller ones are packed on the
+  //! host and copied once: page-locking the staging slots would cost more than it saves); tests lower it.
+  std::size_t streamed_upload_min_columns = std::size_t(1) << 27;
   //! Longer targets are left to the caller (the windows of long sides are at most this long, so
   //! that short sides of up to ~30 kb DNA are windowed; border rows cost 8 bytes per column of
   //! the longest target per group in flight).
@@ -74,6 +78,7 @@ struct scan_timing {
   double devices_s = 0;      //!<   of which the device workers (streams, events, kernel shapes, budgets)
   double pack_s = 0;         //!<   of which sorting, pairing and packing the targets (host)
   double upload_s = 0;       //!< database copies that were not hidden behind a scan
+  std::size_t upload_slices = 0;  //!< slices of a database packed straight into the GPU (db_upload.cuh; then pack_s holds the copies)
   double scan_s = 0;         //!< kernels, from the first launch to the last result
   std::uint64_t cells = 0;   //!< DP cells scanned
   std::size_t chunks = 0;    //!< database chunks (1 when it fits the budget)

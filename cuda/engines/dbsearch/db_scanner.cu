@@ -24,6 +24,7 @@
 #include "cuda/engines/dbsearch/db_plan.hpp"
 #include "cuda/engines/dbsearch/db_policy.cuh"
 #include "cuda/engines/dbsearch/db_scan.hpp"
+#include "cuda/engines/dbsearch/db_upload.cuh"
 
 namespace swat::dbsearch {
 
@@ -186,6 +187,7 @@ struct device_worker {
 
   //! Copies chunk c into b on the copy stream (after b's previous scans released it).
   void upload(int c, chunk_buffer& b) {
+    if (!host.columns) throw std::logic_error("dbsearch: a chunk packed into the GPU is not on the host to upload again");
     const db_chunk& chunk = host.layout.chunks[std::size_t(c)];
     b.chunk = -1;  // reserve may free the buffer before it fails: it then holds no chunk
     b.tasks_offset = cuda::align_up(chunk.columns * sizeof(std::uint16_t), 256);
@@ -197,6 +199,24 @@ struct device_worker {
                                     chunk.tasks * sizeof(pair_task), cudaMemcpyHostToDevice, copy));
     SWAT_CUDA_CHECK(cudaEventRecord(b.uploaded, copy));
     b.chunk = c;
+  }
+
+  //! Packs chunk c straight into b through page-locked slices (db_upload.cuh): the host never
+  //! holds its columns. Returns the slices. Only for a chunk that stays in b for every search.
+  std::size_t upload_streamed(int c, chunk_buffer& b) {
+    const db_chunk& chunk = host.layout.chunks[std::size_t(c)];
+    b.chunk = -1;
+    b.tasks_offset = cuda::align_up(chunk.columns * sizeof(std::uint16_t), 256);
+    b.memory.reserve(b.tasks_offset + cuda::align_up(chunk.tasks * sizeof(pair_task), 256));
+    SWAT_CUDA_CHECK(cudaStreamWaitEvent(copy, b.released, 0));
+    std::size_t slices = 0;
+    pack_and_upload(host.layout, host.targets, std::uint8_t(host.pad_rank), std::size_t(c), b.memory.as<std::uint16_t>(),
+                    dev, copy, 0, &slices);
+    SWAT_CUDA_CHECK(cudaMemcpyAsync(b.memory.as<void>(b.tasks_offset), host.layout.tasks.data() + chunk.first_task,
+                                    chunk.tasks * sizeof(pair_task), cudaMemcpyHostToDevice, copy));
+    SWAT_CUDA_CHECK(cudaEventRecord(b.uploaded, copy));
+    b.chunk = c;
+    return slices;
   }
 
   //! Maps a finished slot's results to target order.
@@ -477,12 +497,21 @@ struct db_scanner::impl {
     }
     for (const db_chunk& c : host.layout.chunks) chunk_budget = std::max(chunk_budget, std::int64_t(c.bytes));
     chunk_budget = 2 * chunk_budget + 2 * 4096;
+    timing.chunks = host.layout.chunks.size();
+    // One chunk on one GPU stays there for every search: a large one is packed straight into it.
+    if (timing.chunks == 1 && n == 1 && host.layout.total_columns >= o.streamed_upload_min_columns) {
+      reserve_border(*workers[0]);
+      timing.upload_slices = workers[0]->upload_streamed(0, workers[0]->buffers[0]);
+      SWAT_CUDA_CHECK(cudaStreamSynchronize(workers[0]->copy));
+      timing.pack_s = seconds_since(t_pack);
+      timing.prepare_s = seconds_since(t0);
+      return;
+    }
     host.columns = std::make_unique_for_overwrite<std::uint16_t[]>(std::max<std::size_t>(host.layout.total_columns, 1));
     pack_columns(host.layout, t, std::uint8_t(host.pad_rank), host.columns.get());
     timing.pack_s = seconds_since(t_pack);
     reserve_border(*workers[0]);
     timing.prepare_s = seconds_since(t0);
-    timing.chunks = host.layout.chunks.size();
     if (host.layout.chunks.size() == 1 && n == 1) {  // upload once, reused by every search
       const auto t1 = clock_type::now();
       workers[0]->upload(0, workers[0]->buffers[0]);

@@ -45,6 +45,32 @@ TEST(DbPack, SortsLongestFirstPairsNeighboursAndSkips) {
   EXPECT_EQ(cols, want);
 }
 
+TEST(DbPack, PairsPackedInSlicesEqualThePackedChunks) {
+  // pack_pairs writes any run of a chunk's pairs as pack_columns writes them in the chunk
+  // (the slices that db_upload.cuh packs straight into the GPU), from the run's first column.
+  std::mt19937 rng(11);
+  std::vector<std::vector<std::uint8_t>> seqs;
+  for (int k = 0; k < 301; ++k)
+    seqs.push_back(test::random_residues(rng, std::uniform_int_distribution<std::size_t>(0, 200)(rng), 20));
+  const auto targets = spans_of(seqs);
+  const db_layout l = plan_database(targets, 150, 4096);
+  ASSERT_GT(l.chunks.size(), 3u);
+  std::vector<std::uint16_t> whole(l.total_columns);
+  pack_columns(l, targets, 21, whole.data());
+  for (const db_chunk& c : l.chunks) {
+    const std::size_t end = c.first_task + c.tasks;
+    for (std::size_t from = c.first_task; from < end;) {
+      const std::size_t to = std::min(end, from + std::uniform_int_distribution<std::size_t>(1, 5)(rng));
+      const std::size_t first = l.tasks[from].offset, last = to < end ? l.tasks[to].offset : c.columns;
+      std::vector<std::uint16_t> slice(last - first, 0xffff);
+      pack_pairs(l, targets, 21, from, to, slice.data());
+      const auto at = whole.begin() + std::ptrdiff_t(c.first_column + first);
+      EXPECT_TRUE(std::equal(slice.begin(), slice.end(), at)) << "pairs " << from << "-" << to;
+      from = to;
+    }
+  }
+}
+
 TEST(DbPack, ChunksRespectTheByteBudgetAndCoverEveryPair) {
   std::mt19937 rng(7);
   std::vector<std::vector<std::uint8_t>> seqs;

@@ -20,6 +20,9 @@
 #include "cuda/engines/dbsearch/db_policy.cuh"
 #include "cuda/engines/dbsearch/db_problem.hpp"
 #include "cuda/engines/dbsearch/db_scan.hpp"
+#include "cuda/engines/dbsearch/db_upload.cuh"
+#include "cuda/common/device_buffer.hpp"
+#include "cuda/engines/dbsearch/db_pack.hpp"
 #include "engine/cpu_engine.hpp"
 #include "io/fasta.hpp"
 #include "scoring/scoring.hpp"
@@ -395,6 +398,51 @@ TEST(DbScan, ChunkedDatabaseGivesTheSameCells) {
     ++tested;
   }
   EXPECT_GE(tested, 1u) << "no budget gave three or more chunks";
+}
+
+TEST(DbScan, DatabasePackedIntoTheGpuInSlicesGivesTheSameCells) {
+  SWAT_REQUIRE_DEVICE();
+  // A database of one chunk packed straight into the GPU in slices by several host threads
+  // (db_upload.cuh), as a large one is: the same cells as the CPU, in two searches of the
+  // same scanner (the chunk stays on the GPU); and on 1 thread's two slots via the default path.
+  std::mt19937 rng(17);
+  const scoring_scheme s = scoring::make_protein_scheme("BLOSUM62", 11, 1);
+  seqs_t queries, targets;
+  random_db(rng, s, {90, 400}, test::short_run() ? 5000 : 12000, 1000, queries, targets);
+  const auto qs = spans_of(queries), ts = spans_of(targets);
+  const std::vector<best_cell> want = cpu_cells(qs, ts, s);
+  scan_options o;
+  o.streamed_upload_min_columns = 1;
+  scan_timing t;
+  check_scan(qs, ts, s, o, "packed into the GPU", &want, nullptr, &t);
+  EXPECT_EQ(t.chunks, 1u);
+  EXPECT_GT(t.upload_slices, 1u) << "the database was not packed in slices";
+  db_scanner scanner(ts, s, o);
+  for (int round = 0; round < 2; ++round) {
+    std::vector<best_cell> got(qs.size() * ts.size());
+    std::vector<pair_index> rescan;
+    scanner.search(qs, got, rescan, nullptr);
+    EXPECT_TRUE(rescan.empty());
+    EXPECT_EQ(got, want) << "search " << round << " of one scanner";
+  }
+  // Slices on fewer threads than slices, straight into a device buffer.
+  const db_layout l = plan_database(ts, 1 << 17, std::size_t(1) << 30);
+  ASSERT_EQ(l.chunks.size(), 1u);
+  std::vector<std::uint16_t> host(l.total_columns);
+  pack_columns(l, ts, 7, host.data());
+  const cuda::device_context dev(0);
+  cuda::device_buffer memory;
+  memory.reserve(l.total_columns * sizeof(std::uint16_t));
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+  std::size_t slices = 0;
+  pack_and_upload(l, ts, 7, 0, memory.as<std::uint16_t>(), dev, stream, 2, &slices);
+  std::vector<std::uint16_t> back(l.total_columns);
+  ASSERT_EQ(cudaMemcpy(back.data(), memory.as<void>(), back.size() * sizeof(std::uint16_t), cudaMemcpyDeviceToHost),
+            cudaSuccess);
+  cudaStreamDestroy(stream);
+  EXPECT_GE(slices, 2u);
+  EXPECT_TRUE(back == host) << "the columns packed into the GPU differ from pack_columns'";
 }
 
 TEST(DbScan, ManyQueriesAgainstFewLongTargets) {
