@@ -399,9 +399,12 @@ class db_engine final : public engine {
         stages_.insert(stages_.end(), {{"prepare", t.prepare_s},
                                        {"prepare: devices", t.devices_s},
                                        {t.upload_slices > 0 ? "prepare: targets packed into the GPU in " +
-                                                                  std::to_string(t.upload_slices) + " slices"
+                                                                  std::to_string(t.upload_slices) + " slices by " +
+                                                                  std::to_string(t.upload_threads) + " threads"
                                                             : std::string("prepare: targets packed"),
                                         t.pack_s},
+                                       {"prepare: targets sorted and paired", t.plan_s},
+                                       {"prepare: staging page-locked", t.staging_s},
                                        {"setup", built_s - t.prepare_s}});
       }
       stages_.push_back({flip ? "gpu scan (transposed: the queries as the database)" : "gpu scan", t.scan_s});

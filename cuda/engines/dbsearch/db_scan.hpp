@@ -77,8 +77,11 @@ struct scan_timing {
   double prepare_s = 0;      //!< the scanner's construction: devices_s, pack_s and border rows
   double devices_s = 0;      //!<   of which the device workers (streams, events, kernel shapes, budgets)
   double pack_s = 0;         //!<   of which sorting, pairing and packing the targets (host)
+  double plan_s = 0;         //!<     of which sorting and pairing them into chunks
   double upload_s = 0;       //!< database copies that were not hidden behind a scan
   std::size_t upload_slices = 0;  //!< slices of a database packed straight into the GPU (db_upload.cuh; then pack_s holds the copies)
+  std::size_t upload_threads = 0;  //!< … by this many host threads
+  double staging_s = 0;            //!< … of which page-locking their staging slots
   double scan_s = 0;         //!< kernels, from the first launch to the last result
   std::uint64_t cells = 0;   //!< DP cells scanned
   std::size_t chunks = 0;    //!< database chunks (1 when it fits the budget)

@@ -202,21 +202,21 @@ struct device_worker {
   }
 
   //! Packs chunk c straight into b through page-locked slices (db_upload.cuh): the host never
-  //! holds its columns. Returns the slices. Only for a chunk that stays in b for every search.
-  std::size_t upload_streamed(int c, chunk_buffer& b) {
+  //! holds its columns. Only for a chunk that stays in b for every search.
+  upload_report upload_streamed(int c, chunk_buffer& b) {
     const db_chunk& chunk = host.layout.chunks[std::size_t(c)];
     b.chunk = -1;
     b.tasks_offset = cuda::align_up(chunk.columns * sizeof(std::uint16_t), 256);
     b.memory.reserve(b.tasks_offset + cuda::align_up(chunk.tasks * sizeof(pair_task), 256));
     SWAT_CUDA_CHECK(cudaStreamWaitEvent(copy, b.released, 0));
-    std::size_t slices = 0;
+    upload_report report;
     pack_and_upload(host.layout, host.targets, std::uint8_t(host.pad_rank), std::size_t(c), b.memory.as<std::uint16_t>(),
-                    dev, copy, 0, &slices);
+                    dev, copy, 0, &report);
     SWAT_CUDA_CHECK(cudaMemcpyAsync(b.memory.as<void>(b.tasks_offset), host.layout.tasks.data() + chunk.first_task,
                                     chunk.tasks * sizeof(pair_task), cudaMemcpyHostToDevice, copy));
     SWAT_CUDA_CHECK(cudaEventRecord(b.uploaded, copy));
     b.chunk = c;
-    return slices;
+    return report;
   }
 
   //! Maps a finished slot's results to target order.
@@ -495,13 +495,17 @@ struct db_scanner::impl {
       if (host.layout.chunks.size() > 1)
         host.layout = plan_database(t, o.max_target_length, std::min<std::size_t>(std::size_t(left) / 2, std::size_t(1) << 32));
     }
+    timing.plan_s = seconds_since(t_pack);
     for (const db_chunk& c : host.layout.chunks) chunk_budget = std::max(chunk_budget, std::int64_t(c.bytes));
     chunk_budget = 2 * chunk_budget + 2 * 4096;
     timing.chunks = host.layout.chunks.size();
     // One chunk on one GPU stays there for every search: a large one is packed straight into it.
     if (timing.chunks == 1 && n == 1 && host.layout.total_columns >= o.streamed_upload_min_columns) {
       reserve_border(*workers[0]);
-      timing.upload_slices = workers[0]->upload_streamed(0, workers[0]->buffers[0]);
+      const upload_report r = workers[0]->upload_streamed(0, workers[0]->buffers[0]);
+      timing.upload_slices = r.slices;
+      timing.upload_threads = r.threads;
+      timing.staging_s = r.staging_s;
       SWAT_CUDA_CHECK(cudaStreamSynchronize(workers[0]->copy));
       timing.pack_s = seconds_since(t_pack);
       timing.prepare_s = seconds_since(t0);

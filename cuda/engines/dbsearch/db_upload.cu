@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -16,7 +17,7 @@ namespace swat::dbsearch {
 
 void pack_and_upload(const db_layout& layout, std::span<const residue_span> targets, std::uint8_t pad_rank,
                      std::size_t c, std::uint16_t* device_columns, const cuda::device_context& dev,
-                     cudaStream_t stream, unsigned threads, std::size_t* slices_out) {
+                     cudaStream_t stream, unsigned threads, upload_report* report) {
   const db_chunk& chunk = layout.chunks.at(c);
   // Slices: consecutive pairs of about upload_slice_columns columns; cuts[s] is slice s's first pair.
   std::vector<std::size_t> cuts{chunk.first_task};
@@ -31,17 +32,22 @@ void pack_and_upload(const db_layout& layout, std::span<const residue_span> targ
     }
   }
   const std::size_t slices = cuts.size() - 1;
-  if (slices_out) *slices_out = slices;
+  if (report) *report = upload_report{slices, 0, 0.0};
   if (slices == 0) return;
   const auto first_column = [&](std::size_t s) {
     return cuts[s] < end ? std::size_t(layout.tasks[cuts[s]].offset) : chunk.columns;
   };
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t workers = std::clamp<std::size_t>(threads, 1, std::min<std::size_t>(16, slices));
+  const std::size_t workers = std::clamp<std::size_t>(threads, 1, std::min<std::size_t>(8, slices));
   const std::size_t slot_bytes = widest * sizeof(std::uint16_t);
   dev.make_current();
+  const auto t0 = std::chrono::steady_clock::now();
   pinned_memory staging;
   staging.reserve(2 * workers * slot_bytes);
+  if (report) {
+    report->threads = workers;
+    report->staging_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
   std::vector<cudaEvent_t> copied(2 * workers, nullptr);
   std::vector<char> pending(2 * workers, 0);  // a slot's copy was queued and not yet waited for
   std::atomic<std::size_t> next{0};

@@ -45,6 +45,26 @@ TEST(DbPack, SortsLongestFirstPairsNeighboursAndSkips) {
   EXPECT_EQ(cols, want);
 }
 
+TEST(DbPack, OrderIsLongestFirstWithTiesInInputOrderAtAnyLength) {
+  // The counting sort by length, and the comparison sort past 2^22 residues, give the stable
+  // order: longest first, equal lengths in input order.
+  std::mt19937 rng(3);
+  for (const std::size_t giant : {std::size_t(0), (std::size_t(1) << 22) + 1}) {
+    std::vector<std::vector<std::uint8_t>> seqs;
+    for (int k = 0; k < 2000; ++k)
+      seqs.push_back(std::vector<std::uint8_t>(std::uniform_int_distribution<std::size_t>(0, 60)(rng), 1));
+    if (giant > 0) seqs.insert(seqs.begin() + 700, std::vector<std::uint8_t>(giant, 2));
+    const auto targets = spans_of(seqs);
+    const db_layout l = plan_database(targets, std::int32_t(std::max<std::size_t>(giant, 100)), std::size_t(1) << 40);
+    std::vector<std::uint32_t> want;
+    for (std::size_t t = 0; t < seqs.size(); ++t)
+      if (!seqs[t].empty()) want.push_back(std::uint32_t(t));
+    std::stable_sort(want.begin(), want.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return seqs[a].size() > seqs[b].size(); });
+    EXPECT_EQ(l.order, want) << "giant " << giant;
+  }
+}
+
 TEST(DbPack, PairsPackedInSlicesEqualThePackedChunks) {
   // pack_pairs writes any run of a chunk's pairs as pack_columns writes them in the chunk
   // (the slices that db_upload.cuh packs straight into the GPU), from the run's first column.

@@ -435,13 +435,14 @@ TEST(DbScan, DatabasePackedIntoTheGpuInSlicesGivesTheSameCells) {
   memory.reserve(l.total_columns * sizeof(std::uint16_t));
   cudaStream_t stream = nullptr;
   ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
-  std::size_t slices = 0;
-  pack_and_upload(l, ts, 7, 0, memory.as<std::uint16_t>(), dev, stream, 2, &slices);
+  upload_report report;
+  pack_and_upload(l, ts, 7, 0, memory.as<std::uint16_t>(), dev, stream, 2, &report);
   std::vector<std::uint16_t> back(l.total_columns);
   ASSERT_EQ(cudaMemcpy(back.data(), memory.as<void>(), back.size() * sizeof(std::uint16_t), cudaMemcpyDeviceToHost),
             cudaSuccess);
   cudaStreamDestroy(stream);
-  EXPECT_GE(slices, 2u);
+  EXPECT_GE(report.slices, 2u);
+  EXPECT_EQ(report.threads, 2u);
   EXPECT_TRUE(back == host) << "the columns packed into the GPU differ from pack_columns'";
 }
 
