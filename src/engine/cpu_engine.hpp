@@ -97,7 +97,8 @@ class cpu_engine final : public engine {
   std::size_t fitting_workers(std::span<const pair_job> jobs, const scoring_scheme& scheme, job_kind kind,
                               std::size_t wanted) const;
   //! Runs fn(job, budget_bytes, threads) for every job on the worker pool (threads: what a job
-  //! may use for itself when there are fewer jobs than threads); rethrows the first error.
+  //! may use for itself when there are fewer jobs than threads), a job far larger than the
+  //! workers' even share first on every thread; rethrows the first error.
   void for_each_job(std::span<const pair_job> jobs, const scoring_scheme& scheme, job_kind kind,
                     const std::function<void(std::size_t, std::size_t, unsigned)>& fn) const;
   //! Runs fn(item, worker) for items [0, count) on `workers` threads (the calling thread is
