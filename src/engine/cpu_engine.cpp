@@ -276,6 +276,15 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
   const std::size_t budget = std::max<std::size_t>(budget_bytes_ / workers, 1);
   const cpu::score_plan plan = cpu::plan_scores(jobs, scheme, interseq_lanes_, threads_, budget);
   std::vector<cpu::interseq_scratch> scratch(workers);
+  // Pairs past 16-bit scores (strong hits of long genes) wait for the 32-bit pass until the
+  // pool is done, so that they get the threads the others leave.
+  struct wide_pair {
+    residue_span query, target;
+    best_cell* out;
+    std::int64_t cut;
+  };
+  std::vector<wide_pair> wide;
+  std::mutex wide_mutex;
   // A pair whose 8-bit scores saturated: 16-bit bands where they fit, else the striped passes.
   // From `saturated_at` (the first column where the 8-bit best reached the limit; −1: unknown)
   // on, less the reach bound of the query (windows.hpp): every cell of the best score lies at
@@ -291,7 +300,15 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
     const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
     const bool banded = cpu::bands_fit(plan.scheme8, m, n, lanes) && cpu::bands_bytes(m, lanes) <= budget &&
                         cpu::score_bands(query, target, plan.scheme8, lanes, 16, scratch[worker], out);
-    if (!banded) out = cpu::score_pass(query, target, scheme, false, nullptr, budget).best;
+    if (!banded) {
+      cpu::pass_result r16;
+      if (!cpu::striped_available() || !cpu::score_pass_striped16(query, target, scheme, nullptr, r16)) {
+        const std::lock_guard<std::mutex> lock(wide_mutex);
+        wide.push_back({query, target, &out, cut});  // past 16 bits: after the pool, on spare threads
+        return;
+      }
+      out = r16.best;
+    }
     if (out.score > 0) out.target_end += cut;
   };
   const auto score_pair = [&](std::size_t k) {
@@ -324,6 +341,21 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
         wider(jobs[which[l]].query, targets[l], it.lanes, worker, results[which[l]], saturated_at[l]);
     }
     if (progress) progress(cells);
+  });
+  if (wide.empty()) return;
+  // The 32-bit passes, the threads shared among them: the tiles' pass on a pair's share where
+  // it has at least 4 threads (the tiles fill slower per thread than the striped pass: on 2
+  // threads they lost to it, 85d55a6), else the striped pass on one.
+  const std::size_t wide_workers = std::min<std::size_t>(threads_, wide.size());
+  const unsigned wide_threads = std::max(1u, unsigned(threads_ / wide_workers));
+  const std::size_t wide_budget = std::max<std::size_t>(budget_bytes_ / wide_workers, 1);
+  run_pool(wide.size(), wide_workers, [&](std::size_t i, std::size_t) {
+    const wide_pair& w = wide[i];
+    const std::int64_t m = std::int64_t(w.query.size()), n = std::int64_t(w.target.size());
+    *w.out = wide_threads >= 4 && cpu::plan_hsps(m, n, wide_budget, wide_threads).bytes <= wide_budget
+                 ? cpu::tiled_best_cell(w.query, w.target, scheme, wide_budget, wide_threads)
+                 : cpu::score_pass(w.query, w.target, scheme, false, nullptr, wide_budget).best;
+    if (w.out->score > 0) w.out->target_end += w.cut;
   });
 }
 

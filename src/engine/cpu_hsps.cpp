@@ -215,6 +215,9 @@ class tiled_search {
     for (std::int64_t t = 0; t < tiles; ++t) push(t);
   }
 
+  //! The best cell of the stored tile bests (tie rule): after pass 0, the matrix's.
+  best_cell best() const { return heap_.empty() ? best_cell{} : heap_.top().best; }
+
   //! The best alignment under the cells forbidden so far, if it scores at least min_score (≥ 1).
   bool next(std::int32_t min_score, alignment& out) {
     for (;;) {
@@ -555,6 +558,21 @@ std::vector<alignment> waterman_eggert(residue_span query, residue_span target, 
     }
   }
   return found;
+}
+
+best_cell tiled_best_cell(residue_span query, residue_span target, const scoring_scheme& scheme,
+                          std::size_t budget_bytes, unsigned threads, const progress_fn* progress) {
+  if (query.empty() || target.empty()) return {};
+  const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
+  threads = std::max(threads, 1u);
+  const hsp_plan plan = plan_hsps(m, n, budget_bytes, threads);
+  if (plan.bytes > budget_bytes)
+    throw usage_error("a pair of " + std::to_string(query.size()) + " × " + std::to_string(target.size()) +
+                      " residues needs " + std::to_string(plan.bytes >> 20) + " MiB of CPU memory for its tiled " +
+                      "score pass, more than its share of " + std::to_string(budget_bytes >> 20) + " MiB");
+  tiled_search search(query, target, scheme, plan);
+  search.fill_all(progress, threads);
+  return search.best();
 }
 
 std::uint64_t hsp_cells_filled() { return block_cells_filled(); }

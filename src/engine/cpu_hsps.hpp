@@ -66,6 +66,13 @@ std::vector<alignment> waterman_eggert(residue_span query, residue_span target, 
                                        const progress_fn* progress = nullptr, const hsp_plan& layout = {},
                                        unsigned threads = 1, bool* stopped_by_memory = nullptr);
 
+//! The best cell of query × target (tie rule) from the tiles' first pass alone, on up to
+//! `threads` threads (tiles of one anti-diagonal at once): a long pair's 32-bit score pass when a
+//! worker has threads to spare. Memory as plan_hsps(m, n, budget_bytes, threads); usage_error
+//! when that does not fit.
+best_cell tiled_best_cell(residue_span query, residue_span target, const scoring_scheme& scheme,
+                          std::size_t budget_bytes, unsigned threads, const progress_fn* progress = nullptr);
+
 //! Cells filled on this thread so far by waterman_eggert (first passes run on one thread,
 //! refills and traceback bands): for benchmarks and tests of how much the lazy refill saves.
 std::uint64_t hsp_cells_filled();

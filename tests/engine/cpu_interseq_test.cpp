@@ -235,6 +235,41 @@ TEST(cpu_interseq, score_many_matches_reference) {
     }
 }
 
+//! Pairs past 16-bit scores wait for the pool and get its threads for their 32-bit pass: the
+//! tiles' pass on 4+ threads each (16 threads, 3 such pairs), the striped pass on fewer (2); the
+//! best cells equal the reference's (a scheme of large scores: related pairs of a few hundred
+//! residues pass 32767), beside batches of small pairs and saturating windows cut at their
+//! first saturated column.
+TEST(cpu_interseq, pairs_past_sixteen_bits_get_the_spare_threads_for_their_32_bit_pass) {
+  std::mt19937 rng(38);
+  const scoring_scheme s = test::dna_scheme(100, -150, 250, 100);
+  const residues query = test::random_residues(rng, 700, 4);
+  std::vector<residues> targets;
+  for (int k = 0; k < 80; ++k) targets.push_back(test::random_residues(rng, 50 + 7 * std::size_t(k), 4));
+  for (const std::size_t flank : {std::size_t(0), std::size_t(900), std::size_t(2500)}) {
+    residues t = test::random_residues(rng, flank, 4);
+    const residues copy = test::mutate(rng, query, 4, 0.03);
+    t.insert(t.end(), copy.begin(), copy.end());
+    targets.push_back(std::move(t));
+  }
+  std::vector<pair_job> jobs;
+  for (std::size_t t = 0; t < targets.size(); ++t) jobs.push_back({0, t, query, targets[t]});
+  std::vector<best_cell> want(jobs.size());
+  int wide = 0;
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    want[t] = reference_best(query, targets[t], s);
+    wide += want[t].score > 32767 - s.max_score();
+  }
+  ASSERT_EQ(wide, 3) << "three pairs must pass 16 bits";
+  for (const unsigned threads : {2u, 16u}) {
+    cpu_engine eng(threads);
+    std::vector<best_cell> got(jobs.size());
+    eng.score_many(jobs, s, got, {});
+    for (std::size_t t = 0; t < targets.size(); ++t)
+      ASSERT_EQ(text(got[t]), text(want[t])) << threads << " threads, target " << t;
+  }
+}
+
 //! Saturated lanes are rescored from a little before the column where their 8-bit best first
 //! reached the limit (less the query's reach bound): copies of the query far into long targets,
 //! two equal copies (the tie rule's first), a better copy after a saturating one, a copy at the
