@@ -404,7 +404,8 @@ TEST(DbScan, DatabasePackedIntoTheGpuInSlicesGivesTheSameCells) {
   SWAT_REQUIRE_DEVICE();
   // A database of one chunk packed straight into the GPU in slices by several host threads
   // (db_upload.cuh), as a large one is: the same cells as the CPU, in two searches of the
-  // same scanner (the chunk stays on the GPU); and on 1 thread's two slots via the default path.
+  // same scanner (the chunk stays on the GPU); and pack_and_upload on 2 threads (fewer than its
+  // slices) writes in device memory what pack_columns writes on the host.
   std::mt19937 rng(17);
   const scoring_scheme s = scoring::make_protein_scheme("BLOSUM62", 11, 1);
   seqs_t queries, targets;
