@@ -14,9 +14,11 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/parallel.hpp"
 #include "engine/cpu_bands.hpp"
 #include "engine/cpu_hsps.hpp"
 #include "engine/cpu_interseq.hpp"
+#include "engine/cpu_reach.hpp"
 #include "engine/cpu_score_plan.hpp"
 #include "engine/cpu_kernels.hpp"
 #include "engine/cpu_traceback.hpp"
@@ -29,6 +31,13 @@ constexpr double mib = 1024.0 * 1024.0;
 
 //! Memory the tiled layout of one alignment is planned in first (bytes).
 constexpr std::size_t single_alignment_bytes = std::size_t(32) << 20;
+//! Boxes of at least this many cells are narrowed by the pruned reverse pass first, which may
+//! visit at most a sixteenth of the box and at most pruned_box_max_visits cells (a strong hit's
+//! band can be wide: it then keeps its box). Protein hits of a few hundred residues gain nothing
+//! (their pruned regions are a fifth of their boxes, the scalar pass costs more than the
+//! vector fill it saves).
+constexpr std::uint64_t pruned_box_min_cells = std::uint64_t(1) << 22;
+constexpr std::uint64_t pruned_box_max_visits = std::uint64_t(1) << 24;
 
 std::string mib_text(std::size_t bytes) {
   char buf[32];
@@ -239,11 +248,34 @@ void cpu_engine::run_pool(std::size_t count, std::size_t workers,
 
 void cpu_engine::align_many(std::span<const pair_job> jobs, const scoring_scheme& scheme,
                             std::span<alignment> results, const progress_fn& progress) {
-  // A pair whose best cell is known is aligned in the box before that cell (box_of_known).
+  // A pair whose best cell is known is aligned in the box before that cell (box_of_known). A
+  // large box is first narrowed to the box of the optimal alignments' begins by the pruned
+  // reverse pass (cpu_reach.hpp) where that visits few cells: a weak hit 28 kb into a 40 kb gene
+  // has a reach window of 1.6e9 cells and a box of a few thousand (genes against genomes: such
+  // weak hits were half the cells of the hits' alignments). The same alignment (db_align.hpp's
+  // argument for the GPU's boxes; tests against the reference).
   std::vector<pair_job> boxed(jobs.begin(), jobs.end());
   std::vector<std::optional<known_box>> boxes(jobs.size());
+  std::vector<std::size_t> large;
   for (std::size_t k = 0; k < jobs.size(); ++k)
-    if ((boxes[k] = box_of_known(jobs[k], scheme))) {
+    if ((boxes[k] = box_of_known(jobs[k], scheme)) &&
+        std::uint64_t(boxes[k]->query.size()) * boxes[k]->target.size() >= pruned_box_min_cells && scheme.gap_extend > 0)
+      large.push_back(k);
+  parallel_for(large.size(), threads_, 1, [&](std::size_t l) {
+    known_box& box = *boxes[large[l]];
+    const std::uint64_t area = std::uint64_t(box.query.size()) * box.target.size();
+    const auto begins = pruned_reach(box.query, box.target, jobs[large[l]].known.score, scheme,
+                                     std::min<std::uint64_t>(area / 16, pruned_box_max_visits));
+    if (!begins) return;
+    const std::size_t skip_q = box.query.size() - std::size_t(begins->rows);
+    const std::size_t skip_t = box.target.size() - std::size_t(begins->columns);
+    box.query = box.query.subspan(skip_q);
+    box.target = box.target.subspan(skip_t);
+    box.query_from += std::int64_t(skip_q);
+    box.target_from += std::int64_t(skip_t);
+  });
+  for (std::size_t k = 0; k < jobs.size(); ++k)
+    if (boxes[k]) {
       boxed[k].query = boxes[k]->query;
       boxed[k].target = boxes[k]->target;
     }

@@ -387,6 +387,53 @@ TEST(cpu_engine, known_best_cells_are_aligned_in_the_box_before_them) {
   }
 }
 
+//! Weak hits deep into long prefixes (a short match thousands of residues into both sides,
+//! boxes of 2^22 cells and more) are first narrowed by the pruned reverse pass; strong long hits
+//! (a band too wide for the pass's visit budget) keep their box; either way the reference's
+//! alignment, with repeats of the weak match (equal-scoring copies: the tie rule) and in both
+//! orientations.
+TEST(cpu_engine, weak_hits_deep_in_long_prefixes_are_aligned_in_the_box_of_their_begins) {
+  std::mt19937 rng(43);
+  const scoring_scheme scheme = test::dna_scheme(2, -3, 5, 2);
+  std::vector<residues> qs, ts;
+  for (int k = 0; k < 6; ++k) {
+    residues q = random_residues(rng, 2200 + 150 * std::size_t(k), dna_size);
+    residues t = random_residues(rng, 2600 + 100 * std::size_t(k), dna_size);
+    if (k < 4) {  // a weak match near the ends (twice in t for k = 1: a tie)
+      const residues planted = random_residues(rng, 30 + 5 * std::size_t(k), dna_size);
+      std::copy(planted.begin(), planted.end(), q.end() - 100 - std::ptrdiff_t(planted.size()));
+      std::copy(planted.begin(), planted.end(), t.end() - 200 - std::ptrdiff_t(planted.size()));
+      if (k == 1) std::copy(planted.begin(), planted.end(), t.begin() + 1000);
+    } else {  // strong: t ends with a mutated copy of all of q
+      const residues m = mutate(rng, q, dna_size, 0.05);
+      t.insert(t.end(), m.begin(), m.end());
+    }
+    if (k % 2) std::swap(q, t);
+    qs.push_back(std::move(q));
+    ts.push_back(std::move(t));
+  }
+  std::vector<pair_job> jobs;
+  std::vector<alignment> want;
+  int deep = 0;  // best cells whose prefixes hold 2^22 cells or more: their boxes are narrowed
+  for (std::size_t k = 0; k < qs.size(); ++k) {
+    want.push_back(reference::align(qs[k], ts[k], scheme));
+    deep += double(want.back().query_end) * double(want.back().target_end) >= double(1 << 22);
+    jobs.push_back({k, k, qs[k], ts[k], best_cell{want.back().score, want.back().query_end, want.back().target_end}});
+  }
+  ASSERT_GE(deep, 4) << "the test lost its deep hits";
+  for (unsigned threads : {1u, 4u}) {
+    cpu_engine eng(threads);
+    std::vector<alignment> got(jobs.size());
+    std::atomic<std::uint64_t> done{0};
+    eng.align_many(jobs, scheme, got, [&](std::uint64_t c) { done += c; });
+    std::uint64_t cells = 0;
+    for (const pair_job& j : jobs) cells += std::uint64_t(j.query.size()) * j.target.size();
+    EXPECT_EQ(done.load(), cells) << threads << " threads";
+    for (std::size_t k = 0; k < jobs.size(); ++k)
+      ASSERT_EQ(describe(got[k]), describe(want[k])) << "pair " << k << ", " << threads << " threads";
+  }
+}
+
 TEST(cpu_engine, constructor_defaults) {
   cpu_engine eng;
   EXPECT_GE(eng.threads(), 1u);

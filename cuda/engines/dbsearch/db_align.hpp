@@ -21,6 +21,7 @@
 #include "common/scoring_scheme.hpp"
 #include "common/sequence.hpp"
 #include "cuda/common/device_context.hpp"
+#include "engine/cpu_reach.hpp"  // box_extent, pruned_reach (the CPU reverse pass of weak hits)
 
 namespace swat::dbsearch {
 
@@ -37,12 +38,6 @@ double reach_cells(std::int64_t m, std::int64_t n, std::int32_t score, const sco
 
 std::vector<residue_span> reach_window(std::span<const residue_span> prefixes, std::span<const residue_span> others,
                                        std::span<const std::int32_t> scores, const scoring_scheme& scheme);
-
-//! Rows and columns of a hit's box, counted back from its best cell (0: not found).
-struct box_extent {
-  std::int64_t rows = 0;
-  std::int64_t columns = 0;
-};
 
 //! The reverse pass takes its hits in batches of at most this many columns (32-bit offsets in
 //! the batch) and about this many bytes of host and device image (reversed profiles and
@@ -69,19 +64,6 @@ std::vector<box_extent> reverse_reach(std::span<const residue_span> query_prefix
 //! Hits whose reverse pass (reach_cells) is larger than this go to the pair engine: one warp
 //! would take too long.
 inline constexpr double max_hit_cells = double(std::int64_t(1) << 29);
-
-//! The reverse pass of one hit on the CPU over only the cells from which a path into its best
-//! cell keeps a positive score: the same box as reverse_reach (rows and columns of the optimal
-//! alignments' begins, counted back from the best cell). A cell of an optimal path keeps S minus
-//! the score of the path's part before it, which is less than S (no other cell of the prefixes
-//! reaches S), so pruning every value ≤ 0 leaves every optimal path whole. A weak hit of a long
-//! query (a score of 60 at 28 kb into a 40 kb gene: a reach window of 1.6e9 cells) touches a few
-//! thousand cells; a strong one a band as wide as its score allows. nullopt when it would visit
-//! more than max_cells cells, when a path into the best cell scores above `score` (not the
-//! hit's best score: no box from here), or when no path reaches it. Needs gap_extend > 0 to
-//! end (the caller's condition; with 0 a gap's chain never falls to 0 and the budget ends it).
-std::optional<box_extent> pruned_reach(residue_span query_prefix, residue_span target_prefix, std::int32_t score,
-                                       const scoring_scheme& scheme, std::uint64_t max_cells);
 
 //! The cells pruned_reach may visit for a hit whose reach window is too large for the GPU's
 //! reverse pass, before the hit goes to the pair engine whole (about 20 ms on one core).

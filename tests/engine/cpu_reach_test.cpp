@@ -1,4 +1,4 @@
-// The pruned reverse pass on the CPU (db_align.hpp, pruned_reach), no GPU needed: its box is the
+// The pruned reverse pass on the CPU (engine/cpu_reach.hpp, pruned_reach), no GPU needed: its box is the
 // reverse pass's (the largest reversed row and column where the reversed prefixes' local H
 // reaches the hit's score, from the reference's matrices), and the reference's alignment of that
 // box alone is the reference's alignment of the whole pair; weak and strong hits, repeats whose
@@ -10,11 +10,11 @@
 #include <random>
 #include <vector>
 
-#include "cuda/engines/dbsearch/db_align.hpp"
+#include "engine/cpu_reach.hpp"
 #include "reference/reference.hpp"
 #include "scoring/scoring.hpp"
 
-namespace swat::dbsearch {
+namespace swat {
 namespace {
 
 using seq = std::vector<std::uint8_t>;
@@ -86,7 +86,7 @@ void check_pair(const seq& q, const seq& t, const scoring_scheme& scheme, counts
   if (got->rows * 4 < best.query_end || got->columns * 4 < best.target_end) ++seen.small_boxes;
 }
 
-TEST(DbReachPruned, BoxIsTheReversePassBoxOnRandomAndRelatedPairs) {
+TEST(CpuReach, BoxIsTheReversePassBoxOnRandomAndRelatedPairs) {
   std::mt19937 rng(20261127);
   const std::vector<scoring_scheme> schemes = {
       scoring::make_dna_scheme(2, -3, 5, 2),  scoring::make_dna_scheme(1, -1, 0, 1),
@@ -118,7 +118,7 @@ TEST(DbReachPruned, BoxIsTheReversePassBoxOnRandomAndRelatedPairs) {
   EXPECT_GT(seen.small_boxes, 50);  // the pruning's point: boxes far smaller than the prefixes
 }
 
-TEST(DbReachPruned, WeakHitDeepInLongPrefixesTouchesFewCells) {
+TEST(CpuReach, WeakHitDeepInLongPrefixesTouchesFewCells) {
   // A planted 40-residue match 6,000 residues into 6 kb sequences that are otherwise unrelated:
   // the reach window of its score is over 10^7 cells, the pruned pass stays under 10^5.
   std::mt19937 rng(7);
@@ -133,7 +133,12 @@ TEST(DbReachPruned, WeakHitDeepInLongPrefixesTouchesFewCells) {
   ASSERT_GE(best.score, 80);
   ASSERT_LT(best.score, 100);
   const seq qp(q.begin(), q.begin() + best.query_end), tp(t.begin(), t.begin() + best.target_end);
-  EXPECT_GT(reach_cells(std::int64_t(qp.size()), std::int64_t(tp.size()), best.score, scheme), 1e7);
+  // The reach window (db_align.hpp's reach_span): min(m, n) + (max_s · min(m, n) − S) / e residues of each prefix.
+  const std::int64_t shorter = std::int64_t(std::min(qp.size(), tp.size()));
+  const std::int64_t span = shorter + (scheme.max_score() * shorter - best.score) / scheme.gap_extend;
+  EXPECT_GT(double(std::min<std::int64_t>(span, std::int64_t(qp.size()))) *
+                double(std::min<std::int64_t>(span, std::int64_t(tp.size()))),
+            1e7);
   const std::optional<box_extent> got = pruned_reach(qp, tp, best.score, scheme, 100'000);
   ASSERT_TRUE(got.has_value());
   const box_extent want = reference_box(qp, tp, best.score, scheme);
@@ -143,7 +148,7 @@ TEST(DbReachPruned, WeakHitDeepInLongPrefixesTouchesFewCells) {
   EXPECT_LT(got->rows, 200);
 }
 
-TEST(DbReachPruned, GivesUpOverBudgetOrWhenTheScoreIsNotTheBest) {
+TEST(CpuReach, GivesUpOverBudgetOrWhenTheScoreIsNotTheBest) {
   std::mt19937 rng(11);
   const scoring_scheme scheme = scoring::make_dna_scheme(2, -3, 5, 2);
   const seq q = random_seq(rng, 400, 4);
@@ -160,4 +165,4 @@ TEST(DbReachPruned, GivesUpOverBudgetOrWhenTheScoreIsNotTheBest) {
 }
 
 }  // namespace
-}  // namespace swat::dbsearch
+}  // namespace swat

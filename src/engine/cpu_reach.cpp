@@ -1,15 +1,15 @@
 // The reverse pass of one hit on the CPU, pruned to the cells a path into the best cell keeps
-// positive (db_align.hpp, pruned_reach): a weak hit of a long query has a reach window of
-// billions of cells and a box of a few hundred.
+// positive (cpu_reach.hpp): a weak hit of a long query has a reach window of billions of cells
+// and a box of a few hundred.
 
 #include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
 
-#include "cuda/engines/dbsearch/db_align.hpp"
+#include "engine/cpu_reach.hpp"
 
-namespace swat::dbsearch {
+namespace swat {
 
 namespace {
 
@@ -25,7 +25,7 @@ std::optional<box_extent> pruned_reach(residue_span query_prefix, residue_span t
   // Reversed row i, column j: the best score of a path from the forward cell (m − i, n − j) into
   // the best cell (Gotoh 1982's recurrences on the reversed prefixes, anchored at their origin,
   // no zero floor). A value ≤ 0 is pruned (dead): a cell of an optimal path keeps S minus its
-  // prefix's score, and that prefix scores less than S (db_align.hpp). Row i holds columns
+  // prefix's score, and that prefix scores less than S (cpu_reach.hpp). Row i holds columns
   // [lo, lo + size): H and F of the row above are read, E runs along the row.
   std::vector<std::int32_t> h_above{0}, f_above{dead}, h_row, f_row;
   std::int64_t lo_above = 0;
@@ -80,4 +80,4 @@ std::optional<box_extent> pruned_reach(residue_span query_prefix, residue_span t
   return box;
 }
 
-}  // namespace swat::dbsearch
+}  // namespace swat
