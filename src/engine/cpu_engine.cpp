@@ -189,17 +189,21 @@ void cpu_engine::for_each_job(std::span<const pair_job> jobs, const scoring_sche
   const std::size_t budget = std::max<std::size_t>(budget_bytes_ / workers, 1);
   // Threads left over when there are fewer pairs than threads go to each pair's own fill.
   const unsigned job_threads = std::max(1u, unsigned(threads_ / workers));
-  // A pair of more than twice the workers' even share of all the cells would outlast the
+  // An alignment of more than twice the workers' even share of all the cells would outlast the
   // others on its own threads while theirs idle (genes against genomes on 16 threads: a 40 kb
   // gene's hit took 3.5 s on one thread, the other 14 hits far less): such pairs go first, one
-  // at a time on every thread with the whole budget (the tiled fill spreads over them), then
-  // the rest share the pool.
+  // at a time on every thread with the whole budget, where the tiled fill takes them (it spreads
+  // over the threads; the linear-space path would not), then the rest share the pool. Not for
+  // --max-hsps, whose alignments a pair's share of the budget may cut short: its output stays
+  // independent of the other pairs of the call.
   std::vector<std::size_t> alone, shared;
   double total = 0;
   for (const pair_job& j : jobs) total += double(j.query.size()) * double(j.target.size());
   for (std::size_t k = 0; k < count; ++k) {
-    const double cells = double(jobs[k].query.size()) * double(jobs[k].target.size());
-    (workers > 1 && threads_ > job_threads && cells > 2 * total / double(workers) ? alone : shared).push_back(k);
+    const std::int64_t m = std::int64_t(jobs[k].query.size()), n = std::int64_t(jobs[k].target.size());
+    const bool first = kind == job_kind::align && workers > 1 && double(m) * double(n) > 2 * total / double(workers) &&
+                       cpu::plan_hsps(m, n, budget_bytes_, threads_).bytes <= budget_bytes_;
+    (first ? alone : shared).push_back(k);
   }
   for (const std::size_t k : alone) fn(k, budget_bytes_, threads_);
   if (shared.empty()) return;
@@ -308,12 +312,16 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
   const std::size_t budget = std::max<std::size_t>(budget_bytes_ / workers, 1);
   const cpu::score_plan plan = cpu::plan_scores(jobs, scheme, interseq_lanes_, threads_, budget);
   std::vector<cpu::interseq_scratch> scratch(workers);
-  // Pairs past 16-bit scores (strong hits of long genes) wait for the 32-bit pass until the
-  // pool is done, so that they get the threads the others leave.
+  // Pairs the 16-bit passes cannot take (scores past them: strong hits of long genes; queries
+  // over 16,384 rows; no AVX2) wait for the 32-bit pass until the pool is done, so that they get
+  // the threads the others leave, when there are 4 or more threads (with fewer they run at once,
+  // as the tiles need 4 to beat the striped pass). Their cells are reported after their pass.
+  const bool defer_wide = threads_ >= 4;
   struct wide_pair {
     residue_span query, target;
     best_cell* out;
     std::int64_t cut;
+    std::uint64_t cells;  //!< the pair's cells as its item counted them (reported after the pass)
   };
   std::vector<wide_pair> wide;
   std::mutex wide_mutex;
@@ -324,8 +332,10 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
   // so the columns cut off hold none of them; the kept cells' scores can only drop, the best
   // cells' stay, and so does the tie rule's choice (reads against a genome's windows: the
   // window of a read's hit is rescored from a little before the hit, not from its start).
+  // Returns the cells held back for the 32-bit pass after the pool (0: done here).
   const auto wider = [&](residue_span query, residue_span target, int lanes, std::size_t worker, best_cell& out,
-                         std::int64_t saturated_at) {
+                         std::int64_t saturated_at) -> std::uint64_t {
+    const std::uint64_t cells = std::uint64_t(query.size()) * target.size();
     const std::int64_t reach = saturated_at > 0 ? window_overlap(std::int64_t(query.size()), scheme) : 0;
     const std::int64_t cut = reach > 0 && saturated_at > reach ? saturated_at - reach : 0;
     target = target.subspan(std::size_t(cut));
@@ -334,14 +344,18 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
                         cpu::score_bands(query, target, plan.scheme8, lanes, 16, scratch[worker], out);
     if (!banded) {
       cpu::pass_result r16;
-      if (!cpu::striped_available() || !cpu::score_pass_striped16(query, target, scheme, nullptr, r16)) {
+      if (!defer_wide) {
+        out = cpu::score_pass(query, target, scheme, false, nullptr, budget).best;
+      } else if (cpu::striped_available() && cpu::score_pass_striped16(query, target, scheme, nullptr, r16)) {
+        out = r16.best;
+      } else {
         const std::lock_guard<std::mutex> lock(wide_mutex);
-        wide.push_back({query, target, &out, cut});  // past 16 bits: after the pool, on spare threads
-        return;
+        wide.push_back({query, target, &out, cut, cells});
+        return cells;
       }
-      out = r16.best;
     }
     if (out.score > 0) out.target_end += cut;
+    return 0;
   };
   const auto score_pair = [&](std::size_t k) {
     results[k] = cpu::score_pass(jobs[k].query, jobs[k].target, scheme, false, &progress, budget).best;
@@ -353,9 +367,10 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
     if (it.kind == cpu::item_kind::bands) {
       const pair_job& job = jobs[which[0]];
       // 8-bit lanes, then 16-bit, then the 32-bit striped pass.
+      std::uint64_t held = 0;
       if (!cpu::score_bands(job.query, job.target, plan.scheme8, it.lanes, 8, scratch[worker], results[which[0]]))
-        wider(job.query, job.target, it.lanes, worker, results[which[0]], -1);
-      if (progress) progress(std::uint64_t(job.query.size()) * job.target.size());
+        held = wider(job.query, job.target, it.lanes, worker, results[which[0]], -1);
+      if (progress) progress(std::uint64_t(job.query.size()) * job.target.size() - held);
       return;
     }
     std::vector<residue_span> targets(it.count);
@@ -367,27 +382,36 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
     }
     std::vector<std::int64_t> saturated_at(it.count);
     cpu::score_interseq8(jobs[which[0]].query, targets, plan.scheme8, it.lanes, scratch[worker], out, saturated_at);
+    std::uint64_t held = 0;
     for (std::size_t l = 0; l < it.count; ++l) {
       results[which[l]] = out[l];
       if (saturated_at[l] >= 0)  // rescored wider: 16-bit bands where they fit, else 16-bit striped, 32-bit
-        wider(jobs[which[l]].query, targets[l], it.lanes, worker, results[which[l]], saturated_at[l]);
+        held += wider(jobs[which[l]].query, targets[l], it.lanes, worker, results[which[l]], saturated_at[l]);
     }
-    if (progress) progress(cells);
+    if (progress) progress(cells - held);
   });
   if (wide.empty()) return;
-  // The 32-bit passes, the threads shared among them: the tiles' pass on a pair's share where
-  // it has at least 4 threads (the tiles fill slower per thread than the striped pass: on 2
-  // threads they lost to it, 85d55a6), else the striped pass on one.
-  const std::size_t wide_workers = std::min<std::size_t>(threads_, wide.size());
+  // The 32-bit passes, the threads shared among them, as many at once as their memory allows
+  // (fitting_workers, as the pool): the tiles' pass on a pair's share where it has at least 4
+  // threads (the tiles fill slower per thread than the striped pass: on 2 threads they lost to
+  // it, 85d55a6), else the striped pass on one.
+  std::size_t need = 0;  // as fitting_workers counts it (its notice, if any, was given for the pool)
+  for (const wide_pair& w : wide)
+    need = std::max(need, pair_min_bytes(std::int64_t(w.query.size()), std::int64_t(w.target.size()), scheme,
+                                         job_kind::score));
+  const std::size_t wide_workers = std::clamp<std::size_t>(need > 0 ? budget_bytes_ / need : wide.size(), 1,
+                                                           std::min<std::size_t>(threads_, wide.size()));
   const unsigned wide_threads = std::max(1u, unsigned(threads_ / wide_workers));
   const std::size_t wide_budget = std::max<std::size_t>(budget_bytes_ / wide_workers, 1);
   run_pool(wide.size(), wide_workers, [&](std::size_t i, std::size_t) {
     const wide_pair& w = wide[i];
     const std::int64_t m = std::int64_t(w.query.size()), n = std::int64_t(w.target.size());
-    *w.out = wide_threads >= 4 && cpu::plan_hsps(m, n, wide_budget, wide_threads).bytes <= wide_budget
-                 ? cpu::tiled_best_cell(w.query, w.target, scheme, wide_budget, wide_threads)
-                 : cpu::score_pass(w.query, w.target, scheme, false, nullptr, wide_budget).best;
+    const bool tiled = wide_threads >= 4 && cpu::plan_hsps(m, n, wide_budget, wide_threads).bytes <= wide_budget;
+    *w.out = tiled ? cpu::tiled_best_cell(w.query, w.target, scheme, wide_budget, wide_threads)
+                   : cpu::score_pass(w.query, w.target, scheme, false, nullptr, wide_budget).best;
     if (w.out->score > 0) w.out->target_end += w.cut;
+    if (tiled) ++wide_tiled_;
+    if (progress) progress(w.cells);
   });
 }
 

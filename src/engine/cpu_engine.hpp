@@ -77,6 +77,8 @@ class cpu_engine final : public engine {
   void set_interseq_lanes(int lanes);
   //! Lanes of the inter-sequence score pass (0: off).
   int interseq_lanes() const { return interseq_lanes_; }
+  //! Pairs score_many has given the tiles' 32-bit pass after its pool, since construction (tests).
+  std::size_t wide_tiled_passes() const { return wide_tiled_.load(); }
   //! Worker threads used by align_many.
   unsigned threads() const { return threads_; }
   //! Memory budget (bytes).
@@ -109,6 +111,7 @@ class cpu_engine final : public engine {
   std::size_t budget_bytes_;
   engine_notice_fn notice_;
   mutable std::atomic<bool> threads_noticed_{false};  //!< the thread-start notice is given once
+  std::atomic<std::size_t> wide_tiled_{0};             //!< wide_tiled_passes()
   int interseq_lanes_ = 0;
 };
 

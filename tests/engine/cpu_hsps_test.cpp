@@ -120,23 +120,6 @@ TEST(cpu_hsps, tiled_best_cell_is_the_references_on_any_number_of_threads) {
     }
 }
 
-//! A long pair whose scores pass 16 bits on a worker with threads to spare: its 32-bit pass runs
-//! in tiles on them and gives the one-thread striped pass's best cell.
-TEST(cpu_hsps, a_saturating_long_pair_scored_on_two_threads_equals_one_thread) {
-  std::mt19937 rng(59);
-  const scoring_scheme scheme = test::dna_scheme(2, -3, 5, 2);
-  const residues q = random_residues(rng, 21000, 4);  // A, C, G, T: 2 a match
-  residues t = random_residues(rng, 3000, 4);
-  const residues m = mutate(rng, q, 4, 0.002);
-  t.insert(t.end(), m.begin(), m.end());
-  const std::vector<pair_job> jobs = {{0, 0, q, t}};
-  std::vector<best_cell> one(1), two(1);
-  cpu_engine(1).score_many(jobs, scheme, one, {});
-  cpu_engine(2).score_many(jobs, scheme, two, {});
-  ASSERT_GT(one[0].score, 32767);  // past the 16-bit lanes
-  EXPECT_EQ(two[0], one[0]);
-}
-
 TEST(cpu_hsps, reference_finds_both_copies_of_a_motif_without_sharing_a_pair) {
   const scoring_scheme s = test::dna_scheme();
   // ACGTTGCAAGGT planted twice in the target.

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <random>
 #include <string>
 #include <vector>
@@ -235,38 +236,52 @@ TEST(cpu_interseq, score_many_matches_reference) {
     }
 }
 
-//! Pairs past 16-bit scores wait for the pool and get its threads for their 32-bit pass: the
-//! tiles' pass on 4+ threads each (16 threads, 3 such pairs), the striped pass on fewer (2); the
-//! best cells equal the reference's (a scheme of large scores: related pairs of a few hundred
-//! residues pass 32767), beside batches of small pairs and saturating windows cut at their
-//! first saturated column.
+//! Pairs past the 16-bit passes wait for the pool and share its threads for their 32-bit pass:
+//! with 16 threads the tiles' pass (4+ threads a pair; the engine counts those passes), with 4
+//! the striped pass after the pool, with 2 at once in the pool. A scheme whose scores fit the
+//! 8-bit lanes (±60: the targets go in batches) but whose copies of a 1,500-residue query score
+//! past 65,530 (past the 16-bit bands too), among 80 small targets; a copy far into its target
+//! (its window cut at the first saturated column). The best cells equal the reference's, and
+//! every cell is reported once.
 TEST(cpu_interseq, pairs_past_sixteen_bits_get_the_spare_threads_for_their_32_bit_pass) {
+  if (lane_widths().empty()) GTEST_SKIP() << "no inter-sequence lanes on this CPU";
   std::mt19937 rng(38);
-  const scoring_scheme s = test::dna_scheme(100, -150, 250, 100);
-  const residues query = test::random_residues(rng, 700, 4);
+  const scoring_scheme s = test::dna_scheme(60, -60, 100, 60);
+  const residues query = test::random_residues(rng, 1500, 4);
   std::vector<residues> targets;
   for (int k = 0; k < 80; ++k) targets.push_back(test::random_residues(rng, 50 + 7 * std::size_t(k), 4));
-  for (const std::size_t flank : {std::size_t(0), std::size_t(900), std::size_t(2500)}) {
+  for (const std::size_t flank : {std::size_t(0), std::size_t(900), std::size_t(4000)}) {
     residues t = test::random_residues(rng, flank, 4);
-    const residues copy = test::mutate(rng, query, 4, 0.03);
+    const residues copy = test::mutate(rng, query, 4, 0.01);
     t.insert(t.end(), copy.begin(), copy.end());
     targets.push_back(std::move(t));
   }
   std::vector<pair_job> jobs;
-  for (std::size_t t = 0; t < targets.size(); ++t) jobs.push_back({0, t, query, targets[t]});
+  std::uint64_t cells = 0;
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    jobs.push_back({0, t, query, targets[t]});
+    cells += std::uint64_t(query.size()) * targets[t].size();
+  }
   std::vector<best_cell> want(jobs.size());
   int wide = 0;
   for (std::size_t t = 0; t < targets.size(); ++t) {
     want[t] = reference_best(query, targets[t], s);
-    wide += want[t].score > 32767 - s.max_score();
+    wide += want[t].score > 65530;
   }
-  ASSERT_EQ(wide, 3) << "three pairs must pass 16 bits";
-  for (const unsigned threads : {2u, 16u}) {
+  ASSERT_EQ(wide, 3) << "three pairs must pass the 16-bit bands";
+  const cpu::score_plan plan = cpu::plan_scores(jobs, s, lane_widths().front(), 16, std::size_t(1) << 30);
+  ASSERT_TRUE(std::all_of(plan.items.begin(), plan.items.end(),
+                          [](const cpu::score_item& it) { return it.kind != cpu::item_kind::pair; }))
+      << "the copies must reach the 8-bit lanes";
+  for (const unsigned threads : {2u, 4u, 16u}) {
     cpu_engine eng(threads);
     std::vector<best_cell> got(jobs.size());
-    eng.score_many(jobs, s, got, {});
+    std::atomic<std::uint64_t> done{0};
+    eng.score_many(jobs, s, got, [&](std::uint64_t c) { done += c; });
+    EXPECT_EQ(done.load(), cells) << threads << " threads";
     for (std::size_t t = 0; t < targets.size(); ++t)
       ASSERT_EQ(text(got[t]), text(want[t])) << threads << " threads, target " << t;
+    EXPECT_EQ(eng.wide_tiled_passes(), threads == 16 ? 3u : 0u) << threads << " threads";
   }
 }
 

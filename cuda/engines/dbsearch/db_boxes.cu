@@ -280,19 +280,22 @@ __global__ void walk_boxes(const box_task* tasks, int count, const std::uint8_t*
   if (length > 0) ops[t.ops + std::uint64_t(runs++)] = (length << 2) | op;
   r.status = state == in_h ? 1 : 2;
   r.runs = runs;
-  r.run_at = atomicAdd(packed_count, static_cast<unsigned long long>(runs));
-  for (std::int32_t u = 0; u < runs; ++u) packed[r.run_at + std::uint64_t(u)] = ops[t.ops + std::uint64_t(u)];
+  if (r.status == 1) {  // a failed walk's runs are not read
+    r.run_at = atomicAdd(packed_count, static_cast<unsigned long long>(runs));
+    for (std::int32_t u = 0; u < runs; ++u) packed[r.run_at + std::uint64_t(u)] = ops[t.ops + std::uint64_t(u)];
+  }
   r.query_begin = std::int32_t(i);
   r.target_begin = std::int32_t(j);
   results[box] = r;
 }
 
-//! Device bytes of one box: codes, border row, residues, runs, task and result.
+//! Device bytes of one box: codes, border row, residues, its runs and their packed copy, task,
+//! result, reached flag, its strips' fronts, and 256 bytes of alignment for each of its arrays.
 std::uint64_t box_bytes(std::int64_t rows, std::int64_t columns) {
   const std::uint64_t strips = std::uint64_t(strips_of(rows));
   return strips * std::uint64_t(columns + box_lanes - 1) * strip_rows + std::uint64_t(columns) * sizeof(int2) +
          std::uint64_t(rows + columns) * (1 + 2 * sizeof(std::uint32_t)) + sizeof(box_task) + sizeof(box_result) +
-         2 * sizeof(std::int32_t) + 4 * 256;  // residues, runs, packed runs; reached, which; the arrays' alignment
+         sizeof(std::int32_t) + strips * sizeof(std::int32_t) + 11 * 256;  // the batch's 11 arrays, aligned
 }
 
 }  // namespace

@@ -403,9 +403,9 @@ class db_engine final : public engine {
                                                                   std::to_string(t.upload_threads) + " threads"
                                                             : std::string("prepare: targets packed"),
                                         t.pack_s},
-                                       {"prepare: targets sorted and paired", t.plan_s},
-                                       {"prepare: staging page-locked", t.staging_s},
-                                       {"setup", built_s - t.prepare_s}});
+                                       {"prepare: targets packed: sorted and paired", t.plan_s}});
+        if (t.upload_slices > 0) stages_.push_back({"prepare: targets packed: staging page-locked", t.staging_s});
+        stages_.push_back({"setup", built_s - t.prepare_s});
       }
       stages_.push_back({flip ? "gpu scan (transposed: the queries as the database)" : "gpu scan", t.scan_s});
       t0 = clock::now();

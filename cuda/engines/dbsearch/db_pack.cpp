@@ -23,10 +23,11 @@ db_layout plan_database(std::span<const residue_span> targets, std::int32_t max_
     out.residues += len;
   }
   // Longest first, ties in input order: a counting sort by length (1.59 M targets: a few ms
-  // where the comparison sort took a tenth of a second), a stable sort for very long targets.
+  // where the comparison sort took a tenth of a second), a stable sort for very long targets
+  // or few targets much longer than their number (a count per length would be the larger part).
   std::size_t longest = 0;
   for (const std::uint32_t t : out.order) longest = std::max(longest, targets[t].size());
-  if (longest <= (std::size_t(1) << 22)) {
+  if (longest <= (std::size_t(1) << 22) && longest <= 4 * out.order.size() + 4096) {
     std::vector<std::size_t> start(longest + 2, 0);  // start[longest - len]: targets longer than len
     for (const std::uint32_t t : out.order) ++start[longest - targets[t].size() + 1];
     for (std::size_t k = 1; k < start.size(); ++k) start[k] += start[k - 1];

@@ -44,10 +44,7 @@ void pack_and_upload(const db_layout& layout, std::span<const residue_span> targ
   const auto t0 = std::chrono::steady_clock::now();
   pinned_memory staging;
   staging.reserve(2 * workers * slot_bytes);
-  if (report) {
-    report->threads = workers;
-    report->staging_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  }
+  if (report) report->staging_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::vector<cudaEvent_t> copied(2 * workers, nullptr);
   std::vector<char> pending(2 * workers, 0);  // a slot's copy was queued and not yet waited for
   std::atomic<std::size_t> next{0};
@@ -88,6 +85,7 @@ void pack_and_upload(const db_layout& layout, std::span<const residue_span> targ
     for (std::size_t w = 1; w < workers; ++w) helpers.emplace_back(work, w);
   } catch (...) {  // no thread to spare: the helpers started and this one take every slice
   }
+  if (report) report->threads = helpers.size() + 1;
   work(0);
   for (std::thread& h : helpers) h.join();
   // The staging slots stay page-locked until every queued copy from them has completed.

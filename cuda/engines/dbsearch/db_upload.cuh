@@ -22,7 +22,7 @@ inline constexpr std::size_t upload_slice_columns = std::size_t(1) << 20;
 //! What pack_and_upload did.
 struct upload_report {
   std::size_t slices = 0;
-  std::size_t threads = 0;
+  std::size_t threads = 0;  //!< host threads that packed (those the system gave)
   double staging_s = 0;  //!< page-locking the staging slots
 };
 

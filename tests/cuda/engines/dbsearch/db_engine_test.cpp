@@ -150,7 +150,7 @@ TEST(DbEngine, LargeBoxesAtOnceAndRepeatedBoxesOnceEqualTheCpu) {
 
 TEST(DbEngine, LargeHitsAlignedInTheirReachWindowsEqualTheCpu) {
   SWAT_REQUIRE_DEVICE();
-  // Hits whose reach window has 2^22 cells or more skip the reverse pass and are aligned in the
+  // Hits whose reach window has 2^20 cells or more skip the reverse pass and are aligned in the
   // whole window on the GPU's boxes (strips of one box on many warps): proteins of 2,100-3,400
   // residues (a weak reach bound: the windows are the whole prefixes) and DNA of 6-9 kb (a tight
   // one), each against a mutated copy, a repeated target among them, and small hits beside

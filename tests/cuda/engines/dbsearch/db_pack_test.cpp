@@ -63,6 +63,12 @@ TEST(DbPack, OrderIsLongestFirstWithTiesInInputOrderAtAnyLength) {
                      [&](std::uint32_t a, std::uint32_t b) { return seqs[a].size() > seqs[b].size(); });
     EXPECT_EQ(l.order, want) << "giant " << giant;
   }
+  // Few targets much longer than their number (genomes): the comparison sort, the same order.
+  std::vector<std::vector<std::uint8_t>> genomes;
+  for (const std::size_t n : {60000, 90000, 60000, 75000, 90000, 10})
+    genomes.push_back(std::vector<std::uint8_t>(n, 3));
+  const db_layout few = plan_database(spans_of(genomes), 1 << 17, std::size_t(1) << 40);
+  EXPECT_EQ(few.order, (std::vector<std::uint32_t>{1, 4, 3, 0, 2, 5}));
 }
 
 TEST(DbPack, PairsPackedInSlicesEqualThePackedChunks) {

@@ -445,6 +445,23 @@ TEST(DbScan, DatabasePackedIntoTheGpuInSlicesGivesTheSameCells) {
   EXPECT_GE(report.slices, 2u);
   EXPECT_EQ(report.threads, 2u);
   EXPECT_TRUE(back == host) << "the columns packed into the GPU differ from pack_columns'";
+  // A chunk past the first (its pairs' offsets count from the chunk's first column): what
+  // pack_columns writes from that column.
+  const db_layout chunked = plan_database(ts, 1 << 17, std::size_t(3) << 20);
+  ASSERT_GE(chunked.chunks.size(), 3u);
+  std::vector<std::uint16_t> all(chunked.total_columns);
+  pack_columns(chunked, ts, 7, all.data());
+  ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+  for (const std::size_t c : {std::size_t(1), chunked.chunks.size() - 1}) {
+    const db_chunk& chunk = chunked.chunks[c];
+    pack_and_upload(chunked, ts, 7, c, memory.as<std::uint16_t>(), dev, stream, 3, &report);
+    std::vector<std::uint16_t> got(chunk.columns);
+    ASSERT_EQ(cudaMemcpy(got.data(), memory.as<void>(), got.size() * sizeof(std::uint16_t), cudaMemcpyDeviceToHost),
+              cudaSuccess);
+    EXPECT_TRUE(std::equal(got.begin(), got.end(), all.begin() + std::ptrdiff_t(chunk.first_column)))
+        << "chunk " << c << " of " << chunked.chunks.size();
+  }
+  cudaStreamDestroy(stream);
 }
 
 TEST(DbScan, ManyQueriesAgainstFewLongTargets) {
