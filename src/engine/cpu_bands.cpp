@@ -46,7 +46,7 @@ namespace {
 template <class ops>
 bool bands_kernel(const std::uint8_t* q, std::int64_t m, const std::uint8_t* t, std::int64_t n,
                   const interseq_scheme& s, std::uint64_t oe, std::uint64_t ext, std::uint64_t limit,
-                  std::uint8_t* base, const band_layout& at, best_cell& out) {
+                  std::uint8_t* base, const band_layout& at, best_cell& out, std::int64_t& first_saturated) {
   using vec = typename ops::vec;
   using elem = typename ops::elem;
   constexpr int w = ops::lanes;
@@ -118,7 +118,12 @@ bool bands_kernel(const std::uint8_t* q, std::int64_t m, const std::uint8_t* t, 
     top = ops::bit_and(top, live);
     if (const std::uint64_t better = ops::gt(top, best)) {
       best = ops::max(best, top);
-      if (ops::gt(best, below_limit)) return false;  // saturated: the rest of the pass is of no use
+      if (ops::gt(best, below_limit)) {  // saturated: the rest of the pass is of no use
+        // Before this step lane l had reached column step − 1 − l (0-based): every cell of the
+        // columns up to step − w was below the limit, in every lane.
+        first_saturated = std::max<std::int64_t>(0, step - w + 1);
+        return false;
+      }
       ops::store(col_max, top);
       for (std::uint64_t lanes = better; lanes != 0; lanes &= lanes - 1) {
         const int l = __builtin_ctzll(lanes);
@@ -145,8 +150,8 @@ bool bands_kernel(const std::uint8_t* q, std::int64_t m, const std::uint8_t* t, 
   __attribute__((target(target_isa), flatten)) bool name(                                                           \
       const std::uint8_t* q, std::int64_t m, const std::uint8_t* t, std::int64_t n, const interseq_scheme& s,       \
       std::uint64_t oe, std::uint64_t ext, std::uint64_t limit, std::uint8_t* base, const band_layout& at,          \
-      best_cell& out) {                                                                                             \
-    return bands_kernel<ops_type>(q, m, t, n, s, oe, ext, limit, base, at, out);                                   \
+      best_cell& out, std::int64_t& first_saturated) {                                                              \
+    return bands_kernel<ops_type>(q, m, t, n, s, oe, ext, limit, base, at, out, first_saturated);                  \
   }
 SWAT_BANDS_KERNEL(bands8_avx2, "avx2", simd8::avx2_ops)
 SWAT_BANDS_KERNEL(bands8_avx512, "avx512bw", simd8::avx512_ops)
@@ -157,7 +162,9 @@ SWAT_BANDS_KERNEL(bands16_avx512, "avx512bw", simd8::avx512_ops16)
 }  // namespace
 
 bool score_bands(residue_span query, residue_span target, const interseq_scheme& s, int lanes, int bits,
-                 interseq_scratch& scratch, best_cell& out) {
+                 interseq_scratch& scratch, best_cell& out, std::int64_t* first_saturated) {
+  std::int64_t saturated = -1;
+  if (first_saturated) *first_saturated = -1;
   const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
   if ((lanes != 32 && lanes != 64) || lanes > interseq_lanes() || (bits != 8 && bits != 16) || !bands_fit(s, m, n, lanes))
     throw std::invalid_argument("score_bands: unsupported lanes, width, scheme or pair");
@@ -167,16 +174,21 @@ bool score_bands(residue_span query, residue_span target, const interseq_scheme&
   std::uint8_t* base = scratch.bytes.data();
   base += (64 - reinterpret_cast<std::uintptr_t>(base) % 64) % 64;
   const std::uint8_t *q = query.data(), *t = target.data();
-  if (bits == 8)
-    return lanes == 64 ? bands8_avx512(q, m, t, n, s, s.open_extend, s.extend, s.limit, base, at, out)
-                       : bands8_avx2(q, m, t, n, s, s.open_extend, s.extend, s.limit, base, at, out);
-  return lanes == 64 ? bands16_avx512(q, m, t, n, s, s.wide_open_extend, s.wide_extend, s.wide_limit, base, at, out)
-                     : bands16_avx2(q, m, t, n, s, s.wide_open_extend, s.wide_extend, s.wide_limit, base, at, out);
+  const bool exact =
+      bits == 8 ? (lanes == 64 ? bands8_avx512(q, m, t, n, s, s.open_extend, s.extend, s.limit, base, at, out, saturated)
+                               : bands8_avx2(q, m, t, n, s, s.open_extend, s.extend, s.limit, base, at, out, saturated))
+                : (lanes == 64 ? bands16_avx512(q, m, t, n, s, s.wide_open_extend, s.wide_extend, s.wide_limit, base, at,
+                                                out, saturated)
+                               : bands16_avx2(q, m, t, n, s, s.wide_open_extend, s.wide_extend, s.wide_limit, base, at,
+                                              out, saturated));
+  if (!exact && first_saturated) *first_saturated = saturated;
+  return exact;
 }
 
 #else
 
-bool score_bands(residue_span, residue_span, const interseq_scheme&, int, int, interseq_scratch&, best_cell&) {
+bool score_bands(residue_span, residue_span, const interseq_scheme&, int, int, interseq_scratch&, best_cell&,
+                 std::int64_t*) {
   throw std::invalid_argument("score_bands: no vector lanes on this CPU");
 }
 

@@ -38,8 +38,11 @@ std::size_t bands_bytes(std::int64_t m, int lanes);
 //! The best cell of query × target into out, in lanes of `bits` bits (8: `lanes` lanes; 16:
 //! lanes / 2) of a `lanes`-byte vector (32: AVX2, 64: AVX-512BW, at most interseq_lanes());
 //! false when the scores saturated (out is then not set: rescore wider). Requires bands_fit(s,
-//! m, n, lanes). 16-bit lanes hold the same biased scores below 65535 (s.wide_limit).
+//! m, n, lanes). 16-bit lanes hold the same biased scores below 65535 (s.wide_limit). When it
+//! saturates and first_saturated is given, that receives a target column (0-based) before which
+//! every cell's score is exact and below the limit, so that every cell of the true best score
+//! lies at or after it (as score_interseq8's first_saturated; −1: unknown); −1 when exact.
 bool score_bands(residue_span query, residue_span target, const interseq_scheme& s, int lanes, int bits,
-                 interseq_scratch& scratch, best_cell& out);
+                 interseq_scratch& scratch, best_cell& out, std::int64_t* first_saturated = nullptr);
 
 }  // namespace swat::cpu

@@ -331,17 +331,24 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
   // or after that column, and its optimal alignments span fewer target residues than the bound,
   // so the columns cut off hold none of them; the kept cells' scores can only drop, the best
   // cells' stay, and so does the tie rule's choice (reads against a genome's windows: the
-  // window of a read's hit is rescored from a little before the hit, not from its start).
+  // window of a read's hit is rescored from a little before the hit, not from its start). The
+  // row bands (one pair, cpu_bands.hpp) report such a column too, and so do the 16-bit bands
+  // for the 32-bit pass after them (the same argument on the cut target).
   // Returns the cells held back for the 32-bit pass after the pool (0: done here).
   const auto wider = [&](residue_span query, residue_span target, int lanes, std::size_t worker, best_cell& out,
                          std::int64_t saturated_at) -> std::uint64_t {
     const std::uint64_t cells = std::uint64_t(query.size()) * target.size();
-    const std::int64_t reach = saturated_at > 0 ? window_overlap(std::int64_t(query.size()), scheme) : 0;
-    const std::int64_t cut = reach > 0 && saturated_at > reach ? saturated_at - reach : 0;
+    const std::int64_t reach = window_overlap(std::int64_t(query.size()), scheme);
+    std::int64_t cut = reach > 0 && saturated_at > reach ? saturated_at - reach : 0;
     target = target.subspan(std::size_t(cut));
     const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
+    std::int64_t saturated16 = -1;  // the 16-bit bands' own first saturated column: the 32-bit pass starts later
     const bool banded = cpu::bands_fit(plan.scheme8, m, n, lanes) && cpu::bands_bytes(m, lanes) <= budget &&
-                        cpu::score_bands(query, target, plan.scheme8, lanes, 16, scratch[worker], out);
+                        cpu::score_bands(query, target, plan.scheme8, lanes, 16, scratch[worker], out, &saturated16);
+    if (!banded && reach > 0 && saturated16 > reach) {
+      cut += saturated16 - reach;
+      target = target.subspan(std::size_t(saturated16 - reach));
+    }
     if (!banded) {
       cpu::pass_result r16;
       if (!defer_wide) {
@@ -368,8 +375,10 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
       const pair_job& job = jobs[which[0]];
       // 8-bit lanes, then 16-bit, then the 32-bit striped pass.
       std::uint64_t held = 0;
-      if (!cpu::score_bands(job.query, job.target, plan.scheme8, it.lanes, 8, scratch[worker], results[which[0]]))
-        held = wider(job.query, job.target, it.lanes, worker, results[which[0]], -1);
+      std::int64_t saturated_at = -1;
+      if (!cpu::score_bands(job.query, job.target, plan.scheme8, it.lanes, 8, scratch[worker], results[which[0]],
+                            &saturated_at))
+        held = wider(job.query, job.target, it.lanes, worker, results[which[0]], saturated_at);
       if (progress) progress(std::uint64_t(job.query.size()) * job.target.size() - held);
       return;
     }

@@ -285,6 +285,47 @@ TEST(cpu_interseq, pairs_past_sixteen_bits_get_the_spare_threads_for_their_32_bi
   }
 }
 
+//! A few long pairs run in row bands (cpu_bands.hpp); a band pass that saturates says from which
+//! column it did, and the wider passes start a reach bound before it: copies of a 1,200-residue
+//! query far into 12-25 kb targets (one at the start, one at the end, two equal copies: the tie
+//! rule's first), in a scheme whose copies pass 16 bits too (the 32-bit pass then starts before
+//! the 16-bit bands' own saturated column), on 1 and 16 threads: the reference's best cells.
+TEST(cpu_interseq, row_bands_rescore_from_their_first_saturated_column) {
+  if (lane_widths().empty()) GTEST_SKIP() << "no inter-sequence lanes on this CPU";
+  std::mt19937 rng(39);
+  for (const scoring_scheme& s : {test::dna_scheme(), test::dna_scheme(60, -60, 100, 60)}) {
+    const residues query = test::random_residues(rng, 1200, 4);
+    std::vector<residues> targets;
+    const auto with_copies = [&](std::size_t n, std::initializer_list<std::size_t> at) {
+      residues t = test::random_residues(rng, n, 4);
+      for (const std::size_t a : at) {
+        const residues c = test::mutate(rng, query, 4, 0.01);
+        for (std::size_t k = 0; k < c.size() && a + k < t.size(); ++k) t[a + k] = c[k];
+      }
+      return t;
+    };
+    targets.push_back(with_copies(18000, {13000}));
+    targets.push_back(with_copies(25000, {0}));
+    targets.push_back(with_copies(12000, {12000 - 1200}));
+    targets.push_back(with_copies(24000, {5000, 18000}));
+    std::vector<pair_job> jobs;
+    for (std::size_t t = 0; t < targets.size(); ++t) jobs.push_back({0, t, query, targets[t]});
+    const cpu::score_plan plan = cpu::plan_scores(jobs, s, lane_widths().front(), 4, std::size_t(1) << 30);
+    ASSERT_TRUE(std::all_of(plan.items.begin(), plan.items.end(),
+                            [](const cpu::score_item& it) { return it.kind == cpu::item_kind::bands; }))
+        << "the long pairs must run in row bands";
+    std::vector<best_cell> want;
+    for (const residues& t : targets) want.push_back(reference_best(query, t, s));
+    for (const unsigned threads : {1u, 16u}) {
+      cpu_engine eng(threads);
+      std::vector<best_cell> got(jobs.size());
+      eng.score_many(jobs, s, got, {});
+      for (std::size_t t = 0; t < targets.size(); ++t)
+        EXPECT_EQ(text(got[t]), text(want[t])) << "match " << s.max_score() << ", " << threads << " threads, target " << t;
+    }
+  }
+}
+
 //! Saturated lanes are rescored from a little before the column where their 8-bit best first
 //! reached the limit (less the query's reach bound): copies of the query far into long targets,
 //! two equal copies (the tie rule's first), a better copy after a saturating one, a copy at the
