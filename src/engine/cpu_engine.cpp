@@ -261,10 +261,15 @@ void cpu_engine::align_many(std::span<const pair_job> jobs, const scoring_scheme
   std::vector<pair_job> boxed(jobs.begin(), jobs.end());
   std::vector<std::optional<known_box>> boxes(jobs.size());
   std::vector<std::size_t> large;
-  for (std::size_t k = 0; k < jobs.size(); ++k)
-    if ((boxes[k] = box_of_known(jobs[k], scheme)) &&
-        std::uint64_t(boxes[k]->query.size()) * boxes[k]->target.size() >= pruned_box_min_cells && scheme.gap_extend > 0)
+  for (std::size_t k = 0; k < jobs.size(); ++k) {
+    if (!(boxes[k] = box_of_known(jobs[k], scheme)) || scheme.gap_extend <= 0) continue;
+    const std::uint64_t rows = boxes[k]->query.size(), columns = boxes[k]->target.size();
+    // Weak hits only: a score that aligns at most an eighth of the box's shorter side at the best
+    // substitution score (a strong hit's positive region is a wide band: the pass would give up).
+    if (rows * columns >= pruned_box_min_cells &&
+        8 * std::uint64_t(jobs[k].known.score) < std::uint64_t(std::max(scheme.max_score(), 1)) * std::min(rows, columns))
       large.push_back(k);
+  }
   parallel_for(large.size(), threads_, 1, [&](std::size_t l) {
     known_box& box = *boxes[large[l]];
     const std::uint64_t area = std::uint64_t(box.query.size()) * box.target.size();
