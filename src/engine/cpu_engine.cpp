@@ -38,6 +38,9 @@ constexpr std::size_t single_alignment_bytes = std::size_t(32) << 20;
 //! vector fill it saves).
 constexpr std::uint64_t pruned_box_min_cells = std::uint64_t(1) << 22;
 constexpr std::uint64_t pruned_box_max_visits = std::uint64_t(1) << 24;
+//! An alignment goes first on every thread (for_each_job) only from this many cells (tens of ms
+//! on one thread): below, starting the tiled fill's threads costs more than it spreads.
+constexpr double alone_min_cells = double(std::int64_t(1) << 24);
 
 std::string mib_text(std::size_t bytes) {
   char buf[32];
@@ -201,8 +204,9 @@ void cpu_engine::for_each_job(std::span<const pair_job> jobs, const scoring_sche
   for (const pair_job& j : jobs) total += double(j.query.size()) * double(j.target.size());
   for (std::size_t k = 0; k < count; ++k) {
     const std::int64_t m = std::int64_t(jobs[k].query.size()), n = std::int64_t(jobs[k].target.size());
-    const bool first = kind == job_kind::align && workers > 1 && double(m) * double(n) > 2 * total / double(workers) &&
-                       cpu::plan_hsps(m, n, budget_bytes_, threads_).bytes <= budget_bytes_;
+    const double cells = double(m) * double(n);
+    const bool first = kind == job_kind::align && workers > 1 && cells >= alone_min_cells &&
+                       cells > 2 * total / double(workers) && cpu::plan_hsps(m, n, budget_bytes_, threads_).bytes <= budget_bytes_;
     (first ? alone : shared).push_back(k);
   }
   for (const std::size_t k : alone) fn(k, budget_bytes_, threads_);

@@ -316,29 +316,35 @@ TEST(cpu_engine, align_many_matches_align_in_job_order) {
 }
 
 TEST(cpu_engine, a_pair_far_larger_than_the_rest_runs_first_on_every_thread_with_the_same_results) {
-  // One long related pair among small ones (a gene's hit among weak ones): it goes first, on
-  // every thread with the whole budget, then the rest share the pool; results in job order, as
-  // the reference's, the progress counting every cell once, with any number of threads.
+  // One long related pair among small ones (a gene's hit among weak ones; 2^24 cells or more):
+  // it goes first, on every thread with the whole budget, then the rest share the pool; results
+  // in job order, those of one thread (the small ones the reference's), the progress counting
+  // every cell once, with any number of threads.
   std::mt19937 rng(23);
   const scoring_scheme scheme = test::dna_scheme(2, -3, 5, 2);
   std::vector<std::pair<residues, residues>> pairs;
   for (int k = 0; k < 9; ++k) pairs.push_back(random_pair(rng, dna_size));
-  const residues big_q = random_residues(rng, 2500, dna_size);
+  const residues big_q = random_residues(rng, 4300, dna_size);
   pairs.insert(pairs.begin() + 4, {big_q, mutate(rng, big_q, dna_size, 0.1)});
+  ASSERT_GE(double(pairs[4].first.size()) * double(pairs[4].second.size()), double(1 << 24));
   std::vector<pair_job> jobs;
   std::uint64_t cells = 0;
   for (std::size_t k = 0; k < pairs.size(); ++k) {
     jobs.push_back({k, k, pairs[k].first, pairs[k].second});
     cells += std::uint64_t(pairs[k].first.size()) * pairs[k].second.size();
   }
+  std::vector<alignment> one(jobs.size());
+  cpu_engine(1, std::size_t(256) << 20).align_many(jobs, scheme, one, {});
+  for (std::size_t k = 0; k < jobs.size(); ++k)
+    if (k != 4) ASSERT_EQ(one[k], reference::align(jobs[k].query, jobs[k].target, scheme)) << "job " << k;
   for (unsigned threads : {2u, 4u, 16u}) {
-    cpu_engine eng(threads, std::size_t(64) << 20);
+    cpu_engine eng(threads, std::size_t(256) << 20);
     std::vector<alignment> results(jobs.size());
     std::atomic<std::uint64_t> done{0};
     eng.align_many(jobs, scheme, results, [&](std::uint64_t c) { done += c; });
     EXPECT_EQ(done.load(), cells) << threads << " threads";
     for (std::size_t k = 0; k < jobs.size(); ++k)
-      ASSERT_EQ(results[k], reference::align(jobs[k].query, jobs[k].target, scheme)) << "job " << k << ", " << threads << " threads";
+      ASSERT_EQ(results[k], one[k]) << "job " << k << ", " << threads << " threads";
   }
 }
 
