@@ -321,6 +321,12 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
   const std::size_t budget = std::max<std::size_t>(budget_bytes_ / workers, 1);
   const cpu::score_plan plan = cpu::plan_scores(jobs, scheme, interseq_lanes_, threads_, budget);
   std::vector<cpu::interseq_scratch> scratch(workers);
+  struct batch_buffers {  // a worker's: a batch's targets, best cells and first saturated columns
+    std::vector<residue_span> targets;
+    std::vector<best_cell> out;
+    std::vector<std::int64_t> saturated_at;
+  };
+  std::vector<batch_buffers> buffers(workers);
   // Pairs the 16-bit passes cannot take (scores past them: strong hits of long genes; queries
   // over 16,384 rows; no AVX2) wait for the 32-bit pass until the pool is done, so that they get
   // the threads the others leave, when there are 4 or more threads (with fewer they run at once,
@@ -391,14 +397,18 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
       if (progress) progress(std::uint64_t(job.query.size()) * job.target.size() - held);
       return;
     }
-    std::vector<residue_span> targets(it.count);
-    std::vector<best_cell> out(it.count);
+    batch_buffers& own = buffers[worker];  // reused from batch to batch: no allocation per batch
+    own.targets.resize(it.count);
+    own.out.resize(it.count);
+    own.saturated_at.resize(it.count);
+    std::vector<residue_span>& targets = own.targets;
+    std::vector<best_cell>& out = own.out;
+    std::vector<std::int64_t>& saturated_at = own.saturated_at;
     std::uint64_t cells = 0;
     for (std::size_t l = 0; l < it.count; ++l) {
       targets[l] = jobs[which[l]].target;
       cells += std::uint64_t(jobs[which[l]].query.size()) * targets[l].size();
     }
-    std::vector<std::int64_t> saturated_at(it.count);
     cpu::score_interseq8(jobs[which[0]].query, targets, plan.scheme8, it.lanes, scratch[worker], out, saturated_at);
     std::uint64_t held = 0;
     for (std::size_t l = 0; l < it.count; ++l) {
