@@ -280,6 +280,7 @@ void cpu_engine::align_many(std::span<const pair_job> jobs, const scoring_scheme
     const auto begins = pruned_reach(box.query, box.target, jobs[large[l]].known.score, scheme,
                                      std::min<std::uint64_t>(area / 16, pruned_box_max_visits));
     if (!begins) return;
+    ++narrowed_boxes_;
     const std::size_t skip_q = box.query.size() - std::size_t(begins->rows);
     const std::size_t skip_t = box.target.size() - std::size_t(begins->columns);
     box.query = box.query.subspan(skip_q);
@@ -303,6 +304,7 @@ void cpu_engine::align_many(std::span<const pair_job> jobs, const scoring_scheme
       const best_cell& end = jobs[k].known;
       if (aln.score != end.score || aln.query_end != end.query_end || aln.target_end != end.target_end) {
         // Not the known cell's alignment (a best cell given wrongly): the whole pair decides.
+        ++whole_pair_fallbacks_;
         aln = align_one(jobs[k].query, jobs[k].target, scheme, budget, nullptr, threads);
       }
       // The cells outside the box count as done.

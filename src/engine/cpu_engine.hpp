@@ -79,6 +79,10 @@ class cpu_engine final : public engine {
   int interseq_lanes() const { return interseq_lanes_; }
   //! Pairs score_many has given the tiles' 32-bit pass after its pool, since construction (tests).
   std::size_t wide_tiled_passes() const { return wide_tiled_.load(); }
+  //! Hits align_many aligned in the box the pruned reverse pass narrowed (tests).
+  std::size_t narrowed_boxes() const { return narrowed_boxes_.load(); }
+  //! Hits align_many aligned whole because their box's alignment was not the known cell's (tests).
+  std::size_t whole_pair_fallbacks() const { return whole_pair_fallbacks_.load(); }
   //! Worker threads used by align_many.
   unsigned threads() const { return threads_; }
   //! Memory budget (bytes).
@@ -112,6 +116,8 @@ class cpu_engine final : public engine {
   engine_notice_fn notice_;
   mutable std::atomic<bool> threads_noticed_{false};  //!< the thread-start notice is given once
   std::atomic<std::size_t> wide_tiled_{0};             //!< wide_tiled_passes()
+  std::atomic<std::size_t> narrowed_boxes_{0};         //!< narrowed_boxes()
+  std::atomic<std::size_t> whole_pair_fallbacks_{0};   //!< whole_pair_fallbacks()
   int interseq_lanes_ = 0;
 };
 

@@ -35,18 +35,36 @@ std::vector<int> lane_widths() {
 }
 
 //! Checks one pair in 8- and in 16-bit lanes: exact, or reported saturated exactly when the
-//! reference's best reaches that width's limit.
+//! reference's best reaches that width's limit, with a first saturated column c (0-based) such
+//! that every cell of the columns before c is below the limit and a cell of column c + lanes − 1
+//! or before reaches it (the lanes trail each other by a column: at most lanes − 1 early).
 void check(const residues& q, const residues& t, const scoring_scheme& scheme, int lanes, const std::string& what,
            int* saturated = nullptr, int* saturated16 = nullptr) {
   const cpu::interseq_scheme s = cpu::make_interseq_scheme(scheme, scheme.size());
   ASSERT_TRUE(cpu::bands_fit(s, std::int64_t(q.size()), std::int64_t(t.size()), lanes)) << what;
-  const best_cell want = reference::find_best(reference::fill(q, t, scheme));
+  const reference::dp_matrices dp = reference::fill(q, t, scheme);
+  const best_cell want = reference::find_best(dp);
   cpu::interseq_scratch scratch;
   for (const int bits : {8, 16}) {
     best_cell got;
-    const bool exact = cpu::score_bands(q, t, s, lanes, bits, scratch, got);
+    std::int64_t first_saturated = -2;
+    const bool exact = cpu::score_bands(q, t, s, lanes, bits, scratch, got, &first_saturated);
     const int limit = bits == 8 ? s.limit : s.wide_limit;
     ASSERT_EQ(exact, want.score < limit) << what << " " << bits << " bits, want " << text(want);
+    if (exact) ASSERT_EQ(first_saturated, -1) << what << " " << bits << " bits";
+    if (!exact) {
+      std::int64_t first_reached = -1;  // 0-based column of the first cell at or over the limit
+      for (std::int64_t j = 1; j <= dp.n && first_reached < 0; ++j)
+        for (std::int64_t i = 1; i <= dp.m; ++i)
+          if (dp.H(i, j) >= limit) {
+            first_reached = j - 1;
+            break;
+          }
+      const int w = bits == 8 ? lanes : lanes / 2;
+      ASSERT_GE(first_reached, 0) << what;
+      EXPECT_LE(first_saturated, first_reached) << what << " " << bits << " bits: a column before it reached the limit";
+      EXPECT_GE(first_saturated, std::max<std::int64_t>(0, first_reached - (w - 1))) << what << " " << bits << " bits";
+    }
     if (!exact && (bits == 8 ? saturated : saturated16)) ++*(bits == 8 ? saturated : saturated16);
     if (exact) {
       ASSERT_EQ(text(got), text(want)) << what << " " << bits << " bits, lanes " << lanes << " m=" << q.size()

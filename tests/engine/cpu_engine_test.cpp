@@ -394,22 +394,25 @@ TEST(cpu_engine, known_best_cells_are_aligned_in_the_box_before_them) {
 }
 
 //! Weak hits deep into long prefixes (a short match thousands of residues into both sides,
-//! boxes of 2^22 cells and more) are first narrowed by the pruned reverse pass; strong long hits
-//! (a band too wide for the pass's visit budget) keep their box; either way the reference's
-//! alignment, with repeats of the weak match (equal-scoring copies: the tie rule) and in both
-//! orientations.
+//! boxes of 2^22 cells and more) are narrowed by the pruned reverse pass first (the engine
+//! counts them, and no hit falls back to its whole pair); strong long hits keep their box; either
+//! way the reference's alignment: planted matches with substitutions and indels, an exact
+//! repeat of one deep in the target (equal-scoring copies: the tie rule's), both orientations.
 TEST(cpu_engine, weak_hits_deep_in_long_prefixes_are_aligned_in_the_box_of_their_begins) {
   std::mt19937 rng(43);
   const scoring_scheme scheme = test::dna_scheme(2, -3, 5, 2);
   std::vector<residues> qs, ts;
-  for (int k = 0; k < 6; ++k) {
-    residues q = random_residues(rng, 2200 + 150 * std::size_t(k), dna_size);
-    residues t = random_residues(rng, 2600 + 100 * std::size_t(k), dna_size);
-    if (k < 4) {  // a weak match near the ends (twice in t for k = 1: a tie)
-      const residues planted = random_residues(rng, 30 + 5 * std::size_t(k), dna_size);
+  int weak = 0;
+  for (int k = 0; k < 14; ++k) {
+    residues q = random_residues(rng, 3000 + 37 * std::size_t(k), dna_size);
+    residues t = random_residues(rng, 3500 + 53 * std::size_t(k), dna_size);
+    if (k < 12) {  // a weak match near the ends, mutated (substitutions, indels) in t
+      const residues planted = random_residues(rng, 30 + 3 * std::size_t(k), dna_size);
+      const residues copy = k % 3 == 0 ? planted : mutate(rng, planted, dna_size, 0.08);
       std::copy(planted.begin(), planted.end(), q.end() - 100 - std::ptrdiff_t(planted.size()));
-      std::copy(planted.begin(), planted.end(), t.end() - 200 - std::ptrdiff_t(planted.size()));
-      if (k == 1) std::copy(planted.begin(), planted.end(), t.begin() + 1000);
+      std::copy(copy.begin(), copy.end(), t.end() - 150 - std::ptrdiff_t(copy.size()));
+      if (k % 3 == 0) std::copy(planted.begin(), planted.end(), t.end() - 1000 - std::ptrdiff_t(planted.size()));
+      ++weak;
     } else {  // strong: t ends with a mutated copy of all of q
       const residues m = mutate(rng, q, dna_size, 0.05);
       t.insert(t.end(), m.begin(), m.end());
@@ -420,13 +423,12 @@ TEST(cpu_engine, weak_hits_deep_in_long_prefixes_are_aligned_in_the_box_of_their
   }
   std::vector<pair_job> jobs;
   std::vector<alignment> want;
-  int deep = 0;  // best cells whose prefixes hold 2^22 cells or more: their boxes are narrowed
   for (std::size_t k = 0; k < qs.size(); ++k) {
     want.push_back(reference::align(qs[k], ts[k], scheme));
-    deep += double(want.back().query_end) * double(want.back().target_end) >= double(1 << 22);
+    if (k < 12)
+      ASSERT_GE(double(want.back().query_end) * double(want.back().target_end), double(1 << 22)) << "pair " << k;
     jobs.push_back({k, k, qs[k], ts[k], best_cell{want.back().score, want.back().query_end, want.back().target_end}});
   }
-  ASSERT_GE(deep, 4) << "the test lost its deep hits";
   for (unsigned threads : {1u, 4u}) {
     cpu_engine eng(threads);
     std::vector<alignment> got(jobs.size());
@@ -437,6 +439,8 @@ TEST(cpu_engine, weak_hits_deep_in_long_prefixes_are_aligned_in_the_box_of_their
     EXPECT_EQ(done.load(), cells) << threads << " threads";
     for (std::size_t k = 0; k < jobs.size(); ++k)
       ASSERT_EQ(describe(got[k]), describe(want[k])) << "pair " << k << ", " << threads << " threads";
+    EXPECT_EQ(eng.narrowed_boxes(), std::size_t(weak)) << threads << " threads: the weak hits' boxes were not narrowed";
+    EXPECT_EQ(eng.whole_pair_fallbacks(), 0u) << threads << " threads";
   }
 }
 
