@@ -348,6 +348,19 @@ TEST(cpu_engine, a_pair_far_larger_than_the_rest_runs_first_on_every_thread_with
   }
 }
 
+//! Jobs of qs[k] × ts[k] that know their best cell (as a scan's hits do): the reference's
+//! alignment of each goes to want, its end cell into the job.
+std::vector<pair_job> jobs_with_known_cells(const std::vector<residues>& qs, const std::vector<residues>& ts,
+                                            const scoring_scheme& scheme, std::vector<alignment>& want) {
+  std::vector<pair_job> jobs;
+  want.clear();
+  for (std::size_t k = 0; k < qs.size(); ++k) {
+    want.push_back(reference::align(qs[k], ts[k], scheme));
+    jobs.push_back({k, k, qs[k], ts[k], best_cell{want.back().score, want.back().query_end, want.back().target_end}});
+  }
+  return jobs;
+}
+
 //! A pair with a known best cell (a scan's) is aligned in the box before that cell: the same
 //! alignment as the reference's, where flanks before the related part leave the box far smaller
 //! than the pair (on either side), with right flanks (the cell inside the pair), repeats of the
@@ -377,12 +390,8 @@ TEST(cpu_engine, known_best_cells_are_aligned_in_the_box_before_them) {
       qs.push_back(std::move(q));
       ts.push_back(std::move(t));
     }
-    std::vector<pair_job> jobs;
     std::vector<alignment> want;
-    for (std::size_t k = 0; k < qs.size(); ++k) {
-      want.push_back(reference::align(qs[k], ts[k], scheme));
-      jobs.push_back({k, k, qs[k], ts[k], best_cell{want.back().score, want.back().query_end, want.back().target_end}});
-    }
+    const std::vector<pair_job> jobs = jobs_with_known_cells(qs, ts, scheme, want);
     for (unsigned threads : {1u, 3u}) {
       cpu_engine eng(threads);
       std::vector<alignment> got(jobs.size());
@@ -421,14 +430,10 @@ TEST(cpu_engine, weak_hits_deep_in_long_prefixes_are_aligned_in_the_box_of_their
     qs.push_back(std::move(q));
     ts.push_back(std::move(t));
   }
-  std::vector<pair_job> jobs;
   std::vector<alignment> want;
-  for (std::size_t k = 0; k < qs.size(); ++k) {
-    want.push_back(reference::align(qs[k], ts[k], scheme));
-    if (k < 12)
-      ASSERT_GE(double(want.back().query_end) * double(want.back().target_end), double(1 << 22)) << "pair " << k;
-    jobs.push_back({k, k, qs[k], ts[k], best_cell{want.back().score, want.back().query_end, want.back().target_end}});
-  }
+  const std::vector<pair_job> jobs = jobs_with_known_cells(qs, ts, scheme, want);
+  for (std::size_t k = 0; k < 12; ++k)
+    ASSERT_GE(double(want[k].query_end) * double(want[k].target_end), double(1 << 22)) << "pair " << k;
   for (unsigned threads : {1u, 4u}) {
     cpu_engine eng(threads);
     std::vector<alignment> got(jobs.size());
