@@ -7,7 +7,9 @@
 //   protein_x500 … 500 times (829 MB; not in the default set);
 //   dna_db       the four viral genomes against the 293 fragments of 5 kb of S. kunkelii's genome,
 //                both strands, every alignment of each pair (--max-hsps 0);
-//   long_pair    S. kunkelii (1.46 Mb) against its mutated copy, plus strand, full alignment.
+//   long_pair    S. kunkelii (1.46 Mb) against its mutated copy, plus strand, full alignment;
+//   long_pair_x2 the genome followed by its copy against the copy followed by the genome
+//                (2.93 Mb, one alignment along the whole pair; not in the default set).
 // CSV rows case,gpus,phase,seconds,commit,device,date (phases whole, scan, traceback; medians).
 // --gpus N lets the planner use fewer GPUs where more would not pay (the search's --timing says
 // which it used, printed once per count); --exact passes the list 0,…,N−1, which it must use.
@@ -52,13 +54,19 @@ struct bench_case {
   std::vector<std::string> options;
 };
 
-//! The 293 fragments of 5 kb (the last one shorter) of genome's first record, as FASTA.
-void write_fragments(const std::string& genome, const std::string& out_path) {
-  std::ifstream in(genome);
-  if (!in) throw runtime_failure("bench gpus: cannot read " + genome);
+//! The residues of a FASTA file's records, as one string.
+std::string residues_of(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw runtime_failure("bench gpus: cannot read " + path);
   std::string line, residues;
   while (std::getline(in, line))
     if (!line.empty() && line[0] != '>') residues += line;
+  return residues;
+}
+
+//! The 293 fragments of 5 kb (the last one shorter) of genome's first record, as FASTA.
+void write_fragments(const std::string& genome, const std::string& out_path) {
+  const std::string residues = residues_of(genome);
   std::ofstream out(out_path);
   for (std::size_t at = 0, k = 1; at < residues.size(); at += 5000, ++k)
     out << ">frag" << k << "\n" << residues.substr(at, 5000) << "\n";
@@ -69,7 +77,7 @@ int gpus_main(const std::vector<std::string>& args) {
   cxxopts::Options opts("swat-gpu bench gpus", "The same align command on 1, 2 or more GPUs of one machine");
   // clang-format off
   opts.add_options()
-    ("cases", "protein_x1,protein_x50,dna_db,long_pair (a comma-separated choice; also protein_x500)",
+    ("cases", "protein_x1,protein_x50,dna_db,long_pair (a comma-separated choice; also protein_x500, long_pair_x2)",
      cxxopts::value<std::string>()->default_value("protein_x1,protein_x50,dna_db,long_pair"))
     ("gpus", "GPU counts compared (--gpus N of align), a comma-separated list",
      cxxopts::value<std::string>()->default_value("1,2"))
@@ -135,8 +143,20 @@ int gpus_main(const std::vector<std::string>& args) {
     } else if (name == "long_pair") {
       cases.push_back({name, data + "/dna/spiroplasma_kunkelii_CP010899.1.fa",
                        data + "/dna/spiroplasma_kunkelii_CP010899.1_mutated_seed42.fa", {"--strand", "plus"}});
+    } else if (name == "long_pair_x2") {
+      // A pair twice as long, one alignment along it: the genome then its copy against the copy
+      // then the genome.
+      const std::string genome = residues_of(data + "/dna/spiroplasma_kunkelii_CP010899.1.fa");
+      const std::string copy = residues_of(data + "/dna/spiroplasma_kunkelii_CP010899.1_mutated_seed42.fa");
+      const std::string q = dir + "/genome_copy.fa", t = dir + "/copy_genome.fa";
+      std::ofstream(q) << ">genome_copy\n" << genome << copy << "\n";
+      std::ofstream(t) << ">copy_genome\n" << copy << genome << "\n";
+      if (residues_of(q).size() != genome.size() + copy.size() || residues_of(t).size() != genome.size() + copy.size())
+        throw runtime_failure("bench gpus: cannot write " + q + " and " + t);
+      cases.push_back({name, q, t, {"--strand", "plus"}});
     } else {
-      throw usage_error("--cases: unknown case '" + name + "' (valid: protein_x1, protein_x50, protein_x500, dna_db, long_pair)");
+      throw usage_error("--cases: unknown case '" + name +
+                        "' (valid: protein_x1, protein_x50, protein_x500, dna_db, long_pair, long_pair_x2)");
     }
   }
   const std::string commit = r.count("commit") ? r["commit"].as<std::string>() : git_commit(SWAT_GPUS_SOURCE_DIR);

@@ -85,14 +85,24 @@ fill_result run_bands(residue_span query, residue_span target, const scoring_sch
   band_streams streams;
   const auto key_of = [&](int g) { return where.concurrent ? g : band[std::size_t(g)].device; };
 
+  // Special rows (fill_options::special) lie in the first device's memory: every band's strips
+  // write theirs there (the others by peer access), band 0 zeroes the rows' maxima.
+  const bool special = options.special.rows != nullptr;
+  if (special && !bands_reach_first(where.devices))
+    throw std::invalid_argument("sw_fast: special rows of a banded fill need peer access to the first GPU");
   for (int g = 0; g < g_count; ++g) {
     band_buffers& bb = band[std::size_t(g)];
     bb.device = where.devices[std::size_t(g) % where.devices.size()];
     cudaStream_t st = streams.on(key_of(g), bb.device);
     cuda::device_context(bb.device).make_current();
     fill_options own = options;
-    own.special = {};  // special rows are a whole fill's (one device's memory)
+    if (g > 0) own.special = {};
     bb.pb = stage_fill(bb.memory, query, target, scheme, variant, own, st);
+    if (special && g > 0) {
+      bb.pb.d_special = band[0].pb.d_special;
+      bb.pb.special_strips = band[0].pb.special_strips;
+      bb.pb.d_special_max = band[0].pb.d_special_max;
+    }
     bb.pb.strip_first = std::int32_t(strips * g / g_count);
     bb.pb.strip_last = std::int32_t(strips * (g + 1) / g_count);
     bb.pb.band_beat = g_count > 1 ? static_cast<std::uint32_t*>(beat.memory) : nullptr;
@@ -163,6 +173,12 @@ fill_result run_bands(residue_span query, residue_span target, const scoring_sch
 }
 
 }  // namespace
+
+bool bands_reach_first(const std::vector<int>& devices) {
+  for (const int d : devices)
+    if (!enable_peer(d, devices.front())) return false;
+  return true;
+}
 
 fill_result fill_bands(residue_span query, residue_span target, const scoring_scheme& scheme,
                        const fill_options& options, int bands, const band_layout& layout) {

@@ -32,13 +32,19 @@ struct band_layout {
   bool concurrent = false;
 };
 
+//! True when every device of a band layout can write to the first one's memory (peer access,
+//! enabled here; a device named twice reaches itself): what special rows of a banded fill need.
+bool bands_reach_first(const std::vector<int>& devices);
+
 //! Fills query × target as `bands` bands (at most one per strip), or with bands = 0 as bands of
 //! one round of the fill's co-resident warps each (at least one per device). Several GPUs need
 //! the latter once a pair has more strips than one round: band g + 1 starts when band g's last
 //! strip runs, so a band of several rounds would keep the next GPU waiting for all but its last
 //! round, while bands of one round cycled over the devices keep every GPU filling at once; variants score32 and score16
 //! (a 16-bit overflow in any band reruns every band at 32 bits). Same result and errors as
-//! fill_context::fill (the grid-barrier and origins variants are refused); the result also
+//! fill_context::fill (the grid-barrier and origins variants are refused); special rows
+//! (fill_options::special) are written by every band into the first device's memory, the same
+//! rows as one fill's (throws std::invalid_argument without peer access to it); the result also
 //! says how many border bytes crossed between bands and how many crossings went through host
 //! memory.
 fill_result fill_bands(residue_span query, residue_span target, const scoring_scheme& scheme,

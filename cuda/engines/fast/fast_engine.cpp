@@ -98,9 +98,18 @@ class fast_engine final : public engine {
     fill_options fo;
     fo.variant = std::min(query.size(), target.size()) >= score16_min_length ? fill_variant::score16
                                                                                : fill_variant::score32;
-    // Several GPUs (--gpus): a long pair's query rows in one band per GPU, each band handing its
-    // last row to the next (fast_bands.hpp).
+    const bool try16 = fo.variant == fill_variant::score16;
+    // A pair whose alignment may follow (a search's long pair) keeps its special rows: the
+    // traceback then starts from them instead of filling the matrix again (fast_trace.hpp).
+    const bool keeps_special = double(query.size()) * double(target.size()) >= special_min_cells &&
+                               std::int64_t(target.size()) <= trace_max_columns &&
+                               std::int64_t(query.size()) <= (1ll << 31) - 1024;
+    // Several GPUs (--gpus): a long pair's query rows in bands of one round of strips cycled over
+    // the GPUs, each band handing its last row to the next (fast_bands.hpp), its special rows
+    // written into the first GPU's memory when they fit there.
     if (in_bands(query.size(), target.size())) {
+      if (keeps_special)
+        if (const std::optional<best_cell> best = special_score(query, target, scheme, try16, true)) return *best;
       band_layout layout;
       layout.devices = band_devices_;
       return fill_bands(query, target, scheme, fo, 0, layout).best;  // bands of one round, cycled over the GPUs
@@ -115,13 +124,8 @@ class fast_engine final : public engine {
       const best_cell b = ctx_.fill(target, query, scheme, to).best;
       return {b.score, b.target_end, b.query_end};
     }
-    // A pair whose alignment may follow (a search's long pair) keeps its special rows: the
-    // traceback then starts from them instead of filling the matrix again (fast_trace.hpp).
-    if (double(query.size()) * double(target.size()) >= special_min_cells &&
-        std::int64_t(target.size()) <= trace_max_columns && std::int64_t(query.size()) <= (1ll << 31) - 1024) {
-      if (const std::optional<best_cell> best = special_score(query, target, scheme, fo.variant == fill_variant::score16))
-        return *best;
-    }
+    if (keeps_special)
+      if (const std::optional<best_cell> best = special_score(query, target, scheme, try16, false)) return *best;
     return ctx_.fill(query, target, scheme, fo).best;
   }
 
@@ -330,9 +334,10 @@ class fast_engine final : public engine {
   }
 
   //! The score pass of a long pair through the traceback backend, keeping its special rows
-  //! (nullopt when they do not fit: the plain fill runs).
+  //! (nullopt when they do not fit: the plain fill runs); spread: in bands over the GPUs of
+  //! --gpus (the rows on the first, dev_).
   std::optional<best_cell> special_score(residue_span query, residue_span target, const scoring_scheme& scheme,
-                                         bool try16) {
+                                         bool try16, bool spread) {
     dev_.make_current();
     if (!(trace_scheme_ == scheme)) trace_.reset();
     if (trace_) trace_->drop_special();
@@ -347,6 +352,7 @@ class fast_engine final : public engine {
       trace_scheme_ = scheme;
     }
     try {
+      trace_->spread_special_fills(spread ? band_devices_ : std::vector<int>{});
       return trace_->special_fill(query, target, k, try16);
     } catch (...) {
       trace_.reset();
@@ -355,12 +361,15 @@ class fast_engine final : public engine {
   }
 
   alignment gpu_trace(residue_span query, residue_span target, const scoring_scheme& scheme) {
-    // Several GPUs (--gpus): a long pair's root crossing fill in one row band per GPU, each GPU
-    // keeping its checkpoint rows (fast_trace.hpp, make_banded_trace_backend); the segments then
-    // run on the first of them, whose free memory is the budget.
-    const double bands = double(band_devices_.size());
-    const bool banded = bands >= 2 && double(query.size()) >= bands * band_min_rows &&
-                        double(query.size()) * double(target.size()) >= band_min_cells;
+    // Several GPUs (--gpus): the special rows the score pass kept (its bands over the GPUs wrote
+    // them into dev_'s memory) serve the walk on dev_, as on one GPU. Without them the banded
+    // backend fills the special rows in bands over the GPUs, or where they do not fit, runs the
+    // root crossing fill in one row band per GPU, each keeping its checkpoint rows (fast_trace.hpp,
+    // make_banded_trace_backend); the walk and the segments run on the first GPU, whose free
+    // memory is the budget.
+    const bool over_gpus = in_bands(query.size(), target.size());
+    const bool kept_here = trace_ && trace_scheme_ == scheme && special_rows_serve(trace_->special_kept(), query, target);
+    const bool banded = over_gpus && !kept_here;
     // One GPU: the backend (its stream, pinned staging and device buffer) stays for the next
     // pair of the same scheme; a database search aligns its large hits one after the other, and
     // making and freeing those per pair cost more than a small pair's fills. Freed here while
@@ -387,6 +396,7 @@ class fast_engine final : public engine {
       trace_scheme_ = scheme;
     }
     try {
+      trace_->spread_special_fills(over_gpus ? band_devices_ : std::vector<int>{});
       const auto t0 = std::chrono::steady_clock::now();
       trace_stats st;
       alignment aln = trace_alignment(query, target, *trace_, to, &st);

@@ -188,6 +188,11 @@ class trace_backend {
   virtual std::int32_t special_max(std::int64_t b) = 0;
   //! Frees the kept special rows.
   virtual void drop_special() = 0;
+  //! The special fills from now on in row bands over these devices (fast_bands.hpp), the rows
+  //! kept in the first one's memory, which must be the backend's own device; fewer than two
+  //! devices, another first one or one without peer access to it: one device. A backend of one
+  //! device (or none) ignores it.
+  virtual void spread_special_fills(const std::vector<int>& /*devices*/) {}
   //! What the kept special rows are of.
   const special_rows_of& special_kept() const { return kept_; }
 
@@ -292,8 +297,10 @@ std::unique_ptr<trace_backend> make_gpu_trace_backend(const cuda::device_context
 //! fill's bands do (fast_bands.hpp: peer access, else mapped host memory, or always host memory
 //! with through_host), so the bands run as a pipeline; each device keeps its own checkpoint rows
 //! (the edge row with the band above it), which checkpoint() reads where they are. Smaller
-//! crossing fills and the codes fills of the segments run on devices[0]. A device named twice
-//! (tests) runs its bands one after the other.
+//! crossing fills and the codes fills of the segments run on devices[0], as does a walk over
+//! special rows, whose fill runs in row bands over every device, each band writing its rows into
+//! devices[0]'s memory (peer access; without it, or with through_host, the fill runs on
+//! devices[0] alone). A device named twice (tests) runs its bands one after the other.
 std::unique_ptr<trace_backend> make_banded_trace_backend(const std::vector<int>& devices, const scoring_scheme& scheme,
                                                          double watchdog_seconds, trace_progress progress,
                                                          bool through_host = false);

@@ -13,6 +13,7 @@
 #include "cuda/common/cuda_check.cuh"
 #include "cuda/common/device_buffer.hpp"
 #include "cuda/common/launch.cuh"
+#include "cuda/engines/fast/fast_bands.hpp"
 #include "cuda/engines/fast/fast_dispatch.cuh"
 #include "cuda/engines/fast/fast_fill.hpp"
 #include "cuda/engines/fast/fast_handover.cuh"
@@ -308,10 +309,19 @@ class gpu_trace_backend final : public trace_backend {
       fo.special.row_max = special_.as<std::int32_t>(max_at);
       fo.special.every_rows = k;
     }
-    if (!fill_) fill_ = std::make_unique<fill_context>(dev_);
     // Every variant writes the rows (a 16-bit fill that overflowed is rerun at 32 bits, which
-    // writes them again), exact whenever its result is.
-    const fill_result r = fill_->fill(query, target, scheme_, fo);
+    // writes them again), exact whenever its result is; in bands over several GPUs, each band's
+    // rows go straight into this device's memory.
+    fill_result r;
+    if (spread_.size() >= 2 && kept > 0) {
+      band_layout layout;
+      layout.devices = spread_;
+      r = fill_bands(query, target, scheme_, fo, 0, layout);
+      dev_.make_current();
+    } else {
+      if (!fill_) fill_ = std::make_unique<fill_context>(dev_);
+      r = fill_->fill(query, target, scheme_, fo);
+    }
     special_n_ = n;
     special_max_at_ = max_at;
     kept_.query.assign(query.begin(), query.end());
@@ -319,6 +329,12 @@ class gpu_trace_backend final : public trace_backend {
     kept_.band_rows = k;
     kept_.best = r.best;
     return r.best;
+  }
+
+  void spread_special_fills(const std::vector<int>& devices) override {
+    spread_.clear();
+    if (devices.size() >= 2 && devices.front() == dev_.id() && bands_reach_first(devices)) spread_ = devices;
+    dev_.make_current();
   }
 
   void special_cells(std::int64_t b, std::int64_t c0, std::int64_t count, special_cell* out) override {
@@ -691,6 +707,7 @@ class gpu_trace_backend final : public trace_backend {
   std::int64_t special_n_ = 0;
   std::size_t special_max_at_ = 0;
   std::int64_t special_kept_rows_ = 0;  //!< rows kept by the last special fill
+  std::vector<int> spread_;             //!< devices of the special fills' bands (empty: this one alone)
   std::vector<std::int32_t> maxima_;    //!< their largest H, once read back
   double codes_kernel_s_ = 0;           //!< GPU time of the codes fills so far
   double codes_copy_s_ = 0;             //!< GPU time of their copies back (queued behind each fill)
@@ -806,9 +823,14 @@ class banded_trace_backend final : public trace_backend {
 
   void codes_fill(const trace_sub& sub) override { parts_[0]->codes_fill(sub); }
   std::uint8_t code_at(std::int64_t i, std::int64_t j) const override { return parts_[0]->code_at(i, j); }
-  //! Special rows: the first device's (the root fill's bands over the devices run only without them).
+  //! Special rows: kept on the first device (their fill in bands over every device, below).
   const scoring_scheme& scheme() const override { return parts_[0]->scheme(); }
+  //! The special fill in row bands over every device, its rows kept on the first (one device
+  //! where peer access is missing).
   best_cell special_fill(residue_span query, residue_span target, std::int64_t k, bool try16) override {
+    std::vector<int> devices;
+    for (const auto& p : parts_) devices.push_back(p->device_id());
+    parts_[0]->spread_special_fills(through_host_ ? std::vector<int>{} : devices);
     const best_cell best = parts_[0]->special_fill(query, target, k, try16);
     kept_ = parts_[0]->special_kept();
     return best;

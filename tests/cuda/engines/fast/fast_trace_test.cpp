@@ -405,6 +405,72 @@ TEST(FastTrace, EngineAlignsFromItsScorePassSpecialRows) {
   }
 }
 
+//! The special fill in row bands over two GPUs (the test's GPU named twice: two bands of one
+//! round each, the second writing its rows by "peer" access) keeps the rows and maxima of the
+//! fill on one GPU, byte for byte, for both fill variants.
+TEST(FastTrace, SpecialRowsFilledInBandsAreTheWholeFillsRows) {
+  SWAT_REQUIRE_DEVICE();
+  const auto schemes = test::schemes();
+  std::mt19937 rng(1128);
+  const swat::cuda::device_context dev = swat::test::test_device();
+  for (int k = 0; k < 4; ++k) {
+    const scoring_scheme& s = schemes[std::size_t(k) % 2];
+    const bool try16 = k >= 2;  // the packed fill keeps rows every 1024 rows (its strips)
+    const std::int64_t every = try16 ? 1024 : 512;
+    const auto q = test::random_residues(rng, 9000 + 700 * k, s);
+    const auto t = test::related_or_random(rng, q, 3000 + 500 * k, s);
+    auto whole = make_gpu_trace_backend(dev, s, 20.0, {});
+    auto bands = make_gpu_trace_backend(dev, s, 20.0, {});
+    bands->spread_special_fills({dev.id(), dev.id()});
+    const best_cell want = whole->special_fill(q, t, every, try16);
+    EXPECT_EQ(bands->special_fill(q, t, every, try16), want) << k;
+    const alignment ref = reference::align(q, t, s);
+    EXPECT_EQ(want, (best_cell{ref.score, ref.query_end, ref.target_end})) << k;
+    const std::int64_t rows = (std::int64_t(q.size()) - 1) / every, n = std::int64_t(t.size());
+    ASSERT_GT(rows, 2);
+    std::vector<special_cell> a(static_cast<std::size_t>(n)), b(static_cast<std::size_t>(n));
+    for (std::int64_t r = 0; r < rows; ++r) {
+      whole->special_cells(r, 1, n, a.data());
+      bands->special_cells(r, 1, n, b.data());
+      std::int64_t differ = 0;
+      for (std::int64_t c = 0; c < n; ++c)
+        differ += a[std::size_t(c)].h != b[std::size_t(c)].h || a[std::size_t(c)].f != b[std::size_t(c)].f;
+      EXPECT_EQ(differ, 0) << "pair " << k << ", special row " << r;
+      EXPECT_EQ(whole->special_max(r), bands->special_max(r)) << "pair " << k << ", special row " << r;
+    }
+  }
+}
+
+//! The search's pattern over two GPUs (the test's GPU named twice in --gpus): the score pass runs
+//! in bands of query rows cycled over them, every band writing its special rows into the first
+//! GPU's memory, and the alignment walks from those rows on the first GPU as on one (its stages
+//! name the bands walked), not from a root fill in bands.
+TEST(FastTrace, EngineOverTwoGpusAlignsFromItsBandedScorePassSpecialRows) {
+  SWAT_REQUIRE_DEVICE();
+  const auto schemes = test::schemes();
+  std::mt19937 rng(19);
+  cpu_engine cpu;
+  const int d = swat::test::test_device().id();
+  engine_options o;
+  o.gpu_id = d;
+  o.gpus = gpu_selection{false, 0, {d, d}};
+  auto eng = make_fast_engine(o);
+  for (int k = 0; k < 2; ++k) {
+    const scoring_scheme& s = schemes[std::size_t(k)];
+    const auto q = test::random_residues(rng, 72000, s);
+    const auto t = test::related_or_random(rng, q, 64000, s);
+    const best_cell best = eng->score_only(q, t, s);
+    const alignment want = cpu.align(q, t, s);
+    ASSERT_EQ(best.score, want.score) << s.matrix_name;
+    const alignment got = eng->align(residue_span(q).first(std::size_t(best.query_end)),
+                                     residue_span(t).first(std::size_t(best.target_end)), s);
+    EXPECT_EQ(got, want) << s.matrix_name;
+    bool walked = false;
+    for (const auto& [name, seconds] : eng->stage_seconds()) walked |= name.starts_with("pair tracebacks: bands ");
+    EXPECT_TRUE(walked) << s.matrix_name << ": the walk did not start from the score pass's special rows";
+  }
+}
+
 trace_backend& banded_backend(const scoring_scheme& s) {
   static std::unique_ptr<trace_backend> be;
   static int calls = 0;
@@ -434,14 +500,24 @@ TEST(FastTraceBands, MidSizeEqualTheCpuEngineAndTheOneDeviceBackend) {
     const auto t = test::related_or_random(rng, q, n, s);
     const alignment want = cpu.align(q, t, s);
     for (std::int64_t pref : {std::int64_t(256), std::int64_t(1024)}) {
-      trace_options o;
-      o.preferred_band_rows = pref;
-      o.budget_bytes = std::int64_t(1) << 31;
-      auto banded = make_banded_trace_backend({d, d, d}, s, 20.0, {}, k % 2 == 1);
-      trace_stats st;
-      const alignment got = trace_alignment(q, t, *banded, o, &st);
-      EXPECT_EQ(got, want) << "pair " << k << " m " << m << " n " << n << " K " << pref;
-      EXPECT_GE(m, 3 * st.root_band_rows) << "the root fill ran in three device bands";
+      for (const bool special : {false, true}) {  // the root fill in device bands; the special fill in bands
+        trace_options o;
+        o.preferred_band_rows = pref;
+        o.budget_bytes = std::int64_t(1) << 31;
+        o.special = special;
+        o.special_band_rows = 512;
+        auto banded = make_banded_trace_backend({d, d, d}, s, 20.0, {}, k % 2 == 1);
+        trace_stats st;
+        const alignment got = trace_alignment(q, t, *banded, o, &st);
+        EXPECT_EQ(got, want) << "pair " << k << " m " << m << " n " << n << " K " << pref
+                             << (special ? " (special rows)" : "");
+        if (special) {
+          EXPECT_EQ(st.special_rows_k, 512) << "pair " << k;
+        } else {
+          EXPECT_GT(st.root_band_rows, 0);
+          EXPECT_GE(m, 3 * st.root_band_rows) << "the root fill ran in three device bands";
+        }
+      }
     }
   }
   EXPECT_THROW(make_banded_trace_backend({}, schemes[0], 20.0, {}), std::invalid_argument);
