@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -44,13 +45,22 @@ double shared_scan_s(double work, int n, double join, double rate) {
 int plan_gpu_count(const search_size& size, int available, const cost_model& model) {
   if (available <= 1) return 1;
   const bool known = size.queries > 0 && size.targets > 0;
-  if (known && double(size.queries) * double(size.targets) < 64) return 1;
-  const double work = size.cells() / (size.protein ? model.gpu_protein_scan_cells_per_s : model.gpu_scan_cells_per_s);
   // Predicted seconds on 1 … available GPUs; the fewest GPUs within the model's margin of the
   // fastest count, and one GPU unless more are that much faster than one.
-  std::vector<double> seconds{work};
-  for (int n = 2; n <= available; ++n)
-    seconds.push_back(model.gpu_init_s * (n - 1) + shared_scan_s(work, n, model.gpu_context_s, model.multi_gpu_efficiency));
+  std::vector<double> seconds;
+  if (known && double(size.queries) * double(size.targets) < 64) {  // a few long pairs, each in bands over the GPUs
+    const double strips = double(size.query_residues) / double(size.queries) / model.long_pair_strip_rows;
+    for (int n = 1; n <= available; ++n) {
+      const double rate = model.gpu_long_pair_cells_per_s * n * std::min(1.0, strips / (n * model.long_pair_full_strips));
+      seconds.push_back((model.gpu_init_s + model.gpu_context_s) * (n - 1) + size.cells() / rate);
+    }
+  } else {
+    const double work = size.cells() / (size.protein ? model.gpu_protein_scan_cells_per_s : model.gpu_scan_cells_per_s);
+    seconds.push_back(work);
+    for (int n = 2; n <= available; ++n)
+      seconds.push_back(model.gpu_init_s * (n - 1) + shared_scan_s(work, n, model.gpu_context_s, model.multi_gpu_efficiency));
+  }
+  const double work = seconds.front();
   const double fastest = *std::min_element(seconds.begin(), seconds.end());
   if (fastest > model.multi_gpu_margin * work) return 1;
   int best = 1;
@@ -78,6 +88,32 @@ std::uint64_t estimated_residues(const std::string& path) {
   const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
   return std::uint64_t(double(bytes) * (gz ? 4.0 : 1.0) * 0.98);
 }
+
+namespace {
+
+//! Files whose first record is longer than the sample have their records counted up to this
+//! size (a genome or a few: ~10 ms for 256 MiB in the page cache); larger ones are estimated.
+constexpr std::uintmax_t count_records_max_bytes = std::uintmax_t(256) << 20;
+
+//! The FASTA records that begin in the rest of `in` (a '>' at a line's start; after_newline:
+//! the byte before it ended a line).
+std::uint64_t record_starts(std::istream& in, bool after_newline) {
+  std::vector<char> block(std::size_t(1) << 20);
+  std::uint64_t starts = 0;
+  while (in.read(block.data(), std::streamsize(block.size())) || in.gcount() > 0) {
+    const std::size_t got = std::size_t(in.gcount());
+    if (after_newline && block[0] == '>') ++starts;
+    const char* const end = block.data() + got;
+    for (const char* p = block.data(); (p = static_cast<const char*>(std::memchr(p, '\n', std::size_t(end - p))));) {
+      if (++p == end) break;
+      starts += *p == '>' ? 1 : 0;
+    }
+    after_newline = block[got - 1] == '\n';
+  }
+  return starts;
+}
+
+}  // namespace
 
 file_sample sample_sequences(const std::string& path) {
   file_sample out;
@@ -125,7 +161,9 @@ file_sample sample_sequences(const std::string& path) {
     out.records = std::max<std::uint64_t>(begun, 1);
   } else if (begun >= 2) {  // the whole records of the sample, scaled
     out.records = std::uint64_t(double(begun - 1) * double(bytes) / double(last_header));
-  } else {  // one record longer than the sample (a genome): others as long as four samples
+  } else if (bytes <= count_records_max_bytes) {  // one record longer than the sample (a genome): counted
+    out.records = record_starts(in, head.back() == '\n') + 1;
+  } else {  // … in a larger file: others as long as four samples
     out.records = std::max<std::uint64_t>(std::uint64_t(scale / 4), 1);
   }
   out.protein = letters > 0 && double(letters - nucleotides) > 0.1 * double(letters);

@@ -50,6 +50,15 @@ struct cost_model {
   double multi_gpu_efficiency = 0.89;
   //! More GPUs only where they are predicted at least this much faster (the model's error).
   double multi_gpu_margin = 0.9;
+  //! A few long pairs: the score pass of one pair on one GPU whose warps it fills (2.58-2.68e12
+  //! cells/s on one H200 for the 1.46 and 2.93 Mb pairs), one warp a strip of long_pair_strip_rows
+  //! query rows. Below long_pair_full_strips strips on a GPU its warps are too few to hide their
+  //! latency and the rate falls in proportion: the 1.46 Mb pair's 1,430 strips took 0.80 s on one
+  //! H200 and 0.725 s in bands over two (715 strips each), the 2.93 Mb pair's 2,860 strips 3.32
+  //! and 1.89 s (bench/results/multigpu_h100x2.csv, two H200).
+  double gpu_long_pair_cells_per_s = 2.6e12;
+  double long_pair_strip_rows = 1024;
+  double long_pair_full_strips = 1430;
 };
 
 //! The planner's prediction and choice.
@@ -74,10 +83,13 @@ device_plan plan_device(const search_size& size, unsigned threads, const cost_mo
 //! chunks over the GPUs, the others joining when their contexts have started (gpu_context_s each,
 //! one after the other), and every visible GPU lengthens CUDA's start (gpu_init_s): the count with the
 //! fewest GPUs predicted within multi_gpu_margin of the fastest count, and more than one only
-//! where that is at least multi_gpu_margin faster than one. A few long pairs
-//! (fewer than 64 pairs, record counts known) keep to one GPU: their fill in bands over GPUs is
-//! faster, but the special-row traceback runs on one GPU only, and the whole alignment was slower
-//! on two (2.33 s on one H200, 3.87 s on two: bench/results/multigpu_h200x4.csv).
+//! where that is at least multi_gpu_margin faster than one. A few long pairs (fewer than 64
+//! pairs, record counts known) are filled one after the other, each in bands of query rows over
+//! the GPUs (their special rows on the first, where the traceback walks): n GPUs fill a pair
+//! at n × min(1, strips / (n · long_pair_full_strips)) of one GPU's full rate, and each further
+//! GPU adds gpu_init_s + gpu_context_s to the start (a pair waits for every GPU); the same rule of
+//! the fastest count and the margin picks n (the 2.93 Mb pair: two GPUs; the 1.46 Mb pair, whose
+//! strips barely fill one GPU: one).
 int plan_gpu_count(const search_size& size, int available, const cost_model& model = {});
 
 //! The residues of a FASTA file estimated from its size in bytes (headers and line ends taken
@@ -86,8 +98,9 @@ std::uint64_t estimated_residues(const std::string& path);
 
 //! What the first 64 KiB of a FASTA or FASTQ file say of it.
 struct file_sample {
-  //! Records estimated (0: unknown): the sample's whole records scaled by the file's size; a
-  //! first record longer than the sample (a genome) counts the file as records of four samples.
+  //! Records estimated (0: unknown): the sample's whole records scaled by the file's size; where
+  //! the first record is longer than the sample (a genome), the file's records counted, or in a
+  //! file over 256 MiB taken as records of four samples each.
   std::uint64_t records = 0;
   bool protein = false;       //!< its sequence letters are more than 10 % other than nucleotide codes (IUPAC)
   //! Residues estimated: the sample's sequence letters scaled by the file's size (headers, such as

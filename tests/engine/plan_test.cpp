@@ -44,9 +44,17 @@ TEST(plan, the_gpu_count_follows_the_scan_length_and_the_gpus_start) {
   EXPECT_EQ(plan_gpu_count(x500, 2, model), 2);
   EXPECT_EQ(plan_gpu_count(x500, 4, model), 4);
   EXPECT_EQ(plan_gpu_count(x500, 1, model), 1);
-  // The same cells as one long pair: the pair engine, one GPU; unknown record counts: a scan.
-  EXPECT_EQ(plan_gpu_count({4'800'000, 4'800'000, 1, 1, 1}, 4, model), 1);
+  // The same cells as one long pair: filled in bands over as many GPUs as its strips fill
+  // (4,687 strips of 1,024 rows: three of four GPUs); unknown record counts: a scan.
+  EXPECT_EQ(plan_gpu_count({4'800'000, 4'800'000, 1, 1, 1}, 4, model), 3);
   EXPECT_GT(plan_gpu_count({4'800'000, 4'800'000, 0, 0, 1}, 4, model), 1);
+  // The 2.93 Mb pair (2,860 strips): two GPUs, also of four; the 1.46 Mb pair's 1,430 strips
+  // barely fill one GPU: one; both strands of a pair: the same count.
+  EXPECT_EQ(plan_gpu_count({2'930'000, 2'930'000, 1, 1, 1}, 4, model), 2);
+  EXPECT_EQ(plan_gpu_count({2'930'000, 2'930'000, 1, 1, 2}, 2, model), 2);
+  EXPECT_EQ(plan_gpu_count({1'460'000, 1'460'000, 1, 1, 2}, 4, model), 1);
+  // A gene against a genome (few strips): one GPU, however long the genome.
+  EXPECT_EQ(plan_gpu_count({9'000, 100'000'000, 1, 1, 2}, 4, model), 1);
   // The count grows with the scan: never fewer GPUs for a longer one.
   int last = 1;
   for (double scale = 0.01; scale <= 100; scale *= 1.5) {
@@ -122,11 +130,20 @@ TEST(plan, files_are_sampled_for_records_and_alphabet) {
   // The 1.46 Mb genome of the long pair: one record (a long pair, one GPU), not 22.
   const std::string kunkelii = std::string(SWAT_SHARED_DATA) + "/dna/spiroplasma_kunkelii_CP010899.1.fa";
   if (std::filesystem::exists(kunkelii)) {
-    EXPECT_LE(sample_sequences(kunkelii).records, 6u);
+    EXPECT_EQ(sample_sequences(kunkelii).records, 1u);
     const search_size pair{1'460'000, 1'460'000, sample_sequences(kunkelii).records, sample_sequences(kunkelii).records, 1};
     EXPECT_EQ(plan_gpu_count(pair, 2), 1);
   }
   EXPECT_EQ(sample_sequences((dir / "missing.fa").string()).records, 0u);
+  {  // a first record longer than the sample: the file's records counted ('>' at a line's start only)
+    std::ofstream out(dir / "genomes.fa");
+    out << ">g1\n";
+    for (int k = 0; k < 4000; ++k) out << std::string(60, "ACGT"[k % 4]) << "\n";
+    out << ">g2 a > inside\nACGT>\n>g3\n";
+    for (int k = 0; k < 40000; ++k) out << std::string(59, 'A') << (k % 3 == 0 ? ">" : "C") << "\n";
+    out << ">g4\nACGT";  // no line end at the end
+  }
+  EXPECT_EQ(sample_sequences((dir / "genomes.fa").string()).records, 4u);
   std::filesystem::remove_all(dir);
 }
 

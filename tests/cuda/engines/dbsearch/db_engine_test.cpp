@@ -422,6 +422,7 @@ TEST(DbEngine, GenesAgainstGenomesLongerThanTheScanTakesRunAsWindowsOfOneScan) {
 
   engine_options o;
   o.gpu_id = swat::test::test_device().id();
+  o.gpus = gpu_selection{false, 0, {o.gpu_id}};  // one GPU: several would take the windows instead (fast_engine)
   // Windows four overlaps wide (as if the tasks that fill the GPU were unknown), then as the
   // registered engine plans them for its GPU: fewer tasks than its SMs, so whole pairs filled at
   // once by the fast engine.
@@ -508,6 +509,7 @@ TEST(DbEngine, FewGenesAgainstGenomesAreFilledWholeAtOnce) {
   const std::vector<best_cell> want = test_support::cpu_cells(qs, ts, s);
   engine_options o;
   o.gpu_id = swat::test::test_device().id();
+  o.gpus = gpu_selection{false, 0, {o.gpu_id}};  // one GPU: several would take the windows instead (fast_engine)
   const scan_options so;
   auto db = with_windows(make_db_engine(fast::make_fast_engine(o), std::make_unique<cpu_engine>(0), so, o.gpu_id),
                          scan_window_limits(so));

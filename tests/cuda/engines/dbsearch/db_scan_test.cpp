@@ -447,7 +447,9 @@ TEST(DbScan, DatabasePackedIntoTheGpuInSlicesGivesTheSameCells) {
   EXPECT_TRUE(back == host) << "the columns packed into the GPU differ from pack_columns'";
   // A chunk past the first (its pairs' offsets count from the chunk's first column): what
   // pack_columns writes from that column.
-  const db_layout chunked = plan_database(ts, 1 << 17, std::size_t(3) << 20);
+  db_layout chunked;  // three chunks or more: the bytes of a chunk halved until there are
+  for (std::size_t bytes = std::size_t(3) << 20; bytes >= 4096 && chunked.chunks.size() < 3; bytes /= 2)
+    chunked = plan_database(ts, 1 << 17, bytes);
   ASSERT_GE(chunked.chunks.size(), 3u);
   std::vector<std::uint16_t> all(chunked.total_columns);
   pack_columns(chunked, ts, 7, all.data());
