@@ -9,7 +9,8 @@
 //                both strands, every alignment of each pair (--max-hsps 0);
 //   long_pair    S. kunkelii (1.46 Mb) against its mutated copy, plus strand, full alignment;
 //   long_pair_x2 the genome followed by its copy against the copy followed by the genome
-//                (2.93 Mb, one alignment along the whole pair; not in the default set).
+//                (2.93 Mb, one alignment along the whole pair; not in the default set);
+//   long_pair_x4 the same twice over (5.86 Mb; not in the default set).
 // CSV rows case,gpus,phase,seconds,commit,device,date (phases whole, scan, traceback; medians).
 // --gpus N lets the planner use fewer GPUs where more would not pay (the search's --timing says
 // which it used, printed once per count); --exact passes the list 0,…,N−1, which it must use.
@@ -77,7 +78,7 @@ int gpus_main(const std::vector<std::string>& args) {
   cxxopts::Options opts("swat-gpu bench gpus", "The same align command on 1, 2 or more GPUs of one machine");
   // clang-format off
   opts.add_options()
-    ("cases", "protein_x1,protein_x50,dna_db,long_pair (a comma-separated choice; also protein_x500, long_pair_x2)",
+    ("cases", "protein_x1,protein_x50,dna_db,long_pair (a comma-separated choice; also protein_x500, long_pair_x2, long_pair_x4)",
      cxxopts::value<std::string>()->default_value("protein_x1,protein_x50,dna_db,long_pair"))
     ("gpus", "GPU counts compared (--gpus N of align), a comma-separated list",
      cxxopts::value<std::string>()->default_value("1,2"))
@@ -143,20 +144,31 @@ int gpus_main(const std::vector<std::string>& args) {
     } else if (name == "long_pair") {
       cases.push_back({name, data + "/dna/spiroplasma_kunkelii_CP010899.1.fa",
                        data + "/dna/spiroplasma_kunkelii_CP010899.1_mutated_seed42.fa", {"--strand", "plus"}});
-    } else if (name == "long_pair_x2") {
-      // A pair twice as long, one alignment along it: the genome then its copy against the copy
-      // then the genome.
+    } else if (name == "long_pair_x2" || name == "long_pair_x4") {
+      // A pair two or four times as long, one alignment along it: the genome then its copy
+      // against the copy then the genome (twice over for x4).
+      const int times = name == "long_pair_x2" ? 1 : 2;
       const std::string genome = residues_of(data + "/dna/spiroplasma_kunkelii_CP010899.1.fa");
       const std::string copy = residues_of(data + "/dna/spiroplasma_kunkelii_CP010899.1_mutated_seed42.fa");
-      const std::string q = dir + "/genome_copy.fa", t = dir + "/copy_genome.fa";
-      std::ofstream(q) << ">genome_copy\n" << genome << copy << "\n";
-      std::ofstream(t) << ">copy_genome\n" << copy << genome << "\n";
-      if (residues_of(q).size() != genome.size() + copy.size() || residues_of(t).size() != genome.size() + copy.size())
+      const std::string q = dir + "/" + name + "_query.fa", t = dir + "/" + name + "_target.fa";
+      {
+        std::ofstream qo(q), to(t);
+        qo << ">genome_copy_x" << times << "\n";
+        to << ">copy_genome_x" << times << "\n";
+        for (int k = 0; k < times; ++k) {
+          qo << genome << copy;
+          to << copy << genome;
+        }
+        qo << "\n";
+        to << "\n";
+      }
+      const std::size_t length = std::size_t(times) * (genome.size() + copy.size());
+      if (residues_of(q).size() != length || residues_of(t).size() != length)
         throw runtime_failure("bench gpus: cannot write " + q + " and " + t);
       cases.push_back({name, q, t, {"--strand", "plus"}});
     } else {
       throw usage_error("--cases: unknown case '" + name +
-                        "' (valid: protein_x1, protein_x50, protein_x500, dna_db, long_pair, long_pair_x2)");
+                        "' (valid: protein_x1, protein_x50, protein_x500, dna_db, long_pair, long_pair_x2, long_pair_x4)");
     }
   }
   const std::string commit = r.count("commit") ? r["commit"].as<std::string>() : git_commit(SWAT_GPUS_SOURCE_DIR);
