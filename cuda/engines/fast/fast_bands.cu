@@ -69,11 +69,12 @@ fill_result run_bands(residue_span query, residue_span target, const scoring_sch
   const bool packed16 = variant == fill_variant::score16;
   const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
   const std::int64_t strips = (m + variant_strip_rows(variant) - 1) / variant_strip_rows(variant);
-  if (bands == 0) {  // bands of one round each, at least one per device (fast_bands.hpp)
+  if (bands == 0) {  // bands of at most one round each, as many on every device (fast_bands.hpp)
     const cuda::device_context first(where.devices.front());
     const int round = packed16 ? fill_round_warps<score16_policy>(first, scheme.size(), options.max_blocks)
                                : fill_round_warps<score_policy>(first, scheme.size(), options.max_blocks);
-    bands = int(std::max<std::int64_t>(std::int64_t(where.devices.size()), (strips + round - 1) / round));
+    const std::int64_t g = std::int64_t(where.devices.size()), rounds = (strips + round - 1) / round;
+    bands = int((rounds + g - 1) / g * g);
   }
   const int g_count = int(std::min<std::int64_t>(bands, strips));
   const std::size_t border_cell = packed16 ? 4 : 8;

@@ -37,10 +37,12 @@ struct band_layout {
 bool bands_reach_first(const std::vector<int>& devices);
 
 //! Fills query × target as `bands` bands (at most one per strip), or with bands = 0 as bands of
-//! one round of the fill's co-resident warps each (at least one per device). Several GPUs need
-//! the latter once a pair has more strips than one round: band g + 1 starts when band g's last
-//! strip runs, so a band of several rounds would keep the next GPU waiting for all but its last
-//! round, while bands of one round cycled over the devices keep every GPU filling at once; variants score32 and score16
+//! at most one round of the fill's co-resident warps each, as many on every device (the fewest
+//! such). Several GPUs need the latter once a pair has more strips than one round: band g + 1
+//! starts when band g's last strip runs, so a band of several rounds would keep the next GPU
+//! waiting for all but its last round, while bands of one round cycled over the devices keep
+//! every GPU filling at once; and a device with one band more than another would double its
+//! time (5.86 Mb on two H200: 3 bands, 8.6 s; bench/results/multigpu_h200x4.csv). Variants score32 and score16
 //! (a 16-bit overflow in any band reruns every band at 32 bits). Same result and errors as
 //! fill_context::fill (the grid-barrier and origins variants are refused); special rows
 //! (fill_options::special) are written by every band into the first device's memory, the same
