@@ -57,11 +57,13 @@ int fast_main(const std::vector<std::string>& args) {
        cxxopts::value<std::string>()->default_value("score16,score32,origins32"))
       ("barrier-columns", "columns between two grid barriers of the score16@MODE variants (each value a row)",
        cxxopts::value<std::string>()->default_value("64"))
-      ("bands", "also each score16/score32 variant cut into this many bands of query rows on this GPU "
-       "(fast_bands.hpp: the multi-GPU hand-over, bands one after the other; 0: bands of one round of "
-       "co-resident warps each, as on several GPUs), comma-separated",
+      ("bands", "also each score16/score32 variant cut into this many bands of query rows on this GPU, one "
+       "after the other, or cycled over --devices (fast_bands.hpp: the multi-GPU hand-over; 0: bands of at most "
+       "one round of co-resident warps each, as many on every GPU), comma-separated",
        cxxopts::value<std::string>()->default_value(""))
       ("through-host", "the --bands variants hand their border rows over through mapped host memory too")
+      ("devices", "the --bands variants' bands cycled over these GPUs (comma-separated ids; default: this GPU)",
+       cxxopts::value<std::string>()->default_value(""))
       ("max-blocks", "also each variant with its grid capped at these block counts (fewer warps in flight), "
        "comma-separated", cxxopts::value<std::string>()->default_value(""))
       ("reverse-target", "read the target backwards: an unrelated sequence of the same composition whose "
@@ -145,6 +147,14 @@ int fast_main(const std::vector<std::string>& args) {
         variants.push_back(v);
       }
   }
+  std::vector<int> band_devices{dev.id()};
+  if (!r["devices"].as<std::string>().empty()) {
+    band_devices.clear();
+    for (long long d : cli::integer_list("--devices", r["devices"].as<std::string>(), 0, 1023)) {
+      if (d >= cuda::device_count()) throw usage_error("bench fast: --devices: no GPU " + std::to_string(d));
+      band_devices.push_back(int(d));
+    }
+  }
   fast::fill_context ctx(dev);
   std::printf("%-18s %9s %9s %10s %9s %9s %6s %s\n", "variant", "m", "n", "seconds", "GCUPS", "score", "wait%",
               "ran");
@@ -158,7 +168,7 @@ int fast_main(const std::vector<std::string>& args) {
       const double cells = double(m) * double(n);
       const int reps = cells > 2.5e11 ? 1 : reps_option;
       fast::band_layout layout;
-      layout.devices = {dev.id()};
+      layout.devices = band_devices;
       layout.through_host = bv.through_host;
       const auto run = [&] { return bv.bands >= 0 ? fast::fill_bands(q, t, scheme, o, bv.bands, layout) : ctx.fill(q, t, scheme, o); };
       fill_result res = run();  // warm-up
@@ -167,9 +177,14 @@ int fast_main(const std::vector<std::string>& args) {
         res = run();
         times.push_back(res.kernel_seconds);
       }
-      if (bv.bands >= 0)
-        std::printf("  (%s: %lld bytes of border rows handed over, %d through host memory)\n", vname.c_str(),
-                    (long long)res.handover_bytes, res.handovers_through_host);
+      if (bv.bands >= 0) {
+        std::string waits;
+        for (const double w : res.band_wait_shares) waits += (waits.empty() ? "" : " ") + std::to_string(int(100 * w + 0.5)) + "%";
+        std::printf("  (%s: %lld bytes of border rows handed over, %.2f GB/s over the fill, %d through host memory; "
+                    "flag waits by band: %s)\n",
+                    vname.c_str(), (long long)res.handover_bytes, double(res.handover_bytes) / median(times) / 1e9,
+                    res.handovers_through_host, waits.c_str());
+      }
       const double sec = median(times);
       const double gcups = cells / sec / 1e9;
       std::printf("%-18s %9zu %9zu %10.5f %9.1f %9d %6.1f %s\n", vname.c_str(), m, n, sec, gcups, res.best.score,

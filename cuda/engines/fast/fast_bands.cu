@@ -141,15 +141,26 @@ fill_result run_bands(residue_span query, residue_span target, const scoring_sch
 
   res.strips = int(strips);
   res.ran = variant;
+  std::vector<int> blocks(band.size(), 0);
   const auto t0 = std::chrono::steady_clock::now();
   for (const band_buffers& b : band) {
     cuda::device_context dev(b.device);
     cudaStream_t st = streams.on(key_of(int(&b - band.data())), b.device);
-    res.blocks += packed16 ? launch_fill<score16_policy>(dev, b.pb, options.max_blocks, st)
-                           : launch_fill<score_policy>(dev, b.pb, options.max_blocks, st);
+    int& launched = blocks[std::size_t(&b - band.data())];
+    launched = packed16 ? launch_fill<score16_policy>(dev, b.pb, options.max_blocks, st)
+                        : launch_fill<score_policy>(dev, b.pb, options.max_blocks, st);
+    res.blocks += launched;
   }
   streams.synchronize();
   res.kernel_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  for (std::size_t g = 0; g < band.size(); ++g) {  // each band's flag waits over its warps' time in the fill
+    SWAT_CUDA_CHECK(cudaSetDevice(band[g].device));
+    unsigned long long waited = 0;
+    SWAT_CUDA_CHECK(cudaMemcpy(&waited, band[g].pb.d_wait_cycles, 8, cudaMemcpyDeviceToHost));
+    const double warp_seconds = double(blocks[g]) * score_policy::warps_per_block * res.kernel_seconds;
+    const double hz = double(cuda::device_context(band[g].device).clock_khz()) * 1e3;
+    res.band_wait_shares.push_back(warp_seconds > 0 && hz > 0 ? double(waited) / hz / warp_seconds : 0);
+  }
   std::vector<strip_best> bests(static_cast<std::size_t>(strips));
   std::int32_t error = 0;
   for (const band_buffers& b : band) {  // each band's bests of its own strips; the first error in band order

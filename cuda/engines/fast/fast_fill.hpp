@@ -80,6 +80,9 @@ struct fill_result {
   //! hand-overs that went through mapped host memory.
   std::int64_t handover_bytes = 0;
   int handovers_through_host = 0;
+  //! Banded fills: each band's share of its warps' time spent waiting on ready flags, the
+  //! pipeline's fill at its start included (clock64 cycles at the band's device's nominal clock).
+  std::vector<double> band_wait_shares;
 };
 
 //! Rows per strip of a variant.
