@@ -327,11 +327,13 @@ TEST(cli_serve_gpu, a_gpu_server_answers_as_the_one_shot_gpu_command) {
   const protein_inputs p(dir);
   for (const auto& [query, db] : {std::pair{p.query, p.db}, std::pair{dna_query, dna_db}}) {
     const std::string socket = socket_in(dir);
-    serve_process server(binary, {db, "--socket", socket, "--device", "gpu"}, dir / "server.err");
+    // One GPU on both sides: a server keeps every GPU it is given, where the one-shot command's
+    // planner keeps a small search on one, and SAM's @PG line names the GPUs.
+    serve_process server(binary, {db, "--socket", socket, "--device", "gpu", "--gpus", "1"}, dir / "server.err");
     ASSERT_TRUE(server.ready(120)) << server.stderr_text();
     for (const std::string fmt : {"blast6", "7 std score", "sam", "json", "pair"}) {
       const std::string opts = " --outfmt '" + fmt + "'";
-      const auto one = run_shell(binary + " align " + query + " " + db + opts + " --device gpu", dir);
+      const auto one = run_shell(binary + " align " + query + " " + db + opts + " --device gpu --gpus 1", dir);
       const auto two = run_shell(binary + " align " + query + " --server " + socket + opts, dir);
       ASSERT_EQ(two.exit_code, 0) << two.err;
       EXPECT_EQ(one.out, two.out) << fmt;
