@@ -55,7 +55,7 @@ struct cost_model {
   //! query rows. Below long_pair_full_strips strips on a GPU its warps are too few to hide their
   //! latency and the rate falls in proportion: the 1.46 Mb pair's 1,430 strips took 0.80 s on one
   //! H200 and 0.725 s in bands over two (715 strips each), the 2.93 Mb pair's 2,860 strips 3.32
-  //! and 1.89 s (bench/results/multigpu_h100x2.csv, two H200).
+  //! and 1.89 s (bench/results/multigpu_h200x2.csv).
   double gpu_long_pair_cells_per_s = 2.6e12;
   double long_pair_strip_rows = 1024;
   double long_pair_full_strips = 1430;
