@@ -106,10 +106,13 @@ class fast_engine final : public engine {
                                std::int64_t(query.size()) <= (1ll << 31) - 1024;
     // Several GPUs (--gpus): a long pair's query rows in bands of one round of strips cycled over
     // the GPUs, each band handing its last row to the next (fast_bands.hpp), its special rows
-    // written into the first GPU's memory when they fit there.
+    // written into the first GPU's memory when they fit there. Under --max-gpu-mem the special
+    // rows are filled on one GPU (the bands' own buffers would come on top of the cap's budget).
     if (in_bands(query.size(), target.size())) {
       if (keeps_special)
-        if (const std::optional<best_cell> best = special_score(query, target, scheme, try16, true)) return *best;
+        if (const std::optional<best_cell> best =
+                special_score(query, target, scheme, try16, options_.max_gpu_mem_bytes == 0))
+          return *best;
       band_layout layout;
       layout.devices = band_devices_;
       return fill_bands(query, target, scheme, fo, 0, layout).best;  // bands of one round, cycled over the GPUs
@@ -388,7 +391,8 @@ class fast_engine final : public engine {
     // under --max-gpu-mem) is given back first, so the cap holds.
     if (trace_ && trace_->held_bytes() > to.budget_bytes) trace_.reset();
     if (banded) {
-      auto backend = make_banded_trace_backend(band_devices_, scheme, fill_options{}.watchdog_seconds, progress_);
+      auto backend = make_banded_trace_backend(band_devices_, scheme, fill_options{}.watchdog_seconds, progress_,
+                                               false, options_.max_gpu_mem_bytes == 0);
       return trace_alignment(query, target, *backend, to, nullptr);
     }
     if (!trace_) {
@@ -396,7 +400,7 @@ class fast_engine final : public engine {
       trace_scheme_ = scheme;
     }
     try {
-      trace_->spread_special_fills(over_gpus ? band_devices_ : std::vector<int>{});
+      trace_->spread_special_fills(over_gpus && options_.max_gpu_mem_bytes == 0 ? band_devices_ : std::vector<int>{});
       const auto t0 = std::chrono::steady_clock::now();
       trace_stats st;
       alignment aln = trace_alignment(query, target, *trace_, to, &st);

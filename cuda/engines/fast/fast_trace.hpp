@@ -299,10 +299,12 @@ std::unique_ptr<trace_backend> make_gpu_trace_backend(const cuda::device_context
 //! (the edge row with the band above it), which checkpoint() reads where they are. Smaller
 //! crossing fills and the codes fills of the segments run on devices[0], as does a walk over
 //! special rows, whose fill runs in row bands over every device, each band writing its rows into
-//! devices[0]'s memory (peer access; without it, or with through_host, the fill runs on
-//! devices[0] alone). A device named twice (tests) runs its bands one after the other.
+//! devices[0]'s memory (peer access; without it, with through_host or without spread_special,
+//! the fill runs on devices[0] alone: the bands' own buffers on devices[0] are not in the walk's
+//! budget, so a --max-gpu-mem cap fills them on one device). A device named twice (tests) runs
+//! its bands one after the other.
 std::unique_ptr<trace_backend> make_banded_trace_backend(const std::vector<int>& devices, const scoring_scheme& scheme,
                                                          double watchdog_seconds, trace_progress progress,
-                                                         bool through_host = false);
+                                                         bool through_host = false, bool spread_special = true);
 
 }  // namespace swat::fast

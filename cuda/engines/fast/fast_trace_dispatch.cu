@@ -718,8 +718,8 @@ class gpu_trace_backend final : public trace_backend {
 class banded_trace_backend final : public trace_backend {
  public:
   banded_trace_backend(const std::vector<int>& devices, const scoring_scheme& s, double watchdog,
-                       trace_progress progress, bool through_host)
-      : through_host_(through_host) {
+                       trace_progress progress, bool through_host, bool spread_special)
+      : through_host_(through_host), spread_special_(spread_special) {
     for (std::size_t d = 0; d < devices.size(); ++d)  // the first band's fill shows the progress
       parts_.push_back(std::make_unique<gpu_trace_backend>(cuda::device_context(devices[d]), s, watchdog,
                                                            d == 0 ? progress : trace_progress{}));
@@ -830,7 +830,7 @@ class banded_trace_backend final : public trace_backend {
   best_cell special_fill(residue_span query, residue_span target, std::int64_t k, bool try16) override {
     std::vector<int> devices;
     for (const auto& p : parts_) devices.push_back(p->device_id());
-    parts_[0]->spread_special_fills(through_host_ ? std::vector<int>{} : devices);
+    parts_[0]->spread_special_fills(through_host_ || !spread_special_ ? std::vector<int>{} : devices);
     const best_cell best = parts_[0]->special_fill(query, target, k, try16);
     kept_ = parts_[0]->special_kept();
     return best;
@@ -852,6 +852,7 @@ class banded_trace_backend final : public trace_backend {
  private:
   std::vector<std::unique_ptr<gpu_trace_backend>> parts_;
   bool through_host_ = false;
+  bool spread_special_ = true;  //!< the special fill in bands over every device
   std::vector<std::int64_t> rows_;  //!< device band edges of the last crossing fill (empty: one device)
   std::int64_t band_rows_ = 0;
   std::vector<std::unique_ptr<host_handover>> staged_;  //!< hand-over rows through host memory
@@ -862,9 +863,10 @@ class banded_trace_backend final : public trace_backend {
 
 std::unique_ptr<trace_backend> make_banded_trace_backend(const std::vector<int>& devices, const scoring_scheme& scheme,
                                                          double watchdog_seconds, trace_progress progress,
-                                                         bool through_host) {
+                                                         bool through_host, bool spread_special) {
   if (devices.empty()) throw std::invalid_argument("sw_fast trace: a banded traceback needs a device");
-  return std::make_unique<banded_trace_backend>(devices, scheme, watchdog_seconds, progress, through_host);
+  return std::make_unique<banded_trace_backend>(devices, scheme, watchdog_seconds, progress, through_host,
+                                                spread_special);
 }
 
 std::unique_ptr<trace_backend> make_gpu_trace_backend(const cuda::device_context& dev, const scoring_scheme& scheme,
