@@ -153,8 +153,8 @@ int gpus_main(const std::vector<std::string>& args) {
       const std::string q = dir + "/" + name + "_query.fa", t = dir + "/" + name + "_target.fa";
       {
         std::ofstream qo(q), to(t);
-        qo << ">genome_copy_x" << times << "\n";
-        to << ">copy_genome_x" << times << "\n";
+        qo << ">" << name << "_genome_copy\n";
+        to << ">" << name << "_copy_genome\n";
         for (int k = 0; k < times; ++k) {
           qo << genome << copy;
           to << copy << genome;

@@ -48,8 +48,13 @@ int plan_gpu_count(const search_size& size, int available, const cost_model& mod
   // Predicted seconds on 1 … available GPUs; the fewest GPUs within the model's margin of the
   // fastest count, and one GPU unless more are that much faster than one.
   std::vector<double> seconds;
-  if (known && double(size.queries) * double(size.targets) < 64) {  // a few long pairs, each in bands over the GPUs
-    const double strips = double(size.query_residues) / double(size.queries) / model.long_pair_strip_rows;
+  if (known && double(size.queries) * double(size.targets) < 64) {  // a few pairs
+    // Long × long pairs are filled in bands over the GPUs; a tall, narrow pair (a gene against a
+    // genome, either way round) is cut into windows of its long side: one GPU, as before.
+    const double rows = double(size.query_residues) / double(size.queries);
+    const double columns = double(size.target_residues) / double(size.targets);
+    if (rows > model.long_pair_max_ratio * columns || columns > model.long_pair_max_ratio * rows) return 1;
+    const double strips = rows / model.long_pair_strip_rows;
     for (int n = 1; n <= available; ++n) {
       const double rate = model.gpu_long_pair_cells_per_s * n * std::min(1.0, strips / (n * model.long_pair_full_strips));
       seconds.push_back((model.gpu_init_s + model.gpu_context_s) * (n - 1) + size.cells() / rate);
@@ -92,8 +97,9 @@ std::uint64_t estimated_residues(const std::string& path) {
 namespace {
 
 //! Files whose first record is longer than the sample have their records counted up to this
-//! size (a genome or a few: ~10 ms for 256 MiB in the page cache); larger ones are estimated.
-constexpr std::uintmax_t count_records_max_bytes = std::uintmax_t(256) << 20;
+//! size (a genome or a few: ~10-20 ms in the page cache; it runs before CUDA's start, which
+//! waits for the planner's GPU count); larger ones are estimated.
+constexpr std::uintmax_t count_records_max_bytes = std::uintmax_t(64) << 20;
 
 //! The FASTA records that begin in the rest of `in` (a '>' at a line's start; after_newline:
 //! the byte before it ended a line).
@@ -162,7 +168,7 @@ file_sample sample_sequences(const std::string& path) {
   } else if (begun >= 2) {  // the whole records of the sample, scaled
     out.records = std::uint64_t(double(begun - 1) * double(bytes) / double(last_header));
   } else if (bytes <= count_records_max_bytes) {  // one record longer than the sample (a genome): counted
-    out.records = record_starts(in, head.back() == '\n') + 1;
+    out.records = std::max<std::uint64_t>(begun + record_starts(in, head.back() == '\n'), 1);
   } else {  // … in a larger file: others as long as four samples
     out.records = std::max<std::uint64_t>(std::uint64_t(scale / 4), 1);
   }

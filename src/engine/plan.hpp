@@ -57,8 +57,11 @@ struct cost_model {
   //! H200 and 0.725 s in bands over two (715 strips each), the 2.93 Mb pair's 2,860 strips 3.32
   //! and 1.89 s (bench/results/multigpu_h200x2.csv).
   double gpu_long_pair_cells_per_s = 2.6e12;
-  double long_pair_strip_rows = 1024;
-  double long_pair_full_strips = 1430;
+  double long_pair_strip_rows = 1024;   //!< query rows of one strip (one warp) of that fill
+  double long_pair_full_strips = 1430;  //!< strips that fill one GPU's warps (H100, H200: 132 SMs)
+  //! A pair whose one side is this many times the other's length is tall and narrow: cut into
+  //! windows of its long side (engine/windows.hpp), not filled in bands over GPUs.
+  double long_pair_max_ratio = 8;
 };
 
 //! The planner's prediction and choice.
@@ -83,9 +86,10 @@ device_plan plan_device(const search_size& size, unsigned threads, const cost_mo
 //! chunks over the GPUs, the others joining when their contexts have started (gpu_context_s each,
 //! one after the other), and every visible GPU lengthens CUDA's start (gpu_init_s): the count with the
 //! fewest GPUs predicted within multi_gpu_margin of the fastest count, and more than one only
-//! where that is at least multi_gpu_margin faster than one. A few long pairs (fewer than 64
-//! pairs, record counts known) are filled one after the other, each in bands of query rows over
-//! the GPUs (their special rows on the first, where the traceback walks): n GPUs fill a pair
+//! where that is at least multi_gpu_margin faster than one. A few long × long pairs (fewer than
+//! 64 pairs, record counts known; tall, narrow ones keep to one GPU) are filled one after the
+//! other, each in bands of query rows over the GPUs (their special rows on the first, where the
+//! traceback walks; the model assumes peer access between the GPUs): n GPUs fill a pair
 //! at n × min(1, strips / (n · long_pair_full_strips)) of one GPU's full rate, and each further
 //! GPU adds gpu_init_s + gpu_context_s to the start (a pair waits for every GPU); the same rule of
 //! the fastest count and the margin picks n (the 2.93 Mb pair: two GPUs; the 1.46 Mb pair, whose
@@ -100,7 +104,7 @@ std::uint64_t estimated_residues(const std::string& path);
 struct file_sample {
   //! Records estimated (0: unknown): the sample's whole records scaled by the file's size; where
   //! the first record is longer than the sample (a genome), the file's records counted, or in a
-  //! file over 256 MiB taken as records of four samples each.
+  //! file over 64 MiB taken as records of four samples each.
   std::uint64_t records = 0;
   bool protein = false;       //!< its sequence letters are more than 10 % other than nucleotide codes (IUPAC)
   //! Residues estimated: the sample's sequence letters scaled by the file's size (headers, such as

@@ -53,8 +53,9 @@ TEST(plan, the_gpu_count_follows_the_scan_length_and_the_gpus_start) {
   EXPECT_EQ(plan_gpu_count({2'930'000, 2'930'000, 1, 1, 1}, 4, model), 2);
   EXPECT_EQ(plan_gpu_count({2'930'000, 2'930'000, 1, 1, 2}, 2, model), 2);
   EXPECT_EQ(plan_gpu_count({1'460'000, 1'460'000, 1, 1, 2}, 4, model), 1);
-  // A gene against a genome (few strips): one GPU, however long the genome.
+  // A gene against a genome, either way round (tall, narrow: windows): one GPU.
   EXPECT_EQ(plan_gpu_count({9'000, 100'000'000, 1, 1, 2}, 4, model), 1);
+  EXPECT_EQ(plan_gpu_count({200'000'000, 9'000, 1, 1, 2}, 4, model), 1);
   // The count grows with the scan: never fewer GPUs for a longer one.
   int last = 1;
   for (double scale = 0.01; scale <= 100; scale *= 1.5) {

@@ -106,13 +106,11 @@ class fast_engine final : public engine {
                                std::int64_t(query.size()) <= (1ll << 31) - 1024;
     // Several GPUs (--gpus): a long pair's query rows in bands of one round of strips cycled over
     // the GPUs, each band handing its last row to the next (fast_bands.hpp), its special rows
-    // written into the first GPU's memory when they fit there. Under --max-gpu-mem the special
-    // rows are filled on one GPU (the bands' own buffers would come on top of the cap's budget).
+    // written into the first GPU's memory when they fit there and the bands can write them
+    // (spreads_special); else the bands keep no special rows.
     if (in_bands(query.size(), target.size())) {
-      if (keeps_special)
-        if (const std::optional<best_cell> best =
-                special_score(query, target, scheme, try16, options_.max_gpu_mem_bytes == 0))
-          return *best;
+      if (keeps_special && spreads_special())
+        if (const std::optional<best_cell> best = special_score(query, target, scheme, try16, true)) return *best;
       band_layout layout;
       layout.devices = band_devices_;
       return fill_bands(query, target, scheme, fo, 0, layout).best;  // bands of one round, cycled over the GPUs
@@ -313,6 +311,18 @@ class fast_engine final : public engine {
   static std::int64_t batch_lag() { return 96 + score16_last_row_lag(); }
   static std::int64_t batch_strip_rows() { return variant_strip_rows(fill_variant::score16); }
 
+  //! Whether a long pair's special rows can be filled in bands over band_devices_: the first is
+  //! dev_ (where the rows and the walk are), every one reaches its memory (peer access), and no
+  //! --max-gpu-mem cap (the bands' own buffers on dev_ are outside the rows' budget).
+  bool spreads_special() {
+    if (!spreads_special_)
+      spreads_special_ = !band_devices_.empty() && band_devices_.front() == dev_.id() &&
+                         options_.max_gpu_mem_bytes == 0 && bands_reach_first(band_devices_);
+    dev_.make_current();
+    return *spreads_special_;
+  }
+  std::optional<bool> spreads_special_;
+
   //! Whether score_only fills the pair in row bands over several GPUs (--gpus).
   bool in_bands(std::size_t query, std::size_t target) const {
     const double bands = double(band_devices_.size());
@@ -356,8 +366,14 @@ class fast_engine final : public engine {
     }
     try {
       trace_->spread_special_fills(spread ? band_devices_ : std::vector<int>{});
-      return trace_->special_fill(query, target, k, try16);
+      const auto t0 = std::chrono::steady_clock::now();
+      const best_cell best = trace_->special_fill(query, target, k, try16);
+      if (trace_->special_kept().fill_bands > 0)
+        add_stage("long pairs' score passes in bands over GPUs " + device_list_text(band_devices_),
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      return best;
     } catch (...) {
+      dev_.make_current();  // the bands may have left another GPU current
       trace_.reset();
       throw;
     }
@@ -400,7 +416,7 @@ class fast_engine final : public engine {
       trace_scheme_ = scheme;
     }
     try {
-      trace_->spread_special_fills(over_gpus && options_.max_gpu_mem_bytes == 0 ? band_devices_ : std::vector<int>{});
+      trace_->spread_special_fills(over_gpus && spreads_special() ? band_devices_ : std::vector<int>{});
       const auto t0 = std::chrono::steady_clock::now();
       trace_stats st;
       alignment aln = trace_alignment(query, target, *trace_, to, &st);

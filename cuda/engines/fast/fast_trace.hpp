@@ -115,6 +115,7 @@ struct special_rows_of {
   std::vector<std::uint8_t> query, target;  //!< the pair filled (copies: reuse compares contents)
   std::int64_t band_rows = 0;               //!< K
   best_cell best;                           //!< its best cell (tie rule)
+  int fill_bands = 0;                       //!< bands of query rows the fill ran in over several GPUs (0: one fill)
 };
 
 //! Result of a crossing fill.
@@ -190,8 +191,8 @@ class trace_backend {
   virtual void drop_special() = 0;
   //! The special fills from now on in row bands over these devices (fast_bands.hpp), the rows
   //! kept in the first one's memory, which must be the backend's own device; fewer than two
-  //! devices, another first one or one without peer access to it: one device. A backend of one
-  //! device (or none) ignores it.
+  //! devices, another first one or one without peer access to it: one device (special_kept()
+  //! says which ran). The CPU model ignores it.
   virtual void spread_special_fills(const std::vector<int>& /*devices*/) {}
   //! What the kept special rows are of.
   const special_rows_of& special_kept() const { return kept_; }

@@ -328,6 +328,7 @@ class gpu_trace_backend final : public trace_backend {
     kept_.target.assign(target.begin(), target.end());
     kept_.band_rows = k;
     kept_.best = r.best;
+    kept_.fill_bands = int(r.band_wait_shares.size());
     return r.best;
   }
 

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda/engines/fast/fast_bands.hpp"
 #include "cuda/engines/fast/fast_engine.hpp"
 #include "cuda/engines/fast/fast_trace.hpp"
 #include "engine/cpu_engine.hpp"
@@ -421,10 +422,12 @@ TEST(FastTrace, SpecialRowsFilledInBandsAreTheWholeFillsRows) {
     const auto t = test::related_or_random(rng, q, 3000 + 500 * k, s);
     auto whole = make_gpu_trace_backend(dev, s, 20.0, {});
     auto bands = make_gpu_trace_backend(dev, s, 20.0, {});
-    const bool two = k % 2 == 1 && dev.id() == 0 && swat::cuda::device_count() >= 2;
+    const bool two = k % 2 == 1 && dev.id() == 0 && swat::cuda::device_count() >= 2 && bands_reach_first({0, 1});
     bands->spread_special_fills({dev.id(), two ? 1 : dev.id()});
     const best_cell want = whole->special_fill(q, t, every, try16);
     EXPECT_EQ(bands->special_fill(q, t, every, try16), want) << k;
+    EXPECT_GE(bands->special_kept().fill_bands, 2) << k << ": the fill did not run in bands";
+    EXPECT_EQ(whole->special_kept().fill_bands, 0) << k;
     const alignment ref = reference::align(q, t, s);
     EXPECT_EQ(want, (best_cell{ref.score, ref.query_end, ref.target_end})) << k;
     const std::int64_t rows = (std::int64_t(q.size()) - 1) / every, n = std::int64_t(t.size());
@@ -466,8 +469,12 @@ TEST(FastTrace, EngineOverTwoGpusAlignsFromItsBandedScorePassSpecialRows) {
     const alignment got = eng->align(residue_span(q).first(std::size_t(best.query_end)),
                                      residue_span(t).first(std::size_t(best.target_end)), s);
     EXPECT_EQ(got, want) << s.matrix_name;
-    bool walked = false;
-    for (const auto& [name, seconds] : eng->stage_seconds()) walked |= name.starts_with("pair tracebacks: bands ");
+    bool walked = false, banded = false;
+    for (const auto& [name, seconds] : eng->stage_seconds()) {
+      walked |= name.starts_with("pair tracebacks: bands ");
+      banded |= name.starts_with("long pairs' score passes in bands over GPUs ");
+    }
+    EXPECT_TRUE(banded) << s.matrix_name << ": the score pass did not run in bands";
     EXPECT_TRUE(walked) << s.matrix_name << ": the walk did not start from the score pass's special rows";
   }
 }
