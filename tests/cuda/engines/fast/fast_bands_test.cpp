@@ -16,8 +16,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <random>
+#include <vector>
 
+#include <cuda_runtime.h>
+
+#include "cuda/common/device_buffer.hpp"
 #include "cuda/engines/fast/fast_bands.hpp"
+#include "cuda/engines/fast/fast_trace_types.hpp"
 #include "cuda/engines/fast/fast_test_util.hpp"
 #include "io/fasta.hpp"
 #include "reference/reference.hpp"
@@ -144,6 +149,49 @@ TEST(FastBands, BandsOfOneRoundCycleOverTheDevices) {
     const residue_span short_q = residue_span(q).first(3000);
     EXPECT_EQ(fill_bands(short_q, t, s, wide, 0, layout).handover_bytes, 0);
   }
+}
+
+//! Special rows (fill_options::special) written by bands into the first device's memory after a
+//! 16-bit overflow in one band: every band reruns at 32 bits and writes the rows again, which
+//! then equal, byte for byte, those of the whole fill (also rerun), maxima included.
+TEST(FastBands, SpecialRowsOfBandsSurviveTheOverflowRerun) {
+  SWAT_REQUIRE_DEVICE();
+  const scoring_scheme s = scoring::make_dna_scheme(2, -3, 5, 2);
+  std::mt19937 rng(1128);
+  const int dev = swat::test::test_device().id();
+  fill_context whole(swat::test::test_device());
+  int checked = 0;
+  for (int k = 0; k < 6 && checked < 3; ++k) {
+    const auto q = test::random_residues(rng, 6000, s);
+    const auto t = test::related_or_random(rng, q, 1500, s);
+    const best_cell want = cell_of(reference::align(q, t, s));
+    if (want.score < 2) continue;
+    ++checked;
+    const std::int64_t every = 1024, rows = (std::int64_t(q.size()) - 1) / every, n = std::int64_t(t.size());
+    const std::size_t row_bytes = std::size_t(rows * n) * sizeof(special_cell);
+    std::vector<std::vector<std::uint8_t>> got;
+    for (int run = 0; run < 2; ++run) {  // the whole fill, then 3 bands over "two GPUs"
+      swat::cuda::device_buffer memory;
+      memory.reserve(row_bytes + 256 + std::size_t(rows) * 4);
+      fill_options o = variant_options(fill_variant::score16, want.score - 1);  // the 16-bit fill overflows
+      o.special.rows = memory.as<special_cell>(0);
+      o.special.row_max = memory.as<std::int32_t>(row_bytes + 256);
+      o.special.every_rows = every;
+      band_layout layout;
+      layout.devices = {dev, dev};
+      const fill_result r = run == 0 ? whole.fill(q, t, s, o) : fill_bands(q, t, s, o, 3, layout);
+      EXPECT_TRUE(r.overflowed) << k;
+      EXPECT_EQ(r.best, want) << k;
+      std::vector<std::uint8_t> bytes(row_bytes + std::size_t(rows) * 4);
+      ASSERT_EQ(cudaMemcpy(bytes.data(), memory.as<void>(), row_bytes, cudaMemcpyDeviceToHost), cudaSuccess);
+      ASSERT_EQ(cudaMemcpy(bytes.data() + row_bytes, memory.as<void>(row_bytes + 256), std::size_t(rows) * 4,
+                           cudaMemcpyDeviceToHost),
+                cudaSuccess);
+      got.push_back(std::move(bytes));
+    }
+    EXPECT_TRUE(got[0] == got[1]) << "pair " << k << ": the bands' special rows differ from the whole fill's";
+  }
+  EXPECT_EQ(checked, 3);
 }
 
 TEST(FastBands, RealPairEqualsTheWholeFill) {
