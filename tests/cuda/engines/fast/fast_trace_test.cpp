@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <random>
 #include <string>
@@ -384,26 +385,34 @@ TEST(FastTrace, GpuMidSizeEqualsCpuEngine) {
   }
 }
 
-//! A search's pattern on one engine: the score pass of a long pair keeps its special rows, and
-//! the alignment of the prefixes that end at its best cell starts from them.
-TEST(FastTrace, EngineAlignsFromItsScorePassSpecialRows) {
-  SWAT_REQUIRE_DEVICE();
+//! A search's pattern on one engine, for the first two schemes: the score pass of an m × n pair
+//! keeps its special rows, and the alignment of the prefixes that end at its best cell starts
+//! from them; both alignments (prefixes, whole pair) equal the CPU engine's. after(scheme) runs
+//! after each pair.
+void score_then_align(engine& eng, std::uint32_t seed, std::int64_t m, std::int64_t n,
+                      const std::function<void(const scoring_scheme&)>& after = {}) {
   const auto schemes = test::schemes();
-  std::mt19937 rng(18);
+  std::mt19937 rng(seed);
   cpu_engine cpu;
-  auto eng = make_fast_engine(engine_options{});
   for (int k = 0; k < 2; ++k) {
     const scoring_scheme& s = schemes[std::size_t(k)];
-    const auto q = test::random_residues(rng, 70000, s);
-    const auto t = test::related_or_random(rng, q, 66000, s);
-    const best_cell best = eng->score_only(q, t, s);
+    const auto q = test::random_residues(rng, m, s);
+    const auto t = test::related_or_random(rng, q, n, s);
+    const best_cell best = eng.score_only(q, t, s);
     const alignment want = cpu.align(q, t, s);
     ASSERT_EQ(best.score, want.score) << s.matrix_name;
-    const alignment got = eng->align(residue_span(q).first(std::size_t(best.query_end)),
-                                     residue_span(t).first(std::size_t(best.target_end)), s);
+    const alignment got = eng.align(residue_span(q).first(std::size_t(best.query_end)),
+                                    residue_span(t).first(std::size_t(best.target_end)), s);
     EXPECT_EQ(got, want) << s.matrix_name;
-    EXPECT_EQ(eng->align(q, t, s), want) << s.matrix_name << " (the whole pair, rows filled again)";
+    EXPECT_EQ(eng.align(q, t, s), want) << s.matrix_name << " (the whole pair)";
+    if (after) after(s);
   }
+}
+
+TEST(FastTrace, EngineAlignsFromItsScorePassSpecialRows) {
+  SWAT_REQUIRE_DEVICE();
+  auto eng = make_fast_engine(engine_options{});
+  score_then_align(*eng, 18, 70000, 66000);
 }
 
 //! The special fill in row bands over two GPUs (the test's GPU named twice: two bands of one
@@ -451,24 +460,12 @@ TEST(FastTrace, SpecialRowsFilledInBandsAreTheWholeFillsRows) {
 //! name the bands walked), not from a root fill in bands.
 TEST(FastTrace, EngineOverTwoGpusAlignsFromItsBandedScorePassSpecialRows) {
   SWAT_REQUIRE_DEVICE();
-  const auto schemes = test::schemes();
-  std::mt19937 rng(19);
-  cpu_engine cpu;
   const int d = swat::test::test_device().id();
   engine_options o;
   o.gpu_id = d;
   o.gpus = gpu_selection{false, 0, {d, d}};
   auto eng = make_fast_engine(o);
-  for (int k = 0; k < 2; ++k) {
-    const scoring_scheme& s = schemes[std::size_t(k)];
-    const auto q = test::random_residues(rng, 72000, s);
-    const auto t = test::related_or_random(rng, q, 64000, s);
-    const best_cell best = eng->score_only(q, t, s);
-    const alignment want = cpu.align(q, t, s);
-    ASSERT_EQ(best.score, want.score) << s.matrix_name;
-    const alignment got = eng->align(residue_span(q).first(std::size_t(best.query_end)),
-                                     residue_span(t).first(std::size_t(best.target_end)), s);
-    EXPECT_EQ(got, want) << s.matrix_name;
+  score_then_align(*eng, 19, 72000, 64000, [&](const scoring_scheme& s) {
     bool walked = false, banded = false;
     for (const auto& [name, seconds] : eng->stage_seconds()) {
       walked |= name.starts_with("pair tracebacks: bands ");
@@ -476,7 +473,7 @@ TEST(FastTrace, EngineOverTwoGpusAlignsFromItsBandedScorePassSpecialRows) {
     }
     EXPECT_TRUE(banded) << s.matrix_name << ": the score pass did not run in bands";
     EXPECT_TRUE(walked) << s.matrix_name << ": the walk did not start from the score pass's special rows";
-  }
+  });
 }
 
 trace_backend& banded_backend(const scoring_scheme& s) {
