@@ -47,6 +47,13 @@ std::string first_records(const fs::path& path, int n) {
   return at == std::string::npos ? text : text.substr(0, at);
 }
 
+//! Whether ../shared/data holds the protein files the protein inputs take (a clone outside the
+//! workspace has none: those tests skip).
+bool shared_protein_data() {
+  return fs::exists(shared_data / "protein/swissprot_subset_mmseqs2.fa") &&
+         fs::exists(shared_data / "protein/spike_sarscov2_QHU36824.fa") && fs::exists(shared_data / "protein/db_queries.fa");
+}
+
 //! A protein database of the spike proteins and 300 Swiss-Prot records; queries: three spikes.
 struct protein_inputs {
   std::string query, db;
@@ -107,6 +114,7 @@ class cli_serve : public ::testing::Test {
 }  // namespace
 
 TEST_F(cli_serve, every_format_is_the_one_shot_output_byte_for_byte) {
+  if (!shared_protein_data()) GTEST_SKIP() << "no protein files in " << shared_data;
   const protein_inputs p(dir);
   for (const auto& [query, db] : {std::pair{p.query, p.db}, std::pair{dna_query, dna_db}}) {
     const std::string socket = socket_in(dir);
@@ -142,6 +150,7 @@ TEST_F(cli_serve, every_format_is_the_one_shot_output_byte_for_byte) {
 }
 
 TEST_F(cli_serve, the_server_scheme_is_recorded_and_a_different_one_refused) {
+  if (!shared_protein_data()) GTEST_SKIP() << "no protein files in " << shared_data;
   const protein_inputs p(dir);
   const std::string socket = socket_in(dir);
   serve_process server(binary, {p.db, "--socket", socket, "--device", "cpu", "--matrix", "BLOSUM45", "--gap-open", "13"},
@@ -168,6 +177,7 @@ TEST_F(cli_serve, the_server_scheme_is_recorded_and_a_different_one_refused) {
 }
 
 TEST_F(cli_serve, four_clients_at_once_get_the_one_shot_answers) {
+  if (!shared_protein_data()) GTEST_SKIP() << "no protein files in " << shared_data;
   const protein_inputs p(dir);
   const std::string socket = socket_in(dir);
   serve_process server(binary, {p.db, "--socket", socket, "--device", "cpu"}, dir / "server.err");
@@ -324,6 +334,7 @@ TEST(cli_serve_gpu, a_gpu_server_answers_as_the_one_shot_gpu_command) {
   const std::string q = (source_dir / "data/spike_sarscov2_QHU36824.fa").string();
   if (run_shell(binary + " align " + q + " " + q + " --device gpu --quiet", dir).exit_code != 0)
     GTEST_SKIP() << "no usable GPU engine here";
+  if (!shared_protein_data()) GTEST_SKIP() << "no protein files in " << shared_data;
   const protein_inputs p(dir);
   for (const auto& [query, db] : {std::pair{p.query, p.db}, std::pair{dna_query, dna_db}}) {
     const std::string socket = socket_in(dir);
