@@ -317,6 +317,7 @@ int align_command(const engine_registry& engines, const std::vector<std::string>
   }
   o.command_line = command_line("swat-gpu align", args);
 
+  o.process_ends_after = true;  // main returns right after
   o.leave_gpu_engine = [](std::unique_ptr<swat::engine> eng) {
     (void)eng.release();  // reclaimed with the process (main ends it right after)
     engine_left = true;

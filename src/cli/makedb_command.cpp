@@ -92,6 +92,7 @@ int makedb_command(const std::vector<std::string>& args) {
   const io::warning_fn warn = [quiet](const std::string& w) {
     if (!quiet) std::cerr << "swat-gpu: warning: " << w << "\n";
   };
+  o.process_ends_after = true;  // main returns right after
   const pipeline::makedb_result made = pipeline::make_database(o, warn);
   if (!quiet) {
     char times[96];

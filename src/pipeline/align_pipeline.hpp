@@ -75,6 +75,9 @@ struct align_options {
   //! memory at once, which saves the engine's frees and the CUDA runtime's teardown); the inputs
   //! are then left unfreed too.
   std::function<void(std::unique_ptr<swat::engine>)> leave_gpu_engine;
+  //! The process ends right after (the command line): the inputs' records are left to it
+  //! (leave_for_exit) instead of being freed one by one, whatever the engine.
+  bool process_ends_after = false;
 };
 
 //! One line for the user on stderr (notices and warnings); suppressed by --quiet.

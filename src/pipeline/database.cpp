@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <random>
 
 #include "common/error.hpp"
@@ -256,6 +257,13 @@ void remove_replaced_volumes(const std::optional<db::database_index>& older, con
 
 }  // namespace
 
+void leave_for_exit(sequence_set set) {
+  static std::mutex guard;
+  static auto* const left = new std::vector<sequence_set>();  // never freed: the process reclaims it
+  const std::lock_guard<std::mutex> lock(guard);
+  left->push_back(std::move(set));
+}
+
 makedb_result make_database(const makedb_options& options, const io::warning_fn& warn) {
   const auto start = clock_type::now();
   makedb_result result;
@@ -367,6 +375,7 @@ makedb_result make_database(const makedb_options& options, const io::warning_fn&
   result.volumes = std::uint32_t(volumes.size());
   result.bytes += db::header_bytes + sizeof totals.composition + volumes.size() * sizeof(db::volume_entry);
   result.write_s = seconds_since(t_write);
+  if (options.process_ends_after) leave_for_exit(std::move(set));
   return result;
 }
 

@@ -26,6 +26,11 @@ struct database_read {
 sequence_set read_database(const std::string& db, io::alphabet_request alphabet, const io::warning_fn& warn,
                            unsigned max_threads, database_read* how = nullptr);
 
+//! Hands a sequence set to the end of the process: kept, reachable from a global, never freed
+//! (a command that ends right after saves freeing its records one by one; leak checkers see it
+//! as reachable, not lost).
+void leave_for_exit(sequence_set set);
+
 //! True when db names the same regular file as path (e.g. one file searched against itself) and
 //! would be read as FASTA (no prepared database of that name): its records can be copied from
 //! path's instead of read again.
@@ -57,6 +62,9 @@ struct makedb_options {
   io::alphabet_request alphabet = io::alphabet_request::auto_detect;
   std::uint64_t max_volume_bytes = 0;  //!< bound of a volume file (0: db::default_volume_bytes)
   unsigned threads = 0;                //!< reader threads (0: the hardware's)
+  //! The process ends right after (the command line): the records read are left to it instead
+  //! of being freed one by one (1.6 M of them for Swiss-Prot ×500: 0.5 s on the 2-core VM).
+  bool process_ends_after = false;
 };
 
 //! What makedb wrote.
