@@ -323,7 +323,6 @@ class fast_engine final : public engine {
     dev_.make_current();
     return *spreads_special_;
   }
-  std::optional<bool> spreads_special_;
 
   //! Whether score_only fills the pair in row bands over several GPUs (--gpus).
   bool in_bands(std::size_t query, std::size_t target) const {
@@ -459,6 +458,7 @@ class fast_engine final : public engine {
   cuda::device_context dev_;
   fill_context ctx_;
   std::vector<int> band_devices_;  //!< --gpus when it names two or more (a GPU named twice: tests)
+  std::optional<bool> spreads_special_;  //!< spreads_special(), once asked
   trace_progress progress_;
   std::vector<std::pair<std::string, double>> stages_;  //!< score_many's batches, the tracebacks (stage_seconds)
   std::unique_ptr<trace_backend> trace_;  //!< the one-GPU traceback backend, kept between pairs
