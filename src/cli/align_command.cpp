@@ -155,9 +155,10 @@ void add_search_options(cxxopts::Options& opts, const engine_registry& engines) 
      cxxopts::value<std::string>()->default_value("auto"))
     ("tile", "tile edge in cells for --kernel tiled (0 = default)", cxxopts::value<std::string>()->default_value("0"))
     ("max-gpu-mem", "GPU memory budget in MiB (0 = free device memory)", cxxopts::value<std::string>()->default_value("0"))
-    ("gpus", "GPUs of database searches: all | N (the first N) | LIST of ids (0,1; 2, alone); all and N are "
-             "the most the planner uses (fewer where more would not pay), a LIST is used as given; single "
-             "pairs run on --device's GPU; CUDA_VISIBLE_DEVICES applies", cxxopts::value<std::string>()->default_value("all"));
+    ("gpus", "GPUs of a search: all | N (the first N) | LIST of ids (0,1; 2, alone); all and N are the most "
+             "the planner uses (fewer where more would not pay), a LIST is used as given; a database is scanned "
+             "over them, a long pair filled in bands of rows over them; CUDA_VISIBLE_DEVICES applies",
+     cxxopts::value<std::string>()->default_value("all"));
   // clang-format on
 }
 
