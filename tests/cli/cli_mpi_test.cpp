@@ -62,6 +62,13 @@ std::string records(const std::string& text, std::size_t from, std::size_t count
   return text.substr(starts[from], end - starts[from]);
 }
 
+//! Whether ../shared/data holds the protein files the protein inputs take (a clone outside the
+//! workspace has none: those tests skip).
+bool shared_protein_data() {
+  return fs::exists(shared_data / "protein/swissprot_subset_mmseqs2.fa") &&
+         fs::exists(shared_data / "protein/spike_sarscov2_QHU36824.fa") && fs::exists(shared_data / "protein/db_queries.fa");
+}
+
 //! A protein database of the spike proteins and Swiss-Prot records; queries: three spikes.
 struct protein_inputs {
   std::string query, db;
@@ -112,6 +119,7 @@ TEST(cli_mpi, dna_both_strands_as_one_process) {
 TEST(cli_mpi, protein_as_one_process) {
   SKIP_WITHOUT_MPI();
   const temp_dir dir;
+  if (!shared_protein_data()) GTEST_SKIP() << "no protein files in " << shared_data;
   const protein_inputs in(dir, 150);
   expect_ranks_match(in.query, in.db, "--max-hits 5 --max-hsps 2", {1, 2, 4});
   expect_ranks_match(in.query, in.db, "--evalue 1e-3", {3});
@@ -133,6 +141,7 @@ TEST(cli_mpi, one_target_more_ranks_than_targets) {
 TEST(cli_mpi, empirical_statistics_fitted_over_the_ranks) {
   SKIP_WITHOUT_MPI();
   const temp_dir dir;
+  if (!shared_protein_data()) GTEST_SKIP() << "no protein files in " << shared_data;
   const protein_inputs in(dir, 600);  // 500 targets or more: the fit (--stats empirical)
   const std::string args = " align " + in.query + " " + in.db +
                            " --device cpu --threads 1 --stats empirical --max-hits 20 --outfmt '6 std score'";
@@ -147,6 +156,7 @@ TEST(cli_mpi, dbsize_dbseqs_shards_give_the_whole_evalues) {
   // Also without MPI: shards searched one by one with the whole database's size, their lines
   // together (sorted) are the whole search's.
   const temp_dir dir;
+  if (!shared_protein_data()) GTEST_SKIP() << "no protein files in " << shared_data;
   const protein_inputs in(dir, 150);
   const std::string db_text = read_file(in.db);
   std::size_t residues = 0, sequences = 0;
@@ -201,6 +211,7 @@ TEST(cli_mpi, dbsize_dbseqs_shards_give_the_whole_evalues) {
 TEST(cli_mpi, failing_rank_ends_the_job_without_output) {
   SKIP_WITHOUT_MPI();
   const temp_dir dir;
+  if (!shared_protein_data()) GTEST_SKIP() << "no protein files in " << shared_data;
   const protein_inputs in(dir, 150);
   const std::string broken = (dir / "broken.fa").string();
   write_file(broken, ">x\nMKV1LL\n");
@@ -233,6 +244,7 @@ TEST(cli_mpi, failing_rank_ends_the_job_without_output) {
 TEST(cli_mpi, standard_input_and_server_clients_are_refused_under_mpirun) {
   SKIP_WITHOUT_MPI();
   const temp_dir dir;
+  if (!shared_protein_data()) GTEST_SKIP() << "no protein files in " << shared_data;
   const protein_inputs in(dir, 20);
   // Only rank 0 has the standard input; a client would ask a server once per rank.
   for (const std::string& args : {"align - " + in.db, "align " + in.query + " -", "align " + in.query + " --server sock"}) {
@@ -249,6 +261,7 @@ TEST(cli_mpi, standard_input_and_server_clients_are_refused_under_mpirun) {
 TEST(cli_mpi, killed_rank_ends_the_job_without_output) {
   SKIP_WITHOUT_MPI();
   const temp_dir dir;
+  if (!shared_protein_data()) GTEST_SKIP() << "no protein files in " << shared_data;
   const protein_inputs in(dir, 3000);
   const std::string out = (dir / "hits.tsv").string();
   // Rank 1 is killed while the ranks search (seven queries, titin among them: about ten seconds
