@@ -17,9 +17,9 @@ std::string shared_data_dir() {
 }
 
 std::vector<std::uint8_t> read_dna(const std::string& relative) {
-  const auto set = io::read_fasta(shared_data_dir() + "/" + relative, io::alphabet_request::dna, {});
+  auto set = io::read_fasta(shared_data_dir() + "/" + relative, io::alphabet_request::dna, {});
   if (set.records.empty()) throw input_error(relative, "no record");
-  return set.records.front().residues;
+  return std::move(set.records.front().residues.own());
 }
 
 void write_copies(const std::string& fasta, const std::string& out_path, int copies) {

@@ -29,6 +29,8 @@ namespace {
 
 using residues = std::vector<std::uint8_t>;
 
+residues copy_of(std::span<const std::uint8_t> s) { return residues(s.begin(), s.end()); }
+
 //! One record to write: name, description, encoded residues.
 struct record {
   std::string name;
@@ -112,7 +114,7 @@ residues mutate(std::span<const std::uint8_t> src, mutation m, bool protein, ite
 }
 
 //! length residues of s from start.
-std::span<const std::uint8_t> piece(const residues& s, std::size_t start, std::size_t length) {
+std::span<const std::uint8_t> piece(std::span<const std::uint8_t> s, std::size_t start, std::size_t length) {
   return std::span<const std::uint8_t>(s).subspan(start, length);
 }
 
@@ -251,7 +253,7 @@ shape_data reads_genome(const data_options& o) {
     reads.push_back({numbered("read", i), origin(genome.name, start, length, minus) + ", 5% mutations",
                      std::move(r)});
   }
-  const std::vector<record> targets{{genome.name, "", genome.residues}};
+  const std::vector<record> targets{{genome.name, "", copy_of(genome.residues)}};
   return finish(shape, o, false, true, reads, &targets);
 }
 
@@ -265,8 +267,8 @@ shape_data genes_genome(const data_options& o) {
   const sequence_record mutated = read_shared(mutated_file, false).front();
   std::vector<record> genomes;
   {
-    residues phages = read_shared("dna/stx2_phage_II_AP005154.1.fa", false).front().residues;
-    const residues lambda = read_shared("dna/lambda_NC_001416.1.fa", false).front().residues;
+    residues phages = copy_of(read_shared("dna/stx2_phage_II_AP005154.1.fa", false).front().residues);
+    const residues lambda = copy_of(read_shared("dna/lambda_NC_001416.1.fa", false).front().residues);
     phages.insert(phages.end(), lambda.begin(), lambda.end());
     genomes.push_back({"stx2_lambda", "AP005154.1 then NC_001416.1", std::move(phages)});
     item_rng rng(o.seed, shape, 1, 1);
@@ -275,7 +277,7 @@ shape_data genes_genome(const data_options& o) {
     const auto slice = piece(mutated.residues, 100000, 800000);
     genomes.push_back({"mutated_slice_0.8Mb", origin(mutated.name, 100000, 800000, false),
                        residues(slice.begin(), slice.end())});
-    genomes.push_back({kunkelii.name, "", kunkelii.residues});
+    genomes.push_back({kunkelii.name, "", copy_of(kunkelii.residues)});
   }
   std::vector<record> queries;
   distinct_items seen;
@@ -318,8 +320,8 @@ shape_data all_vs_all(const data_options& o) {
 shape_data genome_pair(const data_options& o) {
   const sequence_record kunkelii = read_shared(kunkelii_file, false).front();
   const sequence_record mutated = read_shared(mutated_file, false).front();
-  const std::vector<record> queries{{kunkelii.name, "", kunkelii.residues}};
-  const std::vector<record> targets{{mutated.name, "", mutated.residues}};
+  const std::vector<record> queries{{kunkelii.name, "", copy_of(kunkelii.residues)}};
+  const std::vector<record> targets{{mutated.name, "", copy_of(mutated.residues)}};
   return finish("genome_pair", o, false, false, queries, &targets);
 }
 

@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "common/error.hpp"
+#include "common/host_pages.hpp"
 #include "db/checksum.hpp"
 
 namespace swat::db {
@@ -102,11 +103,15 @@ class mapped_file {
       }
       data_ = static_cast<const unsigned char*>(p);
       ::madvise(p, size_, MADV_SEQUENTIAL);
+      host_pages::add_releasable(p, size_);  // read-only and never written: its pages may be dropped
     }
     ::close(fd);
   }
   ~mapped_file() {
-    if (data_) ::munmap(const_cast<unsigned char*>(data_), size_);
+    if (data_) {
+      host_pages::remove_releasable(data_);
+      ::munmap(const_cast<unsigned char*>(data_), size_);
+    }
   }
   mapped_file(const mapped_file&) = delete;
   mapped_file& operator=(const mapped_file&) = delete;
@@ -392,7 +397,9 @@ sequence_set read_database(const std::string& index_path, const std::string& sho
   std::uint64_t first = 0;
   for (std::uint32_t k = 0; k < index.volumes.size(); ++k) {
     const std::string path = volume_path(index, k);
-    const mapped_file file = opened.fds[k] >= 0 ? mapped_file(std::exchange(opened.fds[k], -1), path) : mapped_file(path);
+    const auto mapping = opened.fds[k] >= 0 ? std::make_shared<const mapped_file>(std::exchange(opened.fds[k], -1), path)
+                                            : std::make_shared<const mapped_file>(path);
+    const mapped_file& file = *mapping;
     const auto t1 = clock_type::now();
     measured.map_s += std::chrono::duration<double>(t1 - t0).count();
     measured.mapped_bytes += file.bytes().size();
@@ -418,7 +425,7 @@ sequence_set read_database(const std::string& index_path, const std::string& sho
           sequence_record& out = set.records[first + i];
           out.name.assign(r.name);
           out.description.assign(r.description);
-          out.residues.assign(r.residues.begin(), r.residues.end());
+          out.residues = residue_store::view_of(r.residues);
         }
       } catch (...) {
         failed[w] = std::current_exception();
@@ -443,6 +450,10 @@ sequence_set read_database(const std::string& index_path, const std::string& sho
     if (body != v.h.body_checksum) throw input_error(path, "corrupted: the volume's checksum does not match its contents");
     for (unsigned w = 0; w < workers; ++w)
       if (bad[w] < n) throw_record(path, first + bad[w] + 1, why[w]);
+    // The records view the volume's residues, which stays mapped with the set; the pages the
+    // checks read leave the process's memory (the engine reads them again from the page cache).
+    set.backing.push_back(mapping);
+    host_pages::release(file.bytes().data(), file.bytes().size());
     first += n;
     t0 = clock_type::now();
     measured.check_s += std::chrono::duration<double>(t0 - t1).count();

@@ -60,18 +60,20 @@ std::string volume_path(const database_index& index, std::uint32_t k);
 
 //! What reading a whole database measured.
 struct read_report {
-  std::uint64_t mapped_bytes = 0;  //!< bytes of the volumes mapped (one at a time)
+  std::uint64_t mapped_bytes = 0;  //!< bytes of the volumes mapped
   double map_s = 0;                //!< opening and mapping the files
-  double check_s = 0;              //!< checking and copying out the records
+  double check_s = 0;              //!< checking the volumes, copying out the records' texts
 };
 
 //! Reads every record of the database whose index file is index_path into a sequence set
 //! whose file is shown (the database as the user named it). Each volume is mapped, checked
-//! (what parse_volume checks, with the same errors), copied out and unmapped before the next, so
-//! the host holds the records and one volume. Every volume is opened right after the index is
+//! (what parse_volume checks, with the same errors) and kept mapped in the set's backing: the
+//! records' residues are views of it (their names and descriptions are copied), and the pages
+//! the checks read are dropped from the process's memory once its volume is checked
+//! (common/host_pages.hpp), so the host holds the records' texts and what is being read. Every volume is opened right after the index is
 //! read (a makedb that replaces the database meanwhile removes the old volumes, whose open
-//! descriptors still read them); a volume missing then means a replacement just happened: the
-//! index is read again, once. threads: the volume's checksum and runs of its
+//! descriptors and mappings still read them); a volume missing then means a replacement just
+//! happened: the index is read again, once. threads: the volume's checksum and runs of its
 //! records at once (0: the hardware's, at most 16).
 sequence_set read_database(const std::string& index_path, const std::string& shown, read_report* report = nullptr,
                            unsigned threads = 0);

@@ -128,7 +128,7 @@ namespace {
 void complement_queries(sequence_set& queries) {
   const auto complement = dna_complement;
   for (sequence_record& r : queries.records) {  // one pass from both ends (a 1 Gb query: ~0.5 s)
-    std::uint8_t* front = r.residues.data();
+    std::uint8_t* front = r.residues.own().data();
     std::uint8_t* back = front + r.residues.size();
     for (; back - front > 1; ++front) {
       --back;
@@ -460,12 +460,12 @@ std::vector<output::hit> search_all(engine& eng, const scoring_scheme& scheme, c
   return hits;
 }
 
-//! " (prepared database: V volumes, N MiB mapped in X s, checked and copied in Y s)" for a
+//! " (prepared database: V volumes, N MiB mapped in X s, checked in Y s)" for a
 //! prepared database, else nothing.
 std::string read_detail(const database_read& how) {
   if (!how.prepared) return "";
   char buf[200];
-  std::snprintf(buf, sizeof buf, " (prepared database: %u volume%s, %.0f MiB mapped in %.3f s, checked and copied in %.3f s)",
+  std::snprintf(buf, sizeof buf, " (prepared database: %u volume%s, %.0f MiB mapped in %.3f s, checked in %.3f s)",
                 how.volumes, how.volumes == 1 ? "" : "s", double(how.report.mapped_bytes) / (1 << 20), how.report.map_s,
                 how.report.check_s);
   return buf;

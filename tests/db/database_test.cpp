@@ -103,7 +103,7 @@ TEST(database, the_writer_refuses_what_the_format_cannot_hold) {
   set.records[1].residues.clear();
   EXPECT_THROW(db::write_volume(out, set.records, set.alphabet, 0, 0, "v"), usage_error);
   set = random_records(alphabet_kind::dna, 3, 10, 1);
-  set.records[2].residues[0] = 7;  // not a DNA rank
+  set.records[2].residues.own()[0] = 7;  // not a DNA rank
   EXPECT_THROW(db::write_volume(out, set.records, set.alphabet, 0, 0, "v"), usage_error);
   set = random_records(alphabet_kind::dna, 3, 10, 1);
   EXPECT_THROW(db::write_volume(out, set.records, set.alphabet, 0, 0, std::string(200, 'n')), usage_error);

@@ -28,7 +28,7 @@ inline sequence_set random_records(alphabet_kind alphabet, std::size_t n, std::s
     r.name = "seq" + std::to_string(i) + (i % 3 == 0 ? "|x" : "");
     r.description = i % 2 == 0 ? "" : "desc\tof " + std::to_string(i);
     r.residues.resize(1 + rng() % max_length);
-    for (auto& c : r.residues) c = std::uint8_t(rng() % ranks);
+    for (auto& c : r.residues.own()) c = std::uint8_t(rng() % ranks);
     set.records.push_back(std::move(r));
   }
   return set;

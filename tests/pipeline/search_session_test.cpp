@@ -38,7 +38,7 @@ sequence_set random_set(std::mt19937_64& rng, alphabet_kind kind, std::size_t co
       for (auto& c : copy)
         if (rng() % 10 == 0) c = std::uint8_t(rng() % letters);
       if (kind == alphabet_kind::dna && k % 2 == 1) copy = reverse_complement(copy);
-      std::copy(copy.begin(), copy.end(), r.residues.begin() + std::ptrdiff_t(rng() % (n - copy.size())));
+      std::copy(copy.begin(), copy.end(), r.residues.own().begin() + std::ptrdiff_t(rng() % (n - copy.size())));
     }
     set.records.push_back(std::move(r));
   }

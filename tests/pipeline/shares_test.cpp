@@ -38,7 +38,7 @@ sequence_set random_set(std::mt19937_64& rng, alphabet_kind kind, const std::vec
     if (set.records.size() % every == 0 && n > motif.size()) {
       const std::size_t at = rng() % (n - motif.size());
       for (std::size_t i = 0; i < motif.size(); ++i)
-        r.residues[at + i] = rng() % 8 == 0 ? std::uint8_t(rng() % letters) : motif[i];
+        r.residues.own()[at + i] = rng() % 8 == 0 ? std::uint8_t(rng() % letters) : motif[i];
     }
     set.records.push_back(std::move(r));
   }

@@ -30,7 +30,7 @@ inline std::vector<expected_pair> read_expected_pairs(
     const std::filesystem::path& data_dir,
     std::uintmax_t max_file_bytes = std::numeric_limits<std::uintmax_t>::max()) {
   auto first_record = [&](const std::string& rel, io::alphabet_request a) {
-    return io::read_fasta((data_dir / rel).string(), a, {}).records.at(0).residues;
+    return std::move(io::read_fasta((data_dir / rel).string(), a, {}).records.at(0).residues.own());
   };
   std::vector<expected_pair> out;
   std::ifstream in(data_dir / "expected.tsv");
