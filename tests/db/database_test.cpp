@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
 #include "common/error.hpp"
+#include "common/host_pages.hpp"
 #include "db_test_util.hpp"
 #include "support/run_process.hpp"
 
@@ -95,6 +97,42 @@ TEST(database, files_on_disk_are_found_by_prefix_or_index_and_mapped) {
   } catch (const input_error& e) {
     EXPECT_NE(std::string(e.what()).find(db::volume_file_name("t", 1)), std::string::npos) << e.what();
   }
+}
+
+TEST(database, records_read_from_disk_view_the_mapped_volumes_that_the_set_keeps) {
+  swat::test::temp_dir dir;
+  const sequence_set set = random_records(alphabet_kind::protein, 300, 9000, 5);
+  const auto bytes = make_bytes(set, std::uint64_t(1) << 20);
+  ASSERT_GE(bytes.volumes.size(), 2u);
+  for (std::size_t k = 0; k < bytes.volumes.size(); ++k)
+    swat::test::write_file(dir / db::volume_file_name("t", std::uint32_t(k)), bytes.volumes[k]);
+  swat::test::write_file(dir / "t.swdb", bytes.index);
+  const std::string prefix = (dir / "t").string();
+  sequence_set back = db::read_database(prefix + ".swdb", prefix);
+  ASSERT_TRUE(same_records(set, back));
+  EXPECT_EQ(back.backing.size(), bytes.volumes.size());
+  for (const sequence_record& r : back.records) ASSERT_TRUE(r.residues.is_view()) << r.name;
+  // Consecutive records of a volume are adjacent (the database engine uploads them as runs).
+  EXPECT_EQ(back.records[0].residues.data() + back.records[0].residues.size(), back.records[1].residues.data());
+  // Their pages may be dropped at any time: they read the file's bytes again.
+  std::size_t dropped = 0;
+  for (const sequence_record& r : back.records) dropped += host_pages::release(r.residues.data(), r.residues.size());
+  EXPECT_GT(dropped, 0u);
+  EXPECT_TRUE(same_records(set, back));
+  // Memory that is not a registered mapping is never dropped, nor changed.
+  const std::vector<std::uint8_t> heap(1 << 20, 3);
+  EXPECT_EQ(host_pages::release(heap.data(), heap.size()), 0u);
+  EXPECT_TRUE(std::all_of(heap.begin(), heap.end(), [](std::uint8_t c) { return c == 3; }));
+  // A copy owns its residues (it may outlive the set); a move keeps the view; a write owns.
+  sequence_record copy = back.records[5];
+  EXPECT_FALSE(copy.residues.is_view());
+  sequence_record moved = std::move(back.records[6]);
+  EXPECT_TRUE(moved.residues.is_view());
+  moved.residues.own()[0] = std::uint8_t((moved.residues[0] + 1) % 20);
+  EXPECT_FALSE(moved.residues.is_view());
+  EXPECT_EQ(back.records[7].residues, set.records[7].residues);  // the mapping is unchanged
+  back = sequence_set{};  // the volumes are unmapped: the copy still reads its own bytes
+  EXPECT_EQ(copy.residues, set.records[5].residues);
 }
 
 TEST(database, the_writer_refuses_what_the_format_cannot_hold) {

@@ -398,7 +398,12 @@ class db_engine final : public engine {
       } else {
         stages_.insert(stages_.end(), {{"prepare", t.prepare_s},
                                        {"prepare: devices", t.devices_s},
-                                       {t.upload_slices > 0 ? "prepare: targets packed into the GPU in " +
+                                       {t.upload_runs > 0 ? "prepare: targets uploaded in " + std::to_string(t.upload_runs) +
+                                                                " runs (" + std::to_string(t.upload_slices) + " slices by " +
+                                                                std::to_string(t.upload_threads) + " threads, " +
+                                                                std::to_string(t.upload_dropped_bytes >> 20) +
+                                                                " MiB of mapped pages dropped) and packed on the GPU"
+                                        : t.upload_slices > 0 ? "prepare: targets packed into the GPU in " +
                                                                   std::to_string(t.upload_slices) + " slices by " +
                                                                   std::to_string(t.upload_threads) + " threads"
                                                             : std::string("prepare: targets packed"),

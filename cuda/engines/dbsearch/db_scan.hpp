@@ -82,6 +82,8 @@ struct scan_timing {
   std::size_t upload_slices = 0;  //!< slices of a database packed straight into the GPU (db_upload.cuh; then pack_s holds the copies)
   std::size_t upload_threads = 0;  //!< … by this many host threads
   double staging_s = 0;            //!< … of which page-locking their staging slots
+  std::size_t upload_runs = 0;     //!< … uploaded as this many runs of adjacent targets, packed on the GPU (0: packed on the host)
+  std::size_t upload_dropped_bytes = 0;  //!< … whose host pages (a prepared database's) were dropped once copied
   double scan_s = 0;         //!< kernels, from the first launch to the last result
   std::uint64_t cells = 0;   //!< DP cells scanned
   std::size_t chunks = 0;    //!< database chunks (1 when it fits the budget)

@@ -201,23 +201,46 @@ struct device_worker {
     b.chunk = c;
   }
 
-  //! Packs chunk c straight into b through page-locked slices (db_upload.cuh): the host never
-  //! holds its columns. Only for a chunk that stays in b for every search.
-  upload_report upload_streamed(int c, chunk_buffer& b) {
+  //! Packs chunk c straight into b (db_upload.cuh): the host never holds its columns. Targets
+  //! in a few runs of adjacent memory (a prepared database's volumes) are uploaded as they are
+  //! and packed on the GPU, when its memory (and --max-gpu-mem) has room for them beside the
+  //! chunk and border_bytes of border rows; other targets are packed on the host, through
+  //! page-locked slices. Only for a chunk that stays in b for every search.
+  upload_report upload_streamed(int c, chunk_buffer& b, std::size_t border_bytes) {
     const db_chunk& chunk = host.layout.chunks[std::size_t(c)];
     b.chunk = -1;
     b.tasks_offset = cuda::align_up(chunk.columns * sizeof(std::uint16_t), 256);
     b.memory.reserve(b.tasks_offset + cuda::align_up(chunk.tasks * sizeof(pair_task), 256));
     SWAT_CUDA_CHECK(cudaStreamWaitEvent(copy, b.released, 0));
-    upload_report report;
-    pack_and_upload(host.layout, host.targets, std::uint8_t(host.pad_rank), std::size_t(c), b.memory.as<std::uint16_t>(),
-                    dev, copy, 0, &report);
     SWAT_CUDA_CHECK(cudaMemcpyAsync(b.memory.as<void>(b.tasks_offset), host.layout.tasks.data() + chunk.first_task,
                                     chunk.tasks * sizeof(pair_task), cudaMemcpyHostToDevice, copy));
+    upload_report report;
+    bool packed = false;
+    if (const auto runs = runs_of(host.targets, max_upload_runs)) {
+      const std::size_t scratch_bytes = runs_scratch_bytes(*runs, chunk);
+      const std::int64_t held = std::int64_t(b.memory.bytes() + border_bytes + scratch_bytes) + fixed_margin_bytes;
+      const bool room = std::int64_t(scratch_bytes) + fixed_margin_bytes <= std::int64_t(double(dev.free_bytes()) * 0.9) &&
+                        (host.options.max_gpu_bytes == 0 || held <= host.options.max_gpu_bytes);
+      if (room) {
+        cuda::device_buffer scratch;
+        scratch.reserve(scratch_bytes);
+        upload_runs_and_pack(host.layout, *runs, std::uint8_t(host.pad_rank), std::size_t(c), b.memory.as<std::uint16_t>(),
+                             b.memory.as<pair_task>(b.tasks_offset), scratch.data(), dev, copy, 0, &report);
+        packed = true;
+      }
+    }
+    if (!packed)
+      pack_and_upload(host.layout, host.targets, std::uint8_t(host.pad_rank), std::size_t(c),
+                      b.memory.as<std::uint16_t>(), dev, copy, 0, &report);
     SWAT_CUDA_CHECK(cudaEventRecord(b.uploaded, copy));
     b.chunk = c;
     return report;
   }
+
+  //! Runs of adjacent targets that upload_streamed uploads as they are (more: packed on the host).
+  static constexpr std::size_t max_upload_runs = 4096;
+  //! Device memory upload_streamed leaves free beside the scratch of the runs.
+  static constexpr std::int64_t fixed_margin_bytes = std::int64_t(256) << 20;
 
   //! Maps a finished slot's results to target order.
   void drain(batch_slot& sl, std::span<best_cell> results, std::vector<pair_index>& rescan) {
@@ -502,7 +525,9 @@ struct db_scanner::impl {
     // One chunk on one GPU stays there for every search: a large one is packed straight into it.
     if (timing.chunks == 1 && n == 1 && host.layout.total_columns >= o.streamed_upload_min_columns) {
       reserve_border(*workers[0]);
-      const upload_report r = workers[0]->upload_streamed(0, workers[0]->buffers[0]);
+      const upload_report r = workers[0]->upload_streamed(0, workers[0]->buffers[0], workers[0]->border.bytes());
+      timing.upload_runs = r.runs;
+      timing.upload_dropped_bytes = r.dropped_bytes;
       timing.upload_slices = r.slices;
       timing.upload_threads = r.threads;
       timing.staging_s = r.staging_s;
