@@ -26,11 +26,18 @@ class residue_store {
   residue_store() = default;
   residue_store(std::vector<std::uint8_t> owned) : owned_(std::move(owned)) {}  // NOLINT: a vector is residues
   residue_store(std::initializer_list<std::uint8_t> ranks) : owned_(ranks) {}
-  //! A view of bytes that outlive the store.
+  //! A view of bytes that outlive the store (read-only: a write copies them first).
   static residue_store view_of(residue_span bytes) {
     residue_store s;
     s.view_ = bytes.data();
     s.view_size_ = bytes.size();
+    return s;
+  }
+  //! A view of bytes that outlive the store and that it may write in place (an arena of the
+  //! set's own, sequence_set::backing).
+  static residue_store writable_view_of(std::span<std::uint8_t> bytes) {
+    residue_store s = view_of(bytes);
+    s.writable_ = true;
     return s;
   }
   residue_store(const residue_store& o) : owned_(o.begin(), o.end()) {}
@@ -64,13 +71,17 @@ class residue_store {
       owned_.assign(view_, view_ + view_size_);
       view_ = nullptr;
       view_size_ = 0;
+      writable_ = false;
     }
     return owned_;
   }
+  //! Its bytes to write in place: a writable view's own, else those of own().
+  std::uint8_t* writable_data() { return view_ && writable_ ? const_cast<std::uint8_t*>(view_) : own().data(); }
   template <class it_t>
   void assign(it_t first, it_t last) {
     view_ = nullptr;
     view_size_ = 0;
+    writable_ = false;
     owned_.assign(first, last);
   }
   void push_back(std::uint8_t rank) { own().push_back(rank); }
@@ -86,6 +97,7 @@ class residue_store {
   std::vector<std::uint8_t> owned_;
   const std::uint8_t* view_ = nullptr;  //!< the viewed bytes (nullptr: owned_ holds them)
   std::size_t view_size_ = 0;
+  bool writable_ = false;  //!< the view may be written in place
 };
 
 //! One FASTA record: name (header's first word), description (the rest), encoded residues.

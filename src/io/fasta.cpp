@@ -130,10 +130,11 @@ void check_record(const std::string& path, const std::vector<detail::scanned_rec
 //! The records with residues, in file order; take(r) hands over record r's ranks.
 template <typename Take>
 sequence_set make_set(const std::string& path, alphabet_kind kind, const std::vector<detail::scanned_record>& records,
-                      Take&& take) {
+                      std::shared_ptr<std::uint8_t[]> arena, Take&& take) {
   sequence_set set;
   set.file = path;
   set.alphabet = kind;
+  set.backing.push_back(std::move(arena));
   set.records.reserve(static_cast<std::size_t>(
       std::count_if(records.begin(), records.end(), [](const auto& r) { return r.residues > 0; })));
   for (std::size_t r = 0; r < records.size(); ++r) {
@@ -159,7 +160,7 @@ std::optional<sequence_set> read_fasta_in_pieces(const std::string& path, std::u
   if (!reader.encode(table_of(kind), alphabet_what(kind, request))) return std::nullopt;
   // No residue is invalid: the names and empty records are the first things to report.
   for (std::size_t r = 0; r < records.size(); ++r) check_record(path, records, r, warn);
-  return make_set(path, kind, records, [&](std::size_t r) { return reader.take(r); });
+  return make_set(path, kind, records, reader.arena(), [&](std::size_t r) { return reader.take(r); });
 }
 
 }  // namespace detail
@@ -188,8 +189,9 @@ sequence_set read_fasta(const std::string& path, alphabet_request request, const
   const alphabet_kind kind = alphabet_after_scan(path, records, scan.residue_counts(), request);
 
   // Pass 2: names checked, empty records skipped, residues encoded, all in file order.
+  auto arena = detail::residue_arena(detail::residues_of(records));
   detail::fasta_encoder encoder(path, table_of(kind), alphabet_what(kind, request), records,
-                                [&](std::size_t r) { check_record(path, records, r, warn); });
+                                [&](std::size_t r) { check_record(path, records, r, warn); }, arena.get());
   if (in.rewindable()) {
     in.rewind();
     while (const std::size_t n = read_full(in, chunk)) encoder.feed({chunk.data(), n});
@@ -198,7 +200,8 @@ sequence_set read_fasta(const std::string& path, alphabet_request request, const
     std::string().swap(kept);
   }
   encoder.finish();
-  return make_set(path, kind, records, [&](std::size_t r) { return encoder.take(r); });
+  return make_set(path, kind, records, std::move(arena),
+                  [&](std::size_t r) { return residue_store::writable_view_of(encoder.ranks(r)); });
 }
 
 sequence_set read_fasta_text(const std::string& label, std::string_view text, alphabet_request request,
@@ -209,11 +212,13 @@ sequence_set read_fasta_text(const std::string& label, std::string_view text, al
   scan.finish();
   const auto& records = scan.records();
   const alphabet_kind kind = alphabet_after_scan(label, records, scan.residue_counts(), request);
+  auto arena = detail::residue_arena(detail::residues_of(records));
   detail::fasta_encoder encoder(label, table_of(kind), alphabet_what(kind, request), records,
-                                [&](std::size_t r) { check_record(label, records, r, warn); });
+                                [&](std::size_t r) { check_record(label, records, r, warn); }, arena.get());
   encoder.feed(text);
   encoder.finish();
-  return make_set(label, kind, records, [&](std::size_t r) { return encoder.take(r); });
+  return make_set(label, kind, records, std::move(arena),
+                  [&](std::size_t r) { return residue_store::writable_view_of(encoder.ranks(r)); });
 }
 
 }  // namespace swat::io

@@ -157,19 +157,24 @@ bool piece_reader::scan() {
 }
 
 bool piece_reader::encode(const std::array<std::uint8_t, 256>& table, const std::string& alphabet_what) {
-  ranks_.assign(records_.size(), {});
+  // One arena for every record's ranks, end to end in file order; each piece writes its own part.
+  at_.assign(records_.size() + 1, 0);
+  for (std::size_t r = 0; r < records_.size(); ++r) at_[r + 1] = at_[r] + records_[r].residues;
+  arena_ = residue_arena(at_.back());
   const bool ok = run_pieces(pieces(), [&](int k) {
     const auto piece = static_cast<std::size_t>(k);
-    fasta_encoder encoder(path_, table, alphabet_what, piece_records_[piece], [](std::size_t) {});
+    std::uint8_t* out = arena_.get() + at_[first_record_[piece]];
+    fasta_encoder encoder(path_, table, alphabet_what, piece_records_[piece], [](std::size_t) {}, out);
     read_range(path_, starts_[piece], starts_[piece + 1], [&](std::string_view b) { encoder.feed(b); });
     encoder.finish();
-    for (std::size_t r = 0; r < piece_records_[piece].size(); ++r) ranks_[first_record_[piece] + r] = encoder.take(r);
   });
   // A file that grew while it was read holds bytes no piece saw: the sequential reader decides.
   struct stat st {};
   return ok && ::stat(path_.c_str(), &st) == 0 && std::uint64_t(st.st_size) == starts_.back();
 }
 
-std::vector<std::uint8_t> piece_reader::take(std::size_t r) { return std::move(ranks_[r]); }
+residue_store piece_reader::take(std::size_t r) {
+  return residue_store::writable_view_of({arena_.get() + at_[r], std::size_t(at_[r + 1] - at_[r])});
+}
 
 }  // namespace swat::io::detail

@@ -50,8 +50,10 @@ class piece_reader {
 
   //! Pass 2 on every piece at once with fasta_encoder's table; false as for scan().
   bool encode(const std::array<std::uint8_t, 256>& table, const std::string& alphabet_what);
-  //! After encode(): record r's ranks (moved out).
-  std::vector<std::uint8_t> take(std::size_t r);
+  //! After encode(): record r's ranks, a view of arena().
+  residue_store take(std::size_t r);
+  //! After encode(): the memory of every record's ranks, end to end.
+  const std::shared_ptr<std::uint8_t[]>& arena() const { return arena_; }
 
   //! Byte offsets where the pieces start, and the file size at the end (for tests).
   const std::vector<std::uint64_t>& starts() const { return starts_; }
@@ -63,7 +65,8 @@ class piece_reader {
   std::vector<std::size_t> first_record_;  //!< index of each piece's first record in records_
   std::vector<scanned_record> records_;
   std::array<std::uint64_t, 256> counts_{};
-  std::vector<std::vector<std::uint8_t>> ranks_;
+  std::shared_ptr<std::uint8_t[]> arena_;
+  std::vector<std::uint64_t> at_;  //!< record r's first residue in arena_
 };
 
 //! read_fasta on a plain regular file of `bytes` bytes in at most `pieces` pieces: the same set

@@ -15,6 +15,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -70,23 +72,32 @@ class fasta_scan {
   std::array<std::uint64_t, 256> counts_{};                  //!< residues only (after finish())
 };
 
+//! Memory for `bytes` encoded residues, zeroed: one allocation (a large one mapped), freed with
+//! the last copy of the pointer.
+std::shared_ptr<std::uint8_t[]> residue_arena(std::uint64_t bytes);
+
+//! Total residues of records (pass 1's counts): the bytes the encoder writes.
+std::uint64_t residues_of(const std::vector<scanned_record>& records);
+
 //! Pass 2: feed() the same bytes again; each record's residues are encoded through table (256
-//! entries, invalid_rank for bytes that are not residues of the alphabet) into a vector of the
-//! size pass 1 counted, handed to on_record's owner through take().
+//! entries, invalid_rank for bytes that are not residues of the alphabet) into `out`, record
+//! after record, each taking the residues pass 1 counted (ranks(r) says where).
 class fasta_encoder {
  public:
   //! alphabet_what names the alphabet in errors ("dna", "dna (alphabet detected
-  //! automatically)"); records are pass 1's; on_record(r) runs when record r starts, in order.
+  //! automatically)"); records are pass 1's; on_record(r) runs when record r starts, in order;
+  //! out holds residues_of(records) bytes.
   fasta_encoder(std::string path, const std::array<std::uint8_t, 256>& table, std::string alphabet_what,
-                const std::vector<scanned_record>& records, std::function<void(std::size_t)> on_record)
-      : path_(std::move(path)), table_(table), alphabet_(std::move(alphabet_what)), records_(records),
-        on_record_(std::move(on_record)), ranks_(records.size()), ranks_of_bytes_(make_ranks(table)) {}
+                const std::vector<scanned_record>& records, std::function<void(std::size_t)> on_record,
+                std::uint8_t* out);
   //! Encodes the next bytes. Throws swat::input_error naming the first invalid residue.
   void feed(std::string_view bytes);
   //! Ends the input: throws when the bytes were not those pass 1 saw (the file changed).
   void finish();
-  //! Record r's ranks (moved out), once every byte was fed.
-  std::vector<std::uint8_t> take(std::size_t r) { return std::move(ranks_[r]); }
+  //! Record r's ranks in out (complete once every byte was fed).
+  std::span<std::uint8_t> ranks(std::size_t r) const {
+    return {out_ + at_[r], std::size_t(records_[r].residues)};
+  }
 
  private:
   void start_record();
@@ -102,8 +113,11 @@ class fasta_encoder {
   std::string alphabet_;
   const std::vector<scanned_record>& records_;
   std::function<void(std::size_t)> on_record_;
-  std::vector<std::vector<std::uint8_t>> ranks_;
+  std::uint8_t* out_;
+  std::vector<std::uint64_t> at_;  //!< record r's first residue in out_
   std::array<std::uint8_t, 256> ranks_of_bytes_;
+  std::uint8_t* record_out_ = nullptr;  //!< the current record's residues
+  std::uint64_t record_size_ = 0;       //!< … and how many pass 1 counted
   std::size_t current_ = 0;  //!< records started so far (current record = current_ - 1)
   bool in_header_ = false;
   bool at_line_start_ = true;

@@ -104,6 +104,35 @@ TEST(fasta_pieces, valid_files_give_the_sequential_records_for_every_piece_count
   EXPECT_EQ(compared, 24 * 2 * 8);
 }
 
+TEST(fasta_pieces, both_readers_put_every_record_end_to_end_in_one_arena_of_the_set) {
+  // The database engine uploads targets that lie end to end as one run (db_upload.cuh); the
+  // records are writable views of the set's arena (a DNA query is complemented in place).
+  temp_dir dir;
+  std::mt19937 rng(7);
+  const std::string text = random_fasta(rng, 40, false);
+  const std::string path = write_plain(dir.file("f.fa"), text);
+  for (const bool pieces : {false, true}) {
+    outcome got = pieces ? in_pieces(path, text.size(), 4, alphabet_request::dna) : sequential(path, alphabet_request::dna);
+    ASSERT_TRUE(got.set.has_value()) << got.message;
+    sequence_set& set = *got.set;
+    ASSERT_GE(set.records.size(), 2u);
+    EXPECT_EQ(set.backing.size(), 1u) << pieces;
+    for (std::size_t r = 0; r < set.records.size(); ++r) {
+      ASSERT_TRUE(set.records[r].residues.is_view()) << r;
+      if (r > 0)
+        EXPECT_EQ(set.records[r - 1].residues.data() + set.records[r - 1].residues.size(), set.records[r].residues.data())
+            << "record " << r << (pieces ? " (pieces)" : "");
+    }
+    const sequence_record copy = set.records[1];
+    EXPECT_FALSE(copy.residues.is_view());  // a copy may outlive the set
+    const std::uint8_t first = set.records[1].residues[0];
+    set.records[1].residues.writable_data()[0] = std::uint8_t(3 - first % 4);
+    EXPECT_TRUE(set.records[1].residues.is_view()) << "written in place";
+    EXPECT_EQ(set.records[1].residues[0], std::uint8_t(3 - first % 4));
+    EXPECT_EQ(copy.residues[0], first);
+  }
+}
+
 TEST(fasta_pieces, cut_points_are_record_starts) {
   temp_dir dir;
   std::mt19937 rng(7);
