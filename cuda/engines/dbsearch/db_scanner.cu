@@ -221,9 +221,16 @@ struct device_worker {
       const std::int64_t held = std::int64_t(b.memory.bytes() + border_bytes + scratch_bytes) + fixed_margin_bytes;
       const bool room = std::int64_t(scratch_bytes) + fixed_margin_bytes <= std::int64_t(double(dev.free_bytes()) * 0.9) &&
                         (host.options.max_gpu_bytes == 0 || held <= host.options.max_gpu_bytes);
+      cuda::device_buffer scratch;
       if (room) {
-        cuda::device_buffer scratch;
-        scratch.reserve(scratch_bytes);
+        try {
+          scratch.reserve(scratch_bytes);
+        } catch (const cuda_error&) {  // taken meanwhile (another process): the host packs
+          (void)cudaGetLastError();
+          scratch.release();
+        }
+      }
+      if (scratch.bytes() >= scratch_bytes) {
         upload_runs_and_pack(host.layout, *runs, std::uint8_t(host.pad_rank), std::size_t(c), b.memory.as<std::uint16_t>(),
                              b.memory.as<pair_task>(b.tasks_offset), scratch.data(), dev, copy, 0, &report);
         packed = true;

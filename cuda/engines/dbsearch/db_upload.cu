@@ -91,15 +91,25 @@ void staged_upload(std::size_t slices, std::size_t slot_bytes,
 
 //! Writes the columns of the chunk's pairs (rank A | rank B << 8, pad_rank past B's end) from
 //! the runs' bytes: d_at holds each pair's two offsets in d_runs. A block per pair at a time.
+//! A byte that is no rank (≥ pad_rank: the residues are not those the reader checked, a mapped
+//! volume rewritten in place) is written as pad_rank, never used as an index, and raises *d_bad.
 __global__ void pack_pairs_kernel(const std::uint8_t* d_runs, const std::uint64_t* d_at, const pair_task* d_tasks,
-                                  std::size_t pairs, std::uint8_t pad_rank, std::uint16_t* d_columns) {
+                                  std::size_t pairs, std::uint8_t pad_rank, std::uint16_t* d_columns,
+                                  unsigned* d_bad) {
   for (std::size_t p = blockIdx.x; p < pairs; p += gridDim.x) {
     const pair_task t = d_tasks[p];
     const std::uint8_t* a = d_runs + d_at[2 * p];
     const std::uint8_t* b = d_runs + d_at[2 * p + 1];
     std::uint16_t* out = d_columns + t.offset;
-    for (std::int32_t j = std::int32_t(threadIdx.x); j < t.columns; j += std::int32_t(blockDim.x))
-      out[j] = std::uint16_t(a[j] | (std::uint16_t(j < t.length_b ? b[j] : pad_rank) << 8));
+    bool bad = false;
+    for (std::int32_t j = std::int32_t(threadIdx.x); j < t.columns; j += std::int32_t(blockDim.x)) {
+      std::uint8_t ra = a[j], rb = j < t.length_b ? b[j] : pad_rank;
+      bad |= ra >= pad_rank || rb > pad_rank;
+      ra = ra < pad_rank ? ra : pad_rank;
+      rb = rb < pad_rank ? rb : pad_rank;
+      out[j] = std::uint16_t(ra | (std::uint16_t(rb) << 8));
+    }
+    if (bad) atomicOr(d_bad, 1u);
   }
 }
 
@@ -159,7 +169,7 @@ std::optional<target_runs> runs_of(std::span<const residue_span> targets, std::s
 }
 
 std::size_t runs_scratch_bytes(const target_runs& runs, const db_chunk& chunk) {
-  return cuda::align_up(std::size_t(runs.bytes), 256) + 2 * chunk.tasks * sizeof(std::uint64_t);
+  return cuda::align_up(std::size_t(runs.bytes), 256) + 2 * chunk.tasks * sizeof(std::uint64_t) + 256;
 }
 
 void upload_runs_and_pack(const db_layout& layout, const target_runs& runs, std::uint8_t pad_rank, std::size_t c,
@@ -169,6 +179,7 @@ void upload_runs_and_pack(const db_layout& layout, const target_runs& runs, std:
   const db_chunk& chunk = layout.chunks.at(c);
   auto* d_runs = static_cast<std::uint8_t*>(scratch);
   auto* d_at = reinterpret_cast<std::uint64_t*>(d_runs + cuda::align_up(std::size_t(runs.bytes), 256));
+  auto* d_bad = reinterpret_cast<unsigned*>(d_at + 2 * chunk.tasks);
   // Slices of the runs, cut at multiples of upload_run_slice_bytes of the host's addresses.
   struct piece {
     const std::uint8_t* host;
@@ -208,12 +219,18 @@ void upload_runs_and_pack(const db_layout& layout, const target_runs& runs, std:
   dev.make_current();
   SWAT_CUDA_CHECK(cudaMemcpyAsync(d_at, pair_at.data(), pair_at.size() * sizeof(std::uint64_t), cudaMemcpyHostToDevice,
                                   stream));
+  SWAT_CUDA_CHECK(cudaMemsetAsync(d_bad, 0, sizeof(unsigned), stream));
   if (chunk.tasks > 0) {
     const unsigned blocks = unsigned(std::min<std::size_t>(chunk.tasks, std::size_t(dev.sm_count()) * 16));
-    pack_pairs_kernel<<<blocks, 128, 0, stream>>>(d_runs, d_at, d_tasks, chunk.tasks, pad_rank, device_columns);
+    pack_pairs_kernel<<<blocks, 128, 0, stream>>>(d_runs, d_at, d_tasks, chunk.tasks, pad_rank, device_columns, d_bad);
     SWAT_CUDA_CHECK_LAUNCH();
   }
+  unsigned bad = 0;
+  SWAT_CUDA_CHECK(cudaMemcpyAsync(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost, stream));
   SWAT_CUDA_CHECK(cudaStreamSynchronize(stream));  // pair_at is pageable memory of this call
+  if (bad != 0)
+    throw runtime_failure("dbsearch: a target holds a byte that is no residue rank of the scheme (a database volume "
+                          "rewritten while it was searched?)");
   if (report) {
     report->runs = runs.runs.size();
     report->dropped_bytes = dropped.load();

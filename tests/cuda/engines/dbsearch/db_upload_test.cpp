@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <random>
 
+#include "common/error.hpp"
 #include "cuda/common/device_buffer.hpp"
 #include "cuda/common/device_context.hpp"
 #include "cuda/engines/dbsearch/db_pack.hpp"
@@ -74,7 +75,8 @@ TEST(DbUpload, RunsPackedOnTheGpuAreWhatTheHostPacks) {
   SWAT_REQUIRE_DEVICE();
   std::mt19937 rng(23);
   const scoring_scheme s = scoring::make_protein_scheme("BLOSUM62", 11, 1);
-  const targets_in_runs db = make_runs(rng, s, 3, 1001, 3000);  // 3003 targets: a pair without B
+  targets_in_runs db = make_runs(rng, s, 3, 1001, 3000);  // 3003 targets: a pair without B
+  const auto pad = std::uint8_t(s.size());  // the scanner's pad rank: every rank is below it
   const auto runs = runs_of(db.spans, 64);
   ASSERT_TRUE(runs.has_value());
   ASSERT_EQ(runs->runs.size(), 3u);
@@ -88,7 +90,7 @@ TEST(DbUpload, RunsPackedOnTheGpuAreWhatTheHostPacks) {
   ASSERT_GE(chunked.chunks.size(), 3u);
   for (const db_layout& l : {plan_database(db.spans, 1 << 17, std::size_t(1) << 30), chunked}) {
     std::vector<std::uint16_t> all(l.total_columns);
-    pack_columns(l, db.spans, 7, all.data());
+    pack_columns(l, db.spans, pad, all.data());
     for (const std::size_t c : {std::size_t(0), std::size_t(1), l.chunks.size() - 1}) {
       if (c >= l.chunks.size()) continue;
       const db_chunk& chunk = l.chunks[c];
@@ -100,7 +102,7 @@ TEST(DbUpload, RunsPackedOnTheGpuAreWhatTheHostPacks) {
                            cudaMemcpyHostToDevice),
                 cudaSuccess);
       upload_report report;
-      upload_runs_and_pack(l, *runs, 7, c, columns.as<std::uint16_t>(), tasks.as<pair_task>(), scratch.data(), dev,
+      upload_runs_and_pack(l, *runs, pad, c, columns.as<std::uint16_t>(), tasks.as<pair_task>(), scratch.data(), dev,
                            stream, 2, &report);
       EXPECT_EQ(report.runs, 3u);
       EXPECT_GE(report.slices, 3u);
@@ -112,6 +114,19 @@ TEST(DbUpload, RunsPackedOnTheGpuAreWhatTheHostPacks) {
           << "chunk " << c << " of " << l.chunks.size();
     }
   }
+  // A byte that is no rank (a mapped volume rewritten in place) is an error, never an index.
+  db.buffers[1][5] = 200;
+  const db_layout l = plan_database(db.spans, 1 << 17, std::size_t(1) << 30);
+  const db_chunk& chunk = l.chunks[0];
+  cuda::device_buffer columns, tasks, scratch;
+  columns.reserve(chunk.columns * sizeof(std::uint16_t));
+  tasks.reserve(chunk.tasks * sizeof(pair_task));
+  scratch.reserve(runs_scratch_bytes(*runs, chunk));
+  ASSERT_EQ(cudaMemcpy(tasks.data(), l.tasks.data(), chunk.tasks * sizeof(pair_task), cudaMemcpyHostToDevice),
+            cudaSuccess);
+  EXPECT_THROW(upload_runs_and_pack(l, *runs, pad, 0, columns.as<std::uint16_t>(), tasks.as<pair_task>(), scratch.data(),
+                                    dev, stream, 2),
+               runtime_failure);
   cudaStreamDestroy(stream);
 }
 
