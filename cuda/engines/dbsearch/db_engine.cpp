@@ -377,7 +377,8 @@ class db_engine final : public engine {
       bool resident = pinned;
       if (pinned && (!pinned_scanner_ || !(pinned_scheme_ == scheme))) {
         pinned_scanner_.reset();
-        pinned_scanner_ = std::make_unique<db_scanner>(targets, scheme, o);
+        // The engine's own spans (the same as targets): the scanner keeps them beyond this call.
+        pinned_scanner_ = std::make_unique<db_scanner>(std::span<const residue_span>(pinned_), scheme, o);
         pinned_scheme_ = scheme;
         resident = false;
       } else if (!pinned) {
