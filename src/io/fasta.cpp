@@ -4,6 +4,7 @@
 #include "io/fasta.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/parallel.hpp"
 #include "io/fasta_parallel.hpp"
 #include "io/fasta_scan.hpp"
 #include "io/text_file.hpp"
@@ -127,21 +129,30 @@ void check_record(const std::string& path, const std::vector<detail::scanned_rec
     warn(path + ":" + detail::record_label(r, parts.name) + ": record has no residues, skipped");
 }
 
-//! The records with residues, in file order; take(r) hands over record r's ranks.
+//! The records with residues, in file order, on up to `threads` threads (0: every core);
+//! take(r) gives record r's ranks (a view of arena).
 template <typename Take>
 sequence_set make_set(const std::string& path, alphabet_kind kind, const std::vector<detail::scanned_record>& records,
-                      std::shared_ptr<std::uint8_t[]> arena, Take&& take) {
+                      std::shared_ptr<std::uint8_t[]> arena, Take&& take, unsigned threads) {
   sequence_set set;
   set.file = path;
   set.alphabet = kind;
   set.backing.push_back(std::move(arena));
-  set.records.reserve(static_cast<std::size_t>(
-      std::count_if(records.begin(), records.end(), [](const auto& r) { return r.residues > 0; })));
+  std::vector<std::size_t> slot(records.size());  // record r's place in the set (records with residues)
+  std::size_t kept = 0;
   for (std::size_t r = 0; r < records.size(); ++r) {
-    if (records[r].residues == 0) continue;
-    const detail::header_parts parts = detail::split_header(records[r].header);
-    set.records.push_back({std::string(parts.name), std::string(parts.description), take(r)});
+    slot[r] = kept;
+    kept += records[r].residues > 0;
   }
+  set.records.resize(kept);
+  parallel_for(records.size(), threads, 4096, [&](std::size_t r) {
+    if (records[r].residues == 0) return;
+    const detail::header_parts parts = detail::split_header(records[r].header);
+    sequence_record& out = set.records[slot[r]];
+    out.name.assign(parts.name);
+    out.description.assign(parts.description);
+    out.residues = take(r);
+  });
   return set;
 }
 
@@ -150,7 +161,7 @@ sequence_set make_set(const std::string& path, alphabet_kind kind, const std::ve
 namespace detail {
 
 std::optional<sequence_set> read_fasta_in_pieces(const std::string& path, std::uint64_t bytes, int pieces,
-                                                 alphabet_request request, const warning_fn& warn) {
+                                                 alphabet_request request, const warning_fn& warn, unsigned threads) {
   piece_reader reader(path, bytes, pieces);
   if (reader.pieces() < 2 || !reader.scan()) return std::nullopt;
   // Pass 1 found nothing wrong in any piece, so its records are the sequential reader's: the
@@ -158,9 +169,18 @@ std::optional<sequence_set> read_fasta_in_pieces(const std::string& path, std::u
   const auto& records = reader.records();
   const alphabet_kind kind = alphabet_after_scan(path, records, reader.residue_counts(), request);
   if (!reader.encode(table_of(kind), alphabet_what(kind, request))) return std::nullopt;
-  // No residue is invalid: the names and empty records are the first things to report.
-  for (std::size_t r = 0; r < records.size(); ++r) check_record(path, records, r, warn);
-  return make_set(path, kind, records, reader.arena(), [&](std::size_t r) { return reader.take(r); });
+  // No residue is invalid: the names and empty records are the first things to report, in the
+  // sequential reader's order: the empty records' warnings up to the first record without a
+  // name, which throws (the names looked for on every thread).
+  std::atomic<std::size_t> first_unnamed{records.size()};
+  parallel_for(records.size(), threads, 4096, [&](std::size_t r) {
+    if (!detail::split_header(records[r].header).name.empty()) return;
+    for (std::size_t seen = first_unnamed.load(); r < seen && !first_unnamed.compare_exchange_weak(seen, r);) {
+    }
+  });
+  for (std::size_t r = 0; r < records.size(); ++r)
+    if (r == first_unnamed.load() || records[r].residues == 0) check_record(path, records, r, warn);
+  return make_set(path, kind, records, reader.arena(), [&](std::size_t r) { return reader.take(r); }, threads);
 }
 
 }  // namespace detail
@@ -172,7 +192,7 @@ sequence_set read_fasta(const std::string& path, alphabet_request request, const
   // run when that gives up, and report what is wrong).
   if (path != "-" && !in.compressed() && in.rewindable()) {  // pieces open the path by name
     if (const int pieces = detail::parallel_pieces(in.size_hint(), max_threads); pieces > 1)
-      if (auto set = detail::read_fasta_in_pieces(path, in.size_hint(), pieces, request, warn)) return std::move(*set);
+      if (auto set = detail::read_fasta_in_pieces(path, in.size_hint(), pieces, request, warn, max_threads)) return std::move(*set);
   }
   // Pass 1: structure, residue counts, alphabet. A file that cannot be read twice (a pipe) is
   // kept in memory for pass 2; a regular file is read again.
@@ -201,7 +221,7 @@ sequence_set read_fasta(const std::string& path, alphabet_request request, const
   }
   encoder.finish();
   return make_set(path, kind, records, std::move(arena),
-                  [&](std::size_t r) { return residue_store::writable_view_of(encoder.ranks(r)); });
+                  [&](std::size_t r) { return residue_store::writable_view_of(encoder.ranks(r)); }, max_threads);
 }
 
 sequence_set read_fasta_text(const std::string& label, std::string_view text, alphabet_request request,
@@ -218,7 +238,7 @@ sequence_set read_fasta_text(const std::string& label, std::string_view text, al
   encoder.feed(text);
   encoder.finish();
   return make_set(label, kind, records, std::move(arena),
-                  [&](std::size_t r) { return residue_store::writable_view_of(encoder.ranks(r)); });
+                  [&](std::size_t r) { return residue_store::writable_view_of(encoder.ranks(r)); }, 0);
 }
 
 }  // namespace swat::io

@@ -27,7 +27,7 @@ inline constexpr std::uint64_t parallel_min_bytes = std::uint64_t(8) << 20;
 //! Bytes per piece at least (fewer pieces for smaller files).
 inline constexpr std::uint64_t parallel_min_piece_bytes = std::uint64_t(4) << 20;
 //! Pieces at most.
-inline constexpr int parallel_max_pieces = 8;
+inline constexpr int parallel_max_pieces = 16;
 
 //! Pieces for a plain file of `bytes`: 1 (read it sequentially) below parallel_min_bytes or
 //! with one thread, else up to parallel_max_pieces and max_threads (0: the hardware's threads).
@@ -72,8 +72,8 @@ class piece_reader {
 //! read_fasta on a plain regular file of `bytes` bytes in at most `pieces` pieces: the same set
 //! and warnings as the sequential reader, or the same error; nullopt when it gives up (a piece
 //! found something wrong, no record start divides the file, a thread could not start), after
-//! which the sequential reader must run.
+//! which the sequential reader must run. threads: for the records' names (0: every core).
 std::optional<sequence_set> read_fasta_in_pieces(const std::string& path, std::uint64_t bytes, int pieces,
-                                                 alphabet_request request, const warning_fn& warn);
+                                                 alphabet_request request, const warning_fn& warn, unsigned threads = 0);
 
 }  // namespace swat::io::detail

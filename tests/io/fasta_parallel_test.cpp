@@ -133,6 +133,43 @@ TEST(fasta_pieces, both_readers_put_every_record_end_to_end_in_one_arena_of_the_
   }
 }
 
+TEST(fasta_pieces, names_checked_on_several_threads_warn_and_fail_in_the_sequential_order) {
+  // Enough records for the names to be checked and the records built on several threads: the
+  // empty records' warnings in file order, up to the first header without a name, which is the
+  // error; without it, the sequential reader's set.
+  temp_dir dir;
+  std::string good, bad;
+  for (int i = 0; i < 20000; ++i) {
+    const std::string record = i % 997 == 5 ? ">e" + std::to_string(i) + "\n"
+                                            : ">r" + std::to_string(i) + " d" + std::to_string(i % 7) + "\nACGTNACGT\n";
+    good += record;
+    bad += i == 17000 ? ">   \nACGT\n" : i == 19000 ? ">\nAC\n" : record;
+  }
+  for (const std::string* text : {&good, &bad}) {
+    const std::string path = write_plain(dir.file(text == &good ? "good.fa" : "bad.fa"), *text);
+    const outcome want = sequential(path, alphabet_request::dna);
+    for (const unsigned threads : {1u, 2u, 4u}) {
+      outcome got;
+      try {
+        got.set = detail::read_fasta_in_pieces(path, text->size(), 3, alphabet_request::dna,
+                                               [&](const std::string& w) { got.warnings.push_back(w); }, threads);
+      } catch (const input_error& e) {
+        got.message = e.what();
+      }
+      const std::string what = std::string(text == &good ? "good" : "bad") + ", " + std::to_string(threads) + " threads";
+      EXPECT_EQ(got.warnings, want.warnings) << what;
+      EXPECT_EQ(got.message, want.message) << what;
+      ASSERT_EQ(got.set.has_value(), want.set.has_value()) << what;
+      if (want.set) expect_same_set(*got.set, *want.set, what);
+    }
+    if (text == &bad) {
+      EXPECT_FALSE(want.set.has_value());
+      EXPECT_NE(want.message.find("header has no name"), std::string::npos) << want.message;
+      EXPECT_EQ(want.warnings.size(), 18u);  // empty records 5, 1002, … before record 17000
+    }
+  }
+}
+
 TEST(fasta_pieces, cut_points_are_record_starts) {
   temp_dir dir;
   std::mt19937 rng(7);
