@@ -404,6 +404,7 @@ class db_engine final : public engine {
                                                                 std::to_string(t.upload_threads) + " threads, " +
                                                                 std::to_string(t.upload_dropped_bytes >> 20) +
                                                                 " MiB of mapped pages dropped) and packed on the GPU"
+                                        : t.packed_on_upload ? std::string("prepare: targets planned (each chunk packed as it is uploaded)")
                                         : t.upload_slices > 0 ? "prepare: targets packed into the GPU in " +
                                                                   std::to_string(t.upload_slices) + " slices by " +
                                                                   std::to_string(t.upload_threads) + " threads"

@@ -82,6 +82,7 @@ struct scan_timing {
   std::size_t upload_slices = 0;  //!< slices of a database packed straight into the GPU (db_upload.cuh; then pack_s holds the copies)
   std::size_t upload_threads = 0;  //!< … by this many host threads
   double staging_s = 0;            //!< … of which page-locking their staging slots
+  bool packed_on_upload = false;   //!< several chunks or GPUs: each chunk packed as it is uploaded (pack_s: the plan only)
   std::size_t upload_runs = 0;     //!< … uploaded as this many runs of adjacent targets, packed on the GPU (0: packed on the host)
   std::size_t upload_dropped_bytes = 0;  //!< … whose host pages (a prepared database's) were dropped once copied
   double scan_s = 0;         //!< kernels, from the first launch to the last result

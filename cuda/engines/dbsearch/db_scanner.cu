@@ -15,6 +15,7 @@
 #include <string>
 #include <thread>
 
+#include "common/host_pages.hpp"
 #include "cuda/common/cuda_check.cuh"
 #include "cuda/engines/dbsearch/db_launch.cuh"
 #include "cuda/common/device_buffer.hpp"
@@ -70,7 +71,11 @@ struct host_side {
   // Every pair's columns, as in device memory. Pageable: pinning tens of MB costs more than the
   // staged copy saves (the copy engine still overlaps a chunk's upload with the previous scan).
   // Not zeroed: pack_columns writes every column, its threads touching their own pages first.
+  // Null with several chunks or GPUs: each chunk is packed as it is uploaded (upload()).
   std::unique_ptr<std::uint16_t[]> columns;
+  //! The targets' runs of adjacent memory (runs_of; empty when there are too many): the pages
+  //! of a prepared database's volumes among them are dropped after each chunk is packed.
+  std::vector<residue_span> target_runs;
   int pad_rank = 0, profile_rows = 0;
 };
 
@@ -185,16 +190,24 @@ struct device_worker {
     return b / std::max<std::int64_t>(sharing, 1);
   }
 
-  //! Copies chunk c into b on the copy stream (after b's previous scans released it).
+  //! Copies chunk c into b on the copy stream (after b's previous scans released it): from the
+  //! packed columns on the host, or, with several chunks or GPUs, packed now through page-locked
+  //! slices (pack_and_upload, which returns once b's previous scans are done and the copies
+  //! are), so that the host never holds the packed database (twice its residues).
   void upload(int c, chunk_buffer& b) {
-    if (!host.columns) throw std::logic_error("dbsearch: a chunk packed into the GPU is not on the host to upload again");
     const db_chunk& chunk = host.layout.chunks[std::size_t(c)];
     b.chunk = -1;  // reserve may free the buffer before it fails: it then holds no chunk
     b.tasks_offset = cuda::align_up(chunk.columns * sizeof(std::uint16_t), 256);
     b.memory.reserve(b.tasks_offset + cuda::align_up(chunk.tasks * sizeof(pair_task), 256));
     SWAT_CUDA_CHECK(cudaStreamWaitEvent(copy, b.released, 0));
-    SWAT_CUDA_CHECK(cudaMemcpyAsync(b.memory.as<void>(), host.columns.get() + chunk.first_column,
-                                    chunk.columns * sizeof(std::uint16_t), cudaMemcpyHostToDevice, copy));
+    if (host.columns) {
+      SWAT_CUDA_CHECK(cudaMemcpyAsync(b.memory.as<void>(), host.columns.get() + chunk.first_column,
+                                      chunk.columns * sizeof(std::uint16_t), cudaMemcpyHostToDevice, copy));
+    } else {
+      pack_and_upload(host.layout, host.targets, std::uint8_t(host.pad_rank), std::size_t(c), b.memory.as<std::uint16_t>(),
+                      dev, copy);
+      for (const residue_span& r : host.target_runs) host_pages::release(r.data(), r.size());
+    }
     SWAT_CUDA_CHECK(cudaMemcpyAsync(b.memory.as<void>(b.tasks_offset), host.layout.tasks.data() + chunk.first_task,
                                     chunk.tasks * sizeof(pair_task), cudaMemcpyHostToDevice, copy));
     SWAT_CUDA_CHECK(cudaEventRecord(b.uploaded, copy));
@@ -315,7 +328,6 @@ struct device_worker {
     if (c < chunks && buffers[cur].chunk != c) upload(c, buffers[cur]);
     while (c < chunks) {
       const int following = next_chunk++;
-      if (following < chunks && buffers[cur ^ 1].chunk != following) upload(following, buffers[cur ^ 1]);
       chunk_buffer& b = buffers[cur];
       SWAT_CUDA_CHECK(cudaStreamWaitEvent(compute, b.uploaded, 0));
       const db_chunk& chunk = host.layout.chunks[std::size_t(c)];
@@ -332,6 +344,8 @@ struct device_worker {
         report_progress(slots[launches % 2].results_ready, progress, reported);
       }
       SWAT_CUDA_CHECK(cudaEventRecord(b.released, compute));
+      // The next chunk uploads (or is packed and uploaded) while this one's scans run.
+      if (following < chunks && buffers[cur ^ 1].chunk != following) upload(following, buffers[cur ^ 1]);
       c = following;
       cur ^= 1;
     }
@@ -472,6 +486,8 @@ struct device_worker {
 };
 
 struct db_scanner::impl {
+  //! Runs of adjacent targets whose pages are dropped after each chunk's packing (more: none).
+  static constexpr std::size_t max_release_runs = 4096;
   host_side host;
   //! One per entry of options.devices: the first made with the scanner, the others by their own
   //! threads when the first search starts (nullptr until then, and for a GPU left out).
@@ -543,12 +559,20 @@ struct db_scanner::impl {
       timing.prepare_s = seconds_since(t0);
       return;
     }
+    if (timing.chunks > 1 || n > 1) {  // each chunk packed as it is uploaded (upload())
+      if (const auto runs = runs_of(t, max_release_runs)) host.target_runs = runs->runs;
+      timing.packed_on_upload = true;
+      timing.pack_s = seconds_since(t_pack);
+      reserve_border(*workers[0]);
+      timing.prepare_s = seconds_since(t0);
+      return;
+    }
     host.columns = std::make_unique_for_overwrite<std::uint16_t[]>(std::max<std::size_t>(host.layout.total_columns, 1));
     pack_columns(host.layout, t, std::uint8_t(host.pad_rank), host.columns.get());
     timing.pack_s = seconds_since(t_pack);
     reserve_border(*workers[0]);
     timing.prepare_s = seconds_since(t0);
-    if (host.layout.chunks.size() == 1 && n == 1) {  // upload once, reused by every search
+    {  // one chunk on one GPU: uploaded once, reused by every search
       const auto t1 = clock_type::now();
       workers[0]->upload(0, workers[0]->buffers[0]);
       SWAT_CUDA_CHECK(cudaStreamSynchronize(workers[0]->copy));

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <random>
 
 #include "common/error.hpp"
@@ -160,6 +161,41 @@ TEST(DbUpload, AScanOfTargetsInRunsGivesTheCpuCells) {
   std::vector<pair_index> rescan;
   packed_on_host.search(qs, got, rescan, nullptr);
   EXPECT_EQ(got, want);
+}
+
+TEST(DbUpload, ChunksArePackedAsTheyAreUploadedAndGiveTheCpuCells) {
+  SWAT_REQUIRE_DEVICE();
+  // A database of several chunks (a budget under --max-gpu-mem) is never packed whole on the
+  // host: each chunk is packed as it is uploaded, in every search.
+  std::mt19937 rng(31);
+  const scoring_scheme s = scoring::make_protein_scheme("BLOSUM62", 11, 1);
+  const targets_in_runs db = make_runs(rng, s, 2, test::short_run() ? 3000 : 10000, 1000);
+  const std::vector<std::vector<std::uint8_t>> queries{test::random_residues(rng, 90, s),
+                                                       test::random_residues(rng, 400, s)};
+  const std::vector<residue_span> qs(queries.begin(), queries.end());
+  const std::vector<best_cell> want = test_support::cpu_cells(qs, db.spans, s);
+  std::size_t tested = 0;
+  for (std::int64_t mib = 1024; mib > 0 && tested < 2; mib -= 8) {
+    scan_options o;
+    o.max_gpu_bytes = mib << 20;
+    std::optional<db_scanner> scanner;
+    try {
+      scanner.emplace(db.spans, s, o);
+    } catch (const runtime_failure&) {
+      break;  // below the fixed part
+    }
+    if (scanner->timing().chunks < 3) continue;
+    EXPECT_TRUE(scanner->timing().packed_on_upload);
+    for (int round = 0; round < 2; ++round) {
+      std::vector<best_cell> got(qs.size() * db.spans.size());
+      std::vector<pair_index> rescan;
+      scanner->search(qs, got, rescan, nullptr);
+      EXPECT_TRUE(rescan.empty());
+      EXPECT_EQ(got, want) << mib << " MiB, search " << round;
+    }
+    ++tested;
+  }
+  EXPECT_GE(tested, 1u) << "no budget gave three or more chunks";
 }
 
 }  // namespace
