@@ -572,7 +572,7 @@ struct db_scanner::impl {
     timing.pack_s = seconds_since(t_pack);
     reserve_border(*workers[0]);
     timing.prepare_s = seconds_since(t0);
-    {  // one chunk on one GPU: uploaded once, reused by every search
+    if (timing.chunks == 1) {  // one chunk on one GPU: uploaded once, reused by every search
       const auto t1 = clock_type::now();
       workers[0]->upload(0, workers[0]->buffers[0]);
       SWAT_CUDA_CHECK(cudaStreamSynchronize(workers[0]->copy));
