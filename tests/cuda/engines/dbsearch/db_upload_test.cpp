@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <optional>
 #include <random>
+#include <string>
 
 #include "common/error.hpp"
 #include "cuda/common/device_buffer.hpp"
@@ -50,6 +51,34 @@ targets_in_runs make_runs(std::mt19937& rng, const scoring_scheme& s, std::size_
   }
   return out;
 }
+
+//! Two protein queries against targets in two runs, with the CPU engine's cells.
+struct runs_search {
+  scoring_scheme s = scoring::make_protein_scheme("BLOSUM62", 11, 1);
+  targets_in_runs db;
+  std::vector<std::vector<std::uint8_t>> queries;
+  std::vector<residue_span> qs;
+  std::vector<best_cell> want;
+
+  runs_search(unsigned seed, std::size_t per_buffer, std::size_t max_length, std::int64_t q0, std::int64_t q1) {
+    std::mt19937 rng(seed);
+    db = make_runs(rng, s, 2, per_buffer, max_length);
+    queries = {test::random_residues(rng, q0, s), test::random_residues(rng, q1, s)};
+    qs.assign(queries.begin(), queries.end());
+    want = test_support::cpu_cells(qs, db.spans, s);
+  }
+
+  //! Two searches of scanner give the CPU's cells.
+  void expect_cpu_cells(db_scanner& scanner, const std::string& what) const {
+    for (int round = 0; round < 2; ++round) {
+      std::vector<best_cell> got(qs.size() * db.spans.size());
+      std::vector<pair_index> rescan;
+      scanner.search(qs, got, rescan, nullptr);
+      EXPECT_TRUE(rescan.empty()) << what;
+      EXPECT_EQ(got, want) << what << ", search " << round;
+    }
+  }
+};
 
 TEST(DbUpload, RunsOfAdjacentTargets) {
   std::vector<std::uint8_t> a(100), b(50);
@@ -133,66 +162,39 @@ TEST(DbUpload, RunsPackedOnTheGpuAreWhatTheHostPacks) {
 
 TEST(DbUpload, AScanOfTargetsInRunsGivesTheCpuCells) {
   SWAT_REQUIRE_DEVICE();
-  std::mt19937 rng(29);
-  const scoring_scheme s = scoring::make_protein_scheme("BLOSUM62", 11, 1);
-  const targets_in_runs db = make_runs(rng, s, 2, test::short_run() ? 1500 : 4000, 900);
-  const std::vector<std::vector<std::uint8_t>> queries{test::random_residues(rng, 120, s),
-                                                       test::random_residues(rng, 333, s)};
-  const std::vector<residue_span> qs(queries.begin(), queries.end());
-  const std::vector<best_cell> want = test_support::cpu_cells(qs, db.spans, s);
+  const runs_search r(29, test::short_run() ? 1500 : 4000, 900, 120, 333);
   scan_options o;
   o.streamed_upload_min_columns = 1;  // the path of a large database
-  db_scanner scanner(db.spans, s, o);
+  db_scanner scanner(r.db.spans, r.s, o);
   EXPECT_EQ(scanner.timing().chunks, 1u);
   EXPECT_EQ(scanner.timing().upload_runs, 2u) << "the targets were not uploaded as runs";
-  for (int round = 0; round < 2; ++round) {
-    std::vector<best_cell> got(qs.size() * db.spans.size());
-    std::vector<pair_index> rescan;
-    scanner.search(qs, got, rescan, nullptr);
-    EXPECT_TRUE(rescan.empty());
-    EXPECT_EQ(got, want) << "search " << round;
-  }
+  r.expect_cpu_cells(scanner, "runs packed on the GPU");
   // Without room on the GPU for the runs beside the database (--max-gpu-mem), the host packs.
   scan_options tight = o;
   tight.max_gpu_bytes = std::int64_t(200) << 20;  // the runs fit, not with upload_streamed's margin of 256 MiB
-  db_scanner packed_on_host(db.spans, s, tight);
+  db_scanner packed_on_host(r.db.spans, r.s, tight);
   EXPECT_EQ(packed_on_host.timing().upload_runs, 0u);
-  std::vector<best_cell> got(qs.size() * db.spans.size());
-  std::vector<pair_index> rescan;
-  packed_on_host.search(qs, got, rescan, nullptr);
-  EXPECT_EQ(got, want);
+  r.expect_cpu_cells(packed_on_host, "packed on the host");
 }
 
 TEST(DbUpload, ChunksArePackedAsTheyAreUploadedAndGiveTheCpuCells) {
   SWAT_REQUIRE_DEVICE();
   // A database of several chunks (a budget under --max-gpu-mem) is never packed whole on the
   // host: each chunk is packed as it is uploaded, in every search.
-  std::mt19937 rng(31);
-  const scoring_scheme s = scoring::make_protein_scheme("BLOSUM62", 11, 1);
-  const targets_in_runs db = make_runs(rng, s, 2, test::short_run() ? 3000 : 10000, 1000);
-  const std::vector<std::vector<std::uint8_t>> queries{test::random_residues(rng, 90, s),
-                                                       test::random_residues(rng, 400, s)};
-  const std::vector<residue_span> qs(queries.begin(), queries.end());
-  const std::vector<best_cell> want = test_support::cpu_cells(qs, db.spans, s);
+  const runs_search r(31, test::short_run() ? 3000 : 10000, 1000, 90, 400);
   std::size_t tested = 0;
   for (std::int64_t mib = 1024; mib > 0 && tested < 2; mib -= 8) {
     scan_options o;
     o.max_gpu_bytes = mib << 20;
     std::optional<db_scanner> scanner;
     try {
-      scanner.emplace(db.spans, s, o);
+      scanner.emplace(r.db.spans, r.s, o);
     } catch (const runtime_failure&) {
       break;  // below the fixed part
     }
     if (scanner->timing().chunks < 3) continue;
     EXPECT_TRUE(scanner->timing().packed_on_upload);
-    for (int round = 0; round < 2; ++round) {
-      std::vector<best_cell> got(qs.size() * db.spans.size());
-      std::vector<pair_index> rescan;
-      scanner->search(qs, got, rescan, nullptr);
-      EXPECT_TRUE(rescan.empty());
-      EXPECT_EQ(got, want) << mib << " MiB, search " << round;
-    }
+    r.expect_cpu_cells(*scanner, std::to_string(mib) + " MiB");
     ++tested;
   }
   EXPECT_GE(tested, 1u) << "no budget gave three or more chunks";
