@@ -1,7 +1,8 @@
 // swat-gpu: entry point. Dispatches subcommands and turns exceptions into one line on stderr
 // and an exit code: 2 for bad usage or input, 1 for runtime failures. SIGINT, SIGTERM and
 // SIGHUP remove the temporary output file and then end the process by the same signal (the
-// shell sees 130, 143, 129 as for any other tool).
+// shell sees 130, 143, 129 as for any other tool). A SIGBUS on a prepared database's volume that
+// shrank while mapped is a one-line error (exit 2) that removes it too.
 
 #include <cxxopts.hpp>
 
@@ -16,6 +17,7 @@
 #include "cli/bench_registry.hpp"
 #include "cli/commands.hpp"
 #include "common/error.hpp"
+#include "common/host_pages.hpp"
 #include "engine/registry.hpp"
 #include "output/atomic_file.hpp"
 
@@ -60,6 +62,12 @@ void install_signal_handlers() {
   }
 }
 
+// Async-signal-safe: what a SIGBUS on a shrunk database volume (common/host_pages.hpp) leaves.
+void remove_temp_files() noexcept {
+  swat::output::stop_new_files_signal_safe();
+  swat::output::remove_temp_files_signal_safe();
+}
+
 int fail(int code, const std::string& what) {
   std::fprintf(stderr, "swat-gpu: error: %s\n", what.c_str());
   return code;
@@ -69,6 +77,7 @@ int fail(int code, const std::string& what) {
 
 int main(int argc, char** argv) {
   install_signal_handlers();
+  swat::host_pages::install_bus_error_handler(remove_temp_files);
   std::vector<std::string> args(argv + 1, argv + argc);
   std::string command;
   try {
