@@ -37,7 +37,8 @@ extern "C" void on_bus_error(int sig, siginfo_t* info, void*) {
     if (bus_error_cleanup) bus_error_cleanup();
     ::_exit(2);
   }
-  ::signal(sig, SIG_DFL);  // not ours: the default action once the handler returns
+  ::signal(sig, SIG_DFL);  // not ours: the default action once the handler returns (the fault repeats)
+  if (info == nullptr || info->si_code <= 0) ::raise(sig);  // sent by a process: nothing repeats it
 }
 
 registry& the_registry() {

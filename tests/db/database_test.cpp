@@ -139,7 +139,12 @@ TEST(database, a_volume_that_shrinks_while_it_is_mapped_ends_the_process_with_on
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "AddressSanitizer keeps SIGBUS for itself";
 #endif
+  const std::string style = GTEST_FLAG_GET(death_test_style);
   GTEST_FLAG_SET(death_test_style, "threadsafe");
+  struct restore_style {
+    std::string was;
+    ~restore_style() { GTEST_FLAG_SET(death_test_style, was); }
+  } restore{style};
   swat::test::temp_dir dir;
   const sequence_set set = random_records(alphabet_kind::protein, 200, 9000, 11);
   const auto bytes = make_bytes(set, std::uint64_t(1) << 30);

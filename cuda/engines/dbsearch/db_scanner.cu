@@ -13,6 +13,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <thread>
 
 #include "common/host_pages.hpp"
@@ -330,6 +331,16 @@ struct device_worker {
       const int following = next_chunk++;
       chunk_buffer& b = buffers[cur];
       SWAT_CUDA_CHECK(cudaStreamWaitEvent(compute, b.uploaded, 0));
+      // The next chunk is packed and uploaded on a helper thread while this one's batches are
+      // queued and run (its copies wait for the scans of the chunk the buffer held before).
+      std::future<void> next_upload;
+      if (following < chunks && buffers[cur ^ 1].chunk != following) {
+        chunk_buffer& nb = buffers[cur ^ 1];
+        try {
+          next_upload = std::async(std::launch::async, [this, following, &nb] { upload(following, nb); });
+        } catch (const std::system_error&) {  // no thread to spare: uploaded after the batches, here
+        }
+      }
       const db_chunk& chunk = host.layout.chunks[std::size_t(c)];
       const chunk_stats stats{chunk.tasks, chunk.columns, chunk.longest,
                               host.layout.tasks[chunk.first_task + chunk.tasks - 1].columns};
@@ -344,8 +355,10 @@ struct device_worker {
         report_progress(slots[launches % 2].results_ready, progress, reported);
       }
       SWAT_CUDA_CHECK(cudaEventRecord(b.released, compute));
-      // The next chunk uploads (or is packed and uploaded) while this one's scans run.
-      if (following < chunks && buffers[cur ^ 1].chunk != following) upload(following, buffers[cur ^ 1]);
+      if (next_upload.valid())
+        next_upload.get();
+      else if (following < chunks && buffers[cur ^ 1].chunk != following)
+        upload(following, buffers[cur ^ 1]);
       c = following;
       cur ^= 1;
     }
