@@ -60,7 +60,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       rec.name = "s" + std::to_string(r);
       if (in.byte() & 1) rec.description = "d " + std::to_string(r);
       rec.residues.resize(1 + in.byte() % 64);
-      for (auto& c : rec.residues) c = std::uint8_t(in.byte() % ranks);
+      for (auto& c : rec.residues.own()) c = std::uint8_t(in.byte() % ranks);
       made.records.push_back(std::move(rec));
     }
     b = test::make_bytes(made, std::uint64_t(256) << ((mode >> 3) & 7));
