@@ -18,9 +18,10 @@ namespace swat {
 using residue_span = std::span<const std::uint8_t>;
 
 //! A record's encoded residues: bytes of its own, or a view of bytes that its sequence_set
-//! keeps alive (a prepared database's mapped volumes, sequence_set::backing). Reads like a
-//! const vector; every write first makes it own its bytes. A copy always owns its bytes (it may
-//! outlive the set it came from); a move keeps a view a view.
+//! keeps alive (sequence_set::backing: a prepared database's mapped volumes, read-only, or the
+//! FASTA reader's arena, writable in place through writable_data()). Reads like a const vector;
+//! every other write first makes it own its bytes. A copy always owns its bytes (it may outlive
+//! the set it came from); a move keeps a view a view.
 class residue_store {
  public:
   residue_store() = default;
@@ -112,8 +113,8 @@ struct sequence_set {
   std::string file;
   alphabet_kind alphabet = alphabet_kind::dna;
   std::vector<sequence_record> records;
-  //! What the records' views read (a prepared database's mapped volumes); empty when every
-  //! record owns its residues.
+  //! What the records' views read (a prepared database's mapped volumes, a FASTA file's arena);
+  //! empty when every record owns its residues.
   std::vector<std::shared_ptr<const void>> backing;
 };
 

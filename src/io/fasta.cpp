@@ -1,5 +1,6 @@
-// FASTA input: read_fasta's two passes (structure and counts, then encoding into vectors of
-// exactly the counted size), alphabet requests and the auto-detection rule.
+// FASTA input: read_fasta's two passes (structure and counts, then encoding into one arena of
+// exactly the counted size, every record's residues end to end), alphabet requests and the
+// auto-detection rule.
 
 #include "io/fasta.hpp"
 

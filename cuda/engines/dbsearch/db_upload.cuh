@@ -60,7 +60,7 @@ struct target_runs {
 
 //! The runs of targets (each target starts where the one before it ends, or a run starts
 //! there), when there are at most max_runs of them; nullopt when there are more (targets each in
-//! memory of its own: a FASTA file's records).
+//! memory of their own: records built one by one, windows of long targets).
 std::optional<target_runs> runs_of(std::span<const residue_span> targets, std::size_t max_runs);
 
 //! Device bytes upload_runs_and_pack needs beside the chunk's columns (the runs and the pairs'
