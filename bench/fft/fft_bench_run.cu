@@ -1,6 +1,10 @@
 // Device half of `swat-gpu bench fft`: buffers, CUDA-event timing, cuFFT (fft_bench_run.hpp).
+//
+// cuFFT is opened with dlopen the first time `bench fft` times it, not linked: its library
+// (~290 MB) took ~4 ms to map and relocate at every start of swat-gpu, whatever the command.
 
 #include <cufft.h>
+#include <dlfcn.h>
 
 #include <random>
 #include <string>
@@ -18,6 +22,34 @@ namespace {
 
 void cufft_ok(cufftResult r, const char* what) {
   if (r != CUFFT_SUCCESS) throw cuda_error(std::string("cuFFT ") + what + " failed: " + std::to_string(static_cast<int>(r)));
+}
+
+//! The four cuFFT functions the bench calls, from the library of the toolkit it was built with.
+struct cufft_api {
+  decltype(&cufftPlan1d) plan_1d = nullptr;
+  decltype(&cufftExecC2C) exec_c2c = nullptr;
+  decltype(&cufftExecZ2Z) exec_z2z = nullptr;
+  decltype(&cufftDestroy) destroy = nullptr;
+};
+
+const cufft_api& cufft() {
+  static const cufft_api api = [] {
+    const std::string name = "libcufft.so." + std::to_string(CUFFT_VER_MAJOR);
+    void* library = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);  // kept open for the process
+    if (library == nullptr) throw cuda_error("bench fft: cannot open cuFFT (" + std::string(dlerror()) + ")");
+    const auto symbol = [&](const char* what) {
+      void* f = dlsym(library, what);
+      if (f == nullptr) throw cuda_error("bench fft: " + name + " has no " + what);
+      return f;
+    };
+    cufft_api a;
+    a.plan_1d = reinterpret_cast<decltype(a.plan_1d)>(symbol("cufftPlan1d"));
+    a.exec_c2c = reinterpret_cast<decltype(a.exec_c2c)>(symbol("cufftExecC2C"));
+    a.exec_z2z = reinterpret_cast<decltype(a.exec_z2z)>(symbol("cufftExecZ2Z"));
+    a.destroy = reinterpret_cast<decltype(a.destroy)>(symbol("cufftDestroy"));
+    return a;
+  }();
+  return api;
 }
 
 //! Mean ms per call of work over repeats calls after warmup calls (events around the loop).
@@ -76,22 +108,23 @@ double fft_runner::time_ours(const fft_plan& plan, const fft_options& options, i
 }
 
 double fft_runner::time_cufft(const fft_plan& plan, int repeats, int warmup) {
+  const cufft_api& api = cufft();
   cufftHandle h;
   const bool f32 = plan.prec == precision::fp32;
-  cufft_ok(cufftPlan1d(&h, static_cast<int>(plan.n()), f32 ? CUFFT_C2C : CUFFT_Z2Z, static_cast<int>(plan.batch)),
+  cufft_ok(api.plan_1d(&h, static_cast<int>(plan.n()), f32 ? CUFFT_C2C : CUFFT_Z2Z, static_cast<int>(plan.batch)),
            "plan");
   const int dir = plan.dir == direction::forward ? CUFFT_FORWARD : CUFFT_INVERSE;
   const double ms = timed_mean(repeats, warmup, [&] {
     if (f32) {
-      cufft_ok(cufftExecC2C(h, static_cast<cufftComplex*>(impl_->d_in), static_cast<cufftComplex*>(impl_->d_out), dir),
+      cufft_ok(api.exec_c2c(h, static_cast<cufftComplex*>(impl_->d_in), static_cast<cufftComplex*>(impl_->d_out), dir),
                "exec");
     } else {
-      cufft_ok(cufftExecZ2Z(h, static_cast<cufftDoubleComplex*>(impl_->d_in),
+      cufft_ok(api.exec_z2z(h, static_cast<cufftDoubleComplex*>(impl_->d_in),
                             static_cast<cufftDoubleComplex*>(impl_->d_out), dir),
                "exec");
     }
   });
-  cufft_ok(cufftDestroy(h), "destroy");
+  cufft_ok(api.destroy(h), "destroy");
   return ms;
 }
 
