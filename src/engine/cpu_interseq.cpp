@@ -77,29 +77,32 @@ struct layout {
 //! Packs the targets' lengths into `lanes` lanes, longest first, each into the lane that ends
 //! soonest (the lowest on a tie), every run starting on a multiple of the pass's columns. runs:
 //! by start column (then lane). Returns the columns of the pass (the latest end).
-std::int64_t pack_lanes(std::span<const std::int64_t> lengths, int lanes, std::vector<lane_run>& runs) {
+//! runs == nullptr: only the columns (the plan's estimate of a batch).
+std::int64_t pack_lanes(std::span<const std::int64_t> lengths, int lanes, std::vector<lane_run>* runs) {
   const std::int64_t c = pass_columns(lanes);
   std::vector<int> order(lengths.size());
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = int(k);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lengths[std::size_t(a)] > lengths[std::size_t(b)]; });
+  const auto longer = [&](int a, int b) { return lengths[std::size_t(a)] > lengths[std::size_t(b)]; };
+  if (!std::is_sorted(order.begin(), order.end(), longer)) std::stable_sort(order.begin(), order.end(), longer);
   // Lanes by (next free column, lane): a min-heap, the front the lane that ends soonest.
   std::vector<std::pair<std::int64_t, int>> heap;
   for (int l = 0; l < lanes; ++l) heap.emplace_back(0, l);
   const auto later = std::greater<std::pair<std::int64_t, int>>();
-  runs.clear();
+  if (runs != nullptr) runs->clear();
   std::int64_t n = 0;
   for (const int k : order) {
     std::pop_heap(heap.begin(), heap.end(), later);
     auto& [at, l] = heap.back();
     const std::int64_t len = lengths[std::size_t(k)];
-    runs.push_back({at, len, l, k});
+    if (runs != nullptr) runs->push_back({at, len, l, k});
     n = std::max(n, at + len);
     at += (len + c - 1) / c * c;
     std::push_heap(heap.begin(), heap.end(), later);
   }
-  std::sort(runs.begin(), runs.end(), [](const lane_run& a, const lane_run& b) {
-    return a.start != b.start ? a.start < b.start : a.lane < b.lane;
-  });
+  if (runs != nullptr)
+    std::sort(runs->begin(), runs->end(), [](const lane_run& a, const lane_run& b) {
+      return a.start != b.start ? a.start < b.start : a.lane < b.lane;
+    });
   return n;
 }
 
@@ -110,8 +113,7 @@ std::size_t interseq_bytes(std::int64_t m, std::int64_t n, int lanes, int query_
 }
 
 std::int64_t packed_columns(std::span<const std::int64_t> lengths, int lanes) {
-  std::vector<lane_run> runs;
-  return pack_lanes(lengths, lanes, runs);
+  return pack_lanes(lengths, lanes, nullptr);
 }
 
 #if SWAT_SIMD8
@@ -296,7 +298,7 @@ std::size_t score_interseq8(residue_span query, std::span<const residue_span> ta
   std::vector<std::int64_t> lengths(count);
   for (std::size_t k = 0; k < count; ++k) lengths[k] = std::int64_t(targets[k].size());
   std::vector<lane_run>& runs = scratch.runs;
-  const std::int64_t n = pack_lanes(lengths, lanes, runs);
+  const std::int64_t n = pack_lanes(lengths, lanes, &runs);
   const layout at(m, n, lanes, s.query_ranks);
   if (scratch.bytes.size() < at.total + 64) scratch.bytes.resize(at.total + 64);
   // 64-byte aligned start (the kernel's loads are unaligned; this keeps rows on cache lines).

@@ -103,6 +103,7 @@ class windowed_engine final : public engine {
       constexpr std::size_t search_batch_jobs = std::size_t(1) << 18;
       const std::size_t nt = targets.size(), per = std::max<std::size_t>(1, search_batch_jobs / std::max<std::size_t>(nt, 1));
       std::vector<pair_job> jobs;
+      jobs.reserve(std::min(queries.size(), per) * nt);
       for (std::size_t q0 = 0; nt > 0 && q0 < queries.size(); q0 += per) {
         jobs.clear();
         for (std::size_t q = q0; q < std::min(queries.size(), q0 + per); ++q)
@@ -376,12 +377,22 @@ class windowed_engine final : public engine {
     std::vector<pair_job> batch;
     std::uint64_t pair_cells = 0, batch_cells = 0;
     for (const pair_job& job : jobs) pair_cells += std::uint64_t(job.query.size()) * job.target.size();
-    for (std::size_t k = 0; k < jobs.size(); ++k) {
-      const pair_job& job = jobs[k];
+    const auto plan_of = [&](const pair_job& job) -> std::optional<pair_plan> {
       const std::uint64_t cells = std::uint64_t(job.query.size()) * job.target.size();
       const bool small_share = limits_.share_threads > 0 &&
                                double(cells) * 2.0 * double(limits_.share_threads) <= double(pair_cells);
-      cut c{k, batch.size(), small_share ? std::nullopt : plan_for(job.query, job.target, scheme)};
+      return small_share ? std::nullopt : plan_for(job.query, job.target, scheme);
+    };
+    // No pair cut into windows (a database of proteins): the jobs go as they are, uncopied.
+    std::size_t first_cut = 0;
+    std::optional<pair_plan> first_plan;
+    while (first_cut < jobs.size() && !(first_plan = plan_of(jobs[first_cut]))) ++first_cut;
+    if (first_cut == jobs.size()) return inner_->score_many(jobs, scheme, results, progress);
+    cuts.reserve(jobs.size());
+    batch.reserve(jobs.size());
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+      const pair_job& job = jobs[k];
+      cut c{k, batch.size(), k < first_cut ? std::nullopt : k == first_cut ? std::move(first_plan) : plan_of(job)};
       if (!c.plan) {
         batch.push_back(job);
       } else {
