@@ -97,24 +97,22 @@ using avx2::vec;
 //! Rows i..i+7 of blk (see the file comment); left_h/left_e point at row i's entries (or null),
 //! right_h/right_e at row i's outputs (or null); corner = H(i-1, j0-1). With codes: the 4-bit
 //! codes of row i + k at codes + k·width, through skew (8·(width + 8) bytes: step s, lane k at
-//! skew[8s + k]).
+//! skew[8s + k]). scores: 8·(width + 8) entries for avx2::skewed_scores.
 template <bool with_codes>
 SWAT_AVX2 void fill_strip8(const block& blk, std::int64_t i, residue_span query, residue_span target,
                            const scoring_scheme& scheme, forbidden_span forbidden, std::int32_t* h,
                            std::int32_t* f, std::int32_t corner, const std::int32_t* left_h,
                            const std::int32_t* left_e, std::int32_t* right_h, std::int32_t* right_e,
-                           best_cell& best, std::uint8_t* codes, std::uint8_t* skew) {
+                           best_cell& best, std::uint8_t* codes, std::uint8_t* skew, std::int32_t* scores) {
   const std::int64_t w = blk.width();
   const std::uint8_t* t = target.data() + (blk.j0 - 1);
   const std::uint8_t* q = query.data() + (i - 1);
+  avx2::skewed_scores(q, t, w, scheme, scores);
   const vec v_open = _mm256_set1_epi32(scheme.gap_open + scheme.gap_extend);
   const vec v_ext = _mm256_set1_epi32(scheme.gap_extend);
   const vec zero = _mm256_setzero_si256(), neg = _mm256_set1_epi32(minus_infinity);
   const vec lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
   const vec one = _mm256_set1_epi32(1), past = _mm256_set1_epi32(std::int32_t(w + 1));
-  const vec qbase = _mm256_setr_epi32(q[0] * matrix_stride, q[1] * matrix_stride, q[2] * matrix_stride,
-                                      q[3] * matrix_stride, q[4] * matrix_stride, q[5] * matrix_stride,
-                                      q[6] * matrix_stride, q[7] * matrix_stride);
   const vec border_h = left_h ? _mm256_loadu_si256(reinterpret_cast<const vec*>(left_h)) : zero;
   const vec border_e = left_e ? _mm256_loadu_si256(reinterpret_cast<const vec*>(left_e)) : neg;
   // Per lane: the next forbidden cell of its row, as a 1-based column of the block.
@@ -127,7 +125,7 @@ SWAT_AVX2 void fill_strip8(const block& blk, std::int64_t i, residue_span query,
     next_j[k] = c < w ? std::int32_t(c + 1) : none;
   }
   vec forbid_at = _mm256_load_si256(reinterpret_cast<const vec*>(next_j));
-  vec hc = border_h, ec = border_e, fc = neg, tres = zero;
+  vec hc = border_h, ec = border_e, fc = neg;
   vec up_prev = _mm256_blend_epi32(zero, _mm256_set1_epi32(corner), 1);
   vec lane_max = zero, lane_max_j = zero;
   alignas(32) std::int32_t out_h[8], out_e[8];
@@ -135,8 +133,7 @@ SWAT_AVX2 void fill_strip8(const block& blk, std::int64_t i, residue_span query,
     const bool in = s <= w;
     const vec up = shift_in(hc, in ? h[s - 1] : 0);
     const vec fup = shift_in(fc, in ? f[s - 1] : minus_infinity);
-    tres = shift_in(tres, in ? t[s - 1] : 0);
-    const vec sc = _mm256_i32gather_epi32(scheme.matrix.data(), _mm256_add_epi32(qbase, tres), 4);
+    const vec sc = _mm256_loadu_si256(reinterpret_cast<const vec*>(scores + 8 * s));
     const vec e_open = _mm256_sub_epi32(hc, v_open), e_ext = _mm256_sub_epi32(ec, v_ext);
     const vec f_open = _mm256_sub_epi32(up, v_open), f_ext = _mm256_sub_epi32(fup, v_ext);
     const vec e = _mm256_max_epi32(e_open, e_ext);
@@ -209,15 +206,17 @@ best_cell fill_block(const block& blk, residue_span query, residue_span target, 
 #if SWAT_BLOCK_AVX2
   if (striped_available()) {
     thread_local std::vector<std::uint8_t> skew;
+    thread_local std::vector<std::int32_t> scores;
     if (codes) skew.resize(std::size_t(8 * (w + 9)));
+    if (blk.i1 - i >= 7) scores.resize(std::size_t(8 * (w + 8)));
     for (; i + 7 <= blk.i1; i += 8) {
       const block_borders x = rows_from(b, i - blk.i0);
       if (codes)
         fill_strip8<true>(blk, i, query, target, scheme, forbidden, b.h, b.f, corner, x.left_h, x.left_e, x.right_h,
-                          x.right_e, best, codes + (i - blk.i0) * w, skew.data());
+                          x.right_e, best, codes + (i - blk.i0) * w, skew.data(), scores.data());
       else
         fill_strip8<false>(blk, i, query, target, scheme, forbidden, b.h, b.f, corner, x.left_h, x.left_e,
-                           x.right_h, x.right_e, best, nullptr, nullptr);
+                           x.right_h, x.right_e, best, nullptr, nullptr, scores.data());
       corner = b.left_h ? b.left_h[i - blk.i0 + 7] : 0;
     }
   }

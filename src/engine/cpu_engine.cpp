@@ -38,9 +38,11 @@ constexpr std::size_t single_alignment_bytes = std::size_t(32) << 20;
 //! vector fill it saves).
 constexpr std::uint64_t pruned_box_min_cells = std::uint64_t(1) << 22;
 constexpr std::uint64_t pruned_box_max_visits = std::uint64_t(1) << 24;
-//! An alignment goes first on every thread (for_each_job) only from this many cells (tens of ms
-//! on one thread): below, starting the tiled fill's threads costs more than it spreads.
-constexpr double alone_min_cells = double(std::int64_t(1) << 24);
+//! An alignment goes first on every thread (for_each_job) only from this many cells (~5 ms on
+//! one thread of the tiles' fill): below, starting the tiled fill's threads costs more than it
+//! spreads. (2^24 before: a protein hit's 1,121 × 5,370 box then took 8 of the 14 ms of the hits'
+//! alignments on 16 threads, on one of them.)
+constexpr double alone_min_cells = double(std::int64_t(1) << 22);
 
 std::string mib_text(std::size_t bytes) {
   char buf[32];
@@ -211,6 +213,11 @@ void cpu_engine::for_each_job(std::span<const pair_job> jobs, const scoring_sche
   }
   for (const std::size_t k : alone) fn(k, budget_bytes_, threads_);
   if (shared.empty()) return;
+  // Largest first, so that no large pair starts last while the other threads idle.
+  std::stable_sort(shared.begin(), shared.end(), [&](std::size_t a, std::size_t b) {
+    return double(jobs[a].query.size()) * double(jobs[a].target.size()) >
+           double(jobs[b].query.size()) * double(jobs[b].target.size());
+  });
   run_pool(shared.size(), std::min(workers, shared.size()),
            [&](std::size_t i, std::size_t) { fn(shared[i], budget, job_threads); });
 }

@@ -23,26 +23,24 @@ using avx2::shift_in;
 using avx2::vec;
 
 //! Rows q[0..8) on top of h/f (row above, columns 0..w), in place; codes of row k at
-//! codes + k·stride when codes != nullptr (skew: scratch of 8·(w + 8) bytes).
+//! codes + k·stride when codes != nullptr (skew: scratch of 8·(w + 8) bytes; scores: 8·(w + 8)
+//! entries for avx2::skewed_scores).
 SWAT_AVX2 void fill_strip8(const std::uint8_t* q, const std::uint8_t* target, std::int64_t w,
                            const scoring_scheme& scheme, std::int32_t* h, std::int32_t* f, std::uint8_t* codes,
-                           std::int64_t stride, std::uint8_t* skew) {
+                           std::int64_t stride, std::uint8_t* skew, std::int32_t* scores) {
+  avx2::skewed_scores(q, target, w, scheme, scores);
   const std::int32_t open = scheme.gap_open + scheme.gap_extend, ext = scheme.gap_extend;
   const vec v_open = _mm256_set1_epi32(open), v_ext = _mm256_set1_epi32(ext);
   const vec zero = _mm256_setzero_si256(), neg = _mm256_set1_epi32(minus_infinity);
   const vec lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  const vec qbase = _mm256_setr_epi32(q[0] * matrix_stride, q[1] * matrix_stride, q[2] * matrix_stride,
-                                      q[3] * matrix_stride, q[4] * matrix_stride, q[5] * matrix_stride,
-                                      q[6] * matrix_stride, q[7] * matrix_stride);
-  vec hc = zero, ec = neg, fc = neg, tres = zero;
+  vec hc = zero, ec = neg, fc = neg;
   vec up_prev = _mm256_set1_epi32(h[0]);  // lane 0: H(r0, 0); other lanes: warm-up zeros
   up_prev = _mm256_blend_epi32(zero, up_prev, 1);
   for (std::int64_t t = 1; t <= w + 7; ++t) {
     const bool in = t <= w;
     const vec up = shift_in(hc, in ? h[t] : 0);
     const vec fup = shift_in(fc, in ? f[t] : minus_infinity);
-    tres = shift_in(tres, in ? target[t - 1] : 0);
-    const vec sc = _mm256_i32gather_epi32(scheme.matrix.data(), _mm256_add_epi32(qbase, tres), 4);
+    const vec sc = _mm256_loadu_si256(reinterpret_cast<const vec*>(scores + 8 * t));
     const vec e_open = _mm256_sub_epi32(hc, v_open), e_ext = _mm256_sub_epi32(ec, v_ext);
     const vec f_open = _mm256_sub_epi32(up, v_open), f_ext = _mm256_sub_epi32(fup, v_ext);
     const vec e = _mm256_max_epi32(e_open, e_ext), fv = _mm256_max_epi32(f_open, f_ext);
@@ -75,9 +73,12 @@ void fill_rows(const std::uint8_t* q, std::int64_t rows, const std::uint8_t* tar
   std::int64_t r = 0;
   if (striped_available() && w > 0 && rows >= 8) {
     thread_local std::vector<std::uint8_t> skew;
+    thread_local std::vector<std::int32_t> scores;
     if (codes) skew.resize(std::size_t(8 * (w + 9)));
+    scores.resize(std::size_t(8 * (w + 8)));
     for (; r + 8 <= rows; r += 8)
-      fill_strip8(q + r, target, w, scheme, h, f, codes ? codes + r * stride : nullptr, stride, skew.data());
+      fill_strip8(q + r, target, w, scheme, h, f, codes ? codes + r * stride : nullptr, stride, skew.data(),
+                  scores.data());
   }
   for (; r < rows; ++r) fill_row(q[r], target, w, scheme, h, f, codes ? codes + r * stride : nullptr);
 }
