@@ -22,10 +22,11 @@
 
 namespace swat::io::detail {
 
-//! Plain files at least this large are read in pieces when several threads are available.
-inline constexpr std::uint64_t parallel_min_bytes = std::uint64_t(8) << 20;
+//! Plain files at least this large are read in pieces when several threads are available (a
+//! 1.6 MB protein database on 16 threads: 5 ms instead of 10, of a 60 ms search).
+inline constexpr std::uint64_t parallel_min_bytes = std::uint64_t(1) << 20;
 //! Bytes per piece at least (fewer pieces for smaller files).
-inline constexpr std::uint64_t parallel_min_piece_bytes = std::uint64_t(4) << 20;
+inline constexpr std::uint64_t parallel_min_piece_bytes = std::uint64_t(128) << 10;
 //! Pieces at most.
 inline constexpr int parallel_max_pieces = 16;
 

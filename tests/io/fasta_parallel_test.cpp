@@ -246,7 +246,9 @@ TEST(fasta_pieces, read_fasta_takes_pieces_for_large_files) {
   EXPECT_EQ(detail::parallel_pieces(64 << 20, 1), 1);  // --threads 1: one reader thread
   EXPECT_EQ(detail::parallel_pieces(64 << 20, 3), 3);
   EXPECT_EQ(detail::parallel_pieces(64 << 20, 100), detail::parallel_max_pieces);
-  EXPECT_EQ(detail::parallel_pieces(9 << 20, 100), 2);  // at least 4 MiB a piece
+  EXPECT_EQ(detail::parallel_pieces(detail::parallel_min_bytes - 1, 100), 1);
+  EXPECT_EQ(detail::parallel_pieces(3 * detail::parallel_min_piece_bytes + detail::parallel_min_bytes, 100),
+            int(detail::parallel_min_bytes / detail::parallel_min_piece_bytes) + 3);  // a piece holds at least the minimum
   const outcome a = sequential(path, alphabet_request::auto_detect);  // in pieces where the machine has threads
   outcome b = sequential(gz, alphabet_request::auto_detect);
   ASSERT_TRUE(a.set.has_value()) << a.message;
