@@ -374,6 +374,50 @@ TEST(cpu_interseq, saturated_lanes_rescored_from_their_first_saturated_column) {
 
 //! The plan: many targets of one query go in batches; a few long pairs on many threads stay
 //! pairs (batches would leave threads idle); schemes beyond 8 bits never batch.
+TEST(cpu_interseq, plan_order_groups_each_query_and_sorts_its_targets_longest_first) {
+  // Jobs of two queries in three runs (a, b, a again), targets of repeated lengths: the plan's
+  // order is by query, then target length (longest first), then job, whatever the runs.
+  const scoring_scheme s = test::dna_scheme();
+  const residues a(150, 1), b(90, 2);
+  std::vector<residues> targets;
+  for (const std::size_t length : {40, 300, 40, 120, 300, 7}) targets.emplace_back(length, 3);
+  std::vector<pair_job> jobs;
+  for (const residues* q : {&a, &b, &a})
+    for (std::size_t t = 0; t < targets.size(); ++t) jobs.push_back({q == &b ? 1u : 0u, t, *q, targets[t]});
+  const cpu::score_plan plan = cpu::plan_scores(jobs, s, 32, 1, std::size_t(1) << 30);
+  std::vector<std::size_t> expected(jobs.size());
+  for (std::size_t k = 0; k < expected.size(); ++k) expected[k] = k;
+  std::sort(expected.begin(), expected.end(), [&](std::size_t x, std::size_t y) {
+    const residue_span qx = jobs[x].query, qy = jobs[y].query;
+    if (qx.data() != qy.data()) return std::less<const std::uint8_t*>()(qx.data(), qy.data());
+    if (jobs[x].target.size() != jobs[y].target.size()) return jobs[x].target.size() > jobs[y].target.size();
+    return x < y;
+  });
+  EXPECT_EQ(plan.order, expected);
+  std::vector<std::size_t> covered;
+  for (const cpu::score_item& it : plan.items)
+    for (std::size_t k = it.first; k < it.first + it.count; ++k) covered.push_back(k);
+  std::sort(covered.begin(), covered.end());
+  for (std::size_t k = 0; k < covered.size(); ++k) ASSERT_EQ(covered[k], k) << "each job in one item";
+  // A rank beyond the scheme's in a target that recurs with every query, or in the last run's
+  // query alone, still widens the 8-bit table.
+  targets[5][3] = std::uint8_t(s.size() + 2);
+  jobs.clear();
+  for (const residues* q : {&a, &b})
+    for (std::size_t t = 0; t < targets.size(); ++t) jobs.push_back({0, t, *q, targets[t]});
+  EXPECT_EQ(cpu::plan_scores(jobs, s, 32, 1, std::size_t(1) << 30).scheme8.target_ranks, s.size() + 3);
+  targets[5][3] = 3;
+  const residues c = [&] {
+    residues r = b;
+    r[10] = std::uint8_t(s.size() + 4);
+    return r;
+  }();
+  jobs.clear();
+  for (const residues* q : {&a, &c})
+    for (std::size_t t = 0; t < targets.size(); ++t) jobs.push_back({0, t, *q, targets[t]});
+  EXPECT_EQ(cpu::plan_scores(jobs, s, 32, 1, std::size_t(1) << 30).scheme8.query_ranks, s.size() + 5);
+}
+
 TEST(cpu_interseq, plan_choices) {
   const scoring_scheme s = test::dna_scheme();
   std::vector<residues> targets(256, residues(300, 1));
