@@ -43,6 +43,20 @@ std::optional<window_plan> plan_windows(std::int64_t long_len, std::int64_t shor
       return window_plan{overlap, long_len, {0}};
     return std::nullopt;
   }
+  const auto count_of = [&](std::int64_t w) {  // windows of width w (the loop below)
+    return long_len <= w ? std::int64_t(1) : 1 + (long_len - overlap - 1) / (w - overlap);
+  };
+  if (const std::int64_t lanes = limits.lane_multiple; lanes > 1 && !long_is_query) {
+    // Lanes idle in the last round: as many windows as fill it, narrower, where the rounds'
+    // columns shrink (not for a few windows, which no batch of lanes takes).
+    const std::int64_t n = count_of(width);
+    const std::int64_t filled = (n + lanes - 1) / lanes * lanes;
+    if (2 * n >= lanes && filled > n) {
+      const std::int64_t narrower = (long_len - overlap + filled - 1) / filled + overlap;
+      if (narrower >= narrowest && (count_of(narrower) + lanes - 1) / lanes * narrower < (n + lanes - 1) / lanes * width)
+        width = narrower;
+    }
+  }
   window_plan plan{overlap, width, {}};
   for (std::int64_t start = 0;; start += width - overlap) {
     plan.starts.push_back(start);

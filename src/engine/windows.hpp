@@ -57,6 +57,12 @@ struct window_limits {
   //! search of windows with fewer than twice as many windows × short sides (the scan pairs two
   //! windows, or two short sides, a task) takes windows three, then two overlaps wide.
   std::int64_t fill_tasks = 0;
+  //! For an engine that scores a short side's windows (as targets) in SIMD lanes together (the
+  //! CPU engine's inter-sequence batches): the lanes of a batch (0: none). Windows that would
+  //! leave lanes of their last round idle (27 windows of a read's genome in 32 lanes) are made
+  //! narrower, as many as fill that round, where that costs fewer columns in all: ⌈n / lanes⌉
+  //! rounds of the window width.
+  std::int64_t lane_multiple = 0;
   bool enabled = true;
 };
 

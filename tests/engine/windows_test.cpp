@@ -56,6 +56,33 @@ class spy_engine final : public engine {
   cpu_engine cpu_{1};
 };
 
+TEST(windows, windows_fill_the_lanes_of_their_last_round) {
+  // A 5 kb read against a 1.46 Mb genome: 27 windows of 65,536 would leave 5 of 32 lanes idle;
+  // 32 narrower ones fill them and cost fewer columns. Every window stays ≥ 4 overlaps wide.
+  const scoring_scheme s = test::dna_scheme();
+  window_limits lanes;
+  lanes.lane_multiple = 32;
+  const auto plain = plan_windows(1'460'000, 5000, false, s, window_limits{});
+  const auto filled = plan_windows(1'460'000, 5000, false, s, lanes);
+  ASSERT_TRUE(plain.has_value() && filled.has_value());
+  EXPECT_EQ(plain->starts.size(), 27u);
+  EXPECT_EQ(filled->starts.size(), 32u);
+  EXPECT_LT(filled->width, plain->width);
+  EXPECT_GE(filled->width, 4 * filled->overlap);
+  EXPECT_GE(filled->starts.back() + filled->width, 1'460'000);
+  for (std::size_t k = 1; k < filled->starts.size(); ++k)
+    EXPECT_EQ(filled->starts[k] - filled->starts[k - 1], filled->width - filled->overlap);
+  // Few windows (no batch of lanes takes them), windows as queries, or a full last round: as before.
+  const auto gene = plan_windows(1'460'000, 40'000, false, s, lanes);
+  ASSERT_TRUE(gene.has_value());
+  EXPECT_EQ(gene->width, plan_windows(1'460'000, 40'000, false, s, window_limits{})->width);
+  const auto as_queries = plan_windows(1'460'000, 1000, true, s, lanes);
+  ASSERT_TRUE(as_queries.has_value());
+  EXPECT_EQ(as_queries->width, plan_windows(1'460'000, 1000, true, s, window_limits{})->width);
+  const std::int64_t step = plain->width - plain->overlap;
+  EXPECT_EQ(plan_windows(32 * step + plain->overlap, 5000, false, s, lanes)->starts.size(), 32u);
+}
+
 TEST(windows, plan_covers_every_stretch_of_overlap_residues) {
   const scoring_scheme s = test::dna_scheme();
   for (std::int64_t len : {1000, 1001, 1537, 4096, 10007}) {
