@@ -125,6 +125,10 @@ SWAT_AVX2 void fill_strip8(const block& blk, std::int64_t i, residue_span query,
     next_j[k] = c < w ? std::int32_t(c + 1) : none;
   }
   vec forbid_at = _mm256_load_si256(reinterpret_cast<const vec*>(next_j));
+  // No forbidden cell in these rows (every first alignment): the steps where every lane is
+  // inside the block skip the forbidden test and the border blends.
+  bool any_forbidden = false;
+  for (int k = 0; k < 8; ++k) any_forbidden |= next_j[k] != none;
   vec hc = border_h, ec = border_e, fc = neg;
   vec up_prev = _mm256_blend_epi32(zero, _mm256_set1_epi32(corner), 1);
   vec lane_max = zero, lane_max_j = zero;
@@ -139,25 +143,33 @@ SWAT_AVX2 void fill_strip8(const block& blk, std::int64_t i, residue_span query,
     const vec e = _mm256_max_epi32(e_open, e_ext);
     const vec fv = _mm256_max_epi32(f_open, f_ext);
     const vec j = _mm256_sub_epi32(_mm256_set1_epi32(std::int32_t(s)), lane);
+    const bool inside = s >= 8 && s <= w && !any_forbidden;  // every lane at a column 1 … w
     vec d = _mm256_add_epi32(up_prev, sc);
-    const vec hit = _mm256_cmpeq_epi32(j, forbid_at);
-    if (!_mm256_testz_si256(hit, hit)) {  // rare: take the diagonal out, move to the next one
-      d = _mm256_blendv_epi8(d, neg, hit);
-      const int bits = _mm256_movemask_ps(_mm256_castsi256_ps(hit));
-      for (int k = 0; k < 8; ++k)
-        if (bits >> k & 1) {
-          const std::int64_t c = relative_column(forbidden, ++next[k], i + k, blk.j0);
-          next_j[k] = c < w ? std::int32_t(c + 1) : none;
-        }
-      forbid_at = _mm256_load_si256(reinterpret_cast<const vec*>(next_j));
+    if (!inside) {
+      const vec hit = _mm256_cmpeq_epi32(j, forbid_at);
+      if (!_mm256_testz_si256(hit, hit)) {  // rare: take the diagonal out, move to the next one
+        d = _mm256_blendv_epi8(d, neg, hit);
+        const int bits = _mm256_movemask_ps(_mm256_castsi256_ps(hit));
+        for (int k = 0; k < 8; ++k)
+          if (bits >> k & 1) {
+            const std::int64_t c = relative_column(forbidden, ++next[k], i + k, blk.j0);
+            next_j[k] = c < w ? std::int32_t(c + 1) : none;
+          }
+        forbid_at = _mm256_load_si256(reinterpret_cast<const vec*>(next_j));
+      }
     }
     vec hv = _mm256_max_epi32(_mm256_max_epi32(d, e), _mm256_max_epi32(fv, zero));
     if constexpr (with_codes) avx2::store_codes(hv, d, e, e_open, e_ext, f_open, f_ext, skew + s * 8);
-    const vec before = _mm256_cmpgt_epi32(one, j);  // the lane has not reached column 1: border
-    hv = _mm256_blendv_epi8(hv, border_h, before);
-    ec = _mm256_blendv_epi8(e, border_e, before);
-    const vec active = _mm256_andnot_si256(before, _mm256_cmpgt_epi32(past, j));
-    const vec seen = _mm256_and_si256(hv, active);
+    vec seen = hv;
+    if (inside) {
+      ec = e;
+    } else {
+      const vec before = _mm256_cmpgt_epi32(one, j);  // the lane has not reached column 1: border
+      hv = _mm256_blendv_epi8(hv, border_h, before);
+      ec = _mm256_blendv_epi8(e, border_e, before);
+      const vec active = _mm256_andnot_si256(before, _mm256_cmpgt_epi32(past, j));
+      seen = _mm256_and_si256(hv, active);
+    }
     const vec higher = _mm256_cmpgt_epi32(seen, lane_max);
     lane_max = _mm256_blendv_epi8(lane_max, seen, higher);
     lane_max_j = _mm256_blendv_epi8(lane_max_j, j, higher);
