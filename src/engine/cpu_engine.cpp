@@ -32,12 +32,17 @@ constexpr double mib = 1024.0 * 1024.0;
 //! Memory the tiled layout of one alignment is planned in first (bytes).
 constexpr std::size_t single_alignment_bytes = std::size_t(32) << 20;
 //! Boxes of at least this many cells are narrowed by the pruned reverse pass first, which may
-//! visit at most a sixteenth of the box and at most pruned_box_max_visits cells (a strong hit's
-//! band can be wide: it then keeps its box). Protein hits of a few hundred residues gain nothing
-//! (their pruned regions are a fifth of their boxes, the scalar pass costs more than the
-//! vector fill it saves).
+//! visit at most 1/pruned_box_visit_share of the box and at most pruned_box_max_visits cells (a
+//! strong hit's band can be wide: it then keeps its box). The passes that narrow visit a few
+//! thousand cells (genes against genomes: 77 × 78 of a 28,201 × 56,367 box); one that gives up
+//! has spent its whole allowance on one thread, at about ten times a cell of the vector fill
+//! (a sixteenth of a 7,091 × 13,353 box: 56 ms on the dev VM; a protein hit's 1,121 × 5,370 box:
+//! 3.9 ms of the 16-core search's 12-16 ms of alignments), hence a 256th. Protein hits of a few
+//! hundred residues gain nothing (their pruned regions are a fifth of their boxes, the scalar
+//! pass costs more than the vector fill it saves).
 constexpr std::uint64_t pruned_box_min_cells = std::uint64_t(1) << 22;
 constexpr std::uint64_t pruned_box_max_visits = std::uint64_t(1) << 24;
+constexpr std::uint64_t pruned_box_visit_share = 256;
 //! An alignment goes first on every thread (for_each_job) only from this many cells (~5 ms on
 //! one thread of the tiles' fill): below, starting the tiled fill's threads costs more than it
 //! spreads. (2^24 before: a protein hit's 1,121 × 5,370 box then took 8 of the 14 ms of the hits'
@@ -285,7 +290,7 @@ void cpu_engine::align_many(std::span<const pair_job> jobs, const scoring_scheme
     known_box& box = *boxes[large[l]];
     const std::uint64_t area = std::uint64_t(box.query.size()) * box.target.size();
     const auto begins = pruned_reach(box.query, box.target, jobs[large[l]].known.score, scheme,
-                                     std::min<std::uint64_t>(area / 16, pruned_box_max_visits));
+                                     std::min<std::uint64_t>(area / pruned_box_visit_share, pruned_box_max_visits));
     if (!begins) return;
     ++narrowed_boxes_;
     const std::size_t skip_q = box.query.size() - std::size_t(begins->rows);
