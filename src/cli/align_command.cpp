@@ -238,7 +238,8 @@ int align_command(const engine_registry& engines, const std::vector<std::string>
   // clang-format on
   opts.parse_positional({"query", "db"});
 
-  const auto argv = argv_of("swat-gpu align", args);
+  const std::vector<std::string> words = split_attached_values(args, "ot");  // -oFILE, -t4
+  const auto argv = argv_of("swat-gpu align", words);
   const auto r = opts.parse(int(argv.size()), argv.data());
   if (r.count("help")) {
     std::cout << opts.help() << conventions << "\n" << output::outfmt_help() << "\n";

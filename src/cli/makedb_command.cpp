@@ -74,7 +74,8 @@ int makedb_command(const std::vector<std::string>& args) {
     ("h,help", "this help");
   // clang-format on
   opts.parse_positional({"fasta", "prefix"});
-  const auto argv = argv_of("swat-gpu makedb", args);
+  const std::vector<std::string> words = split_attached_values(args, "t");  // -oFILE, -t4
+  const auto argv = argv_of("swat-gpu makedb", words);
   const auto r = opts.parse(int(argv.size()), argv.data());
   if (r.count("help")) {
     std::cout << opts.help() << makedb_help_text;

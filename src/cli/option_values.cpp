@@ -2,6 +2,7 @@
 
 #include "cli/option_values.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -48,6 +49,35 @@ std::vector<long long> integer_list(std::string_view option, const std::string& 
                                     long long max) {
   std::vector<long long> out;
   for (const std::string& item : word_list(text)) out.push_back(integer_value(option, item, min, max));
+  return out;
+}
+
+std::vector<std::string> split_attached_values(const std::vector<std::string>& args, std::string_view value_options) {
+  std::vector<std::string> out;
+  out.reserve(args.size());
+  const auto takes_value = [&](char c) { return value_options.find(c) != std::string_view::npos; };
+  const auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  bool value_next = false, positional = false;
+  for (const std::string& a : args) {
+    const bool group = !positional && !value_next && a.size() > 2 && a[0] == '-' && a[1] != '-';
+    value_next = false;
+    if (a == "--") positional = true;
+    if (!group) {
+      out.push_back(a);
+      value_next = !positional && a.size() == 2 && a[0] == '-' && takes_value(a[1]);
+      continue;
+    }
+    // Flags, then the first option that takes a value: the rest of the word is its value.
+    std::size_t k = 1;
+    while (k < a.size() && alnum(a[k]) && !takes_value(a[k])) ++k;
+    if (k < a.size() && takes_value(a[k]) && k + 1 < a.size()) {
+      out.push_back(a.substr(0, k + 1));
+      out.push_back(a.substr(k + 1));
+    } else {
+      out.push_back(a);
+      value_next = k + 1 == a.size() && takes_value(a[k]);  // "-qo": the next word is -o's value
+    }
+  }
   return out;
 }
 

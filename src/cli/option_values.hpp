@@ -20,6 +20,12 @@ std::vector<long long> integer_list(std::string_view option, const std::string& 
 //! A comma-separated list of words (empty items skipped).
 std::vector<std::string> word_list(const std::string& text);
 
+//! args with every "-Xvalue" of a short option X in value_options (e.g. "ot": -o, -t) written as
+//! "-X" "value", as getopt reads it, also after grouped flags ("-qoFILE"). cxxopts' own parser
+//! (built without std::regex, CMakeLists.txt) reads an attached value of letters and digits
+//! only ("-t4"), not a path ("-o/tmp/hits.tsv"). The word after a lone "-X" of value_options
+//! is its value and is left as it is, and so is everything after "--".
+std::vector<std::string> split_attached_values(const std::vector<std::string>& args, std::string_view value_options);
 //! argv for cxxopts: program name then args (pointers into args, which must outlive the result).
 std::vector<const char*> argv_of(const char* program, const std::vector<std::string>& args);
 //! Throws usage_error for the first word cxxopts did not match ("unexpected argument '…'").

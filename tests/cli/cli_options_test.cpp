@@ -85,6 +85,23 @@ TEST_F(cli_options, parse_errors_name_the_option) {
   EXPECT_NE(r.err.find("--lengths"), std::string::npos) << r.err;
 }
 
+TEST_F(cli_options, short_options_take_attached_values_as_getopt_does) {
+  // -oFILE with a path (cxxopts without std::regex reads only letters and digits attached),
+  // -t1; a value after a lone -o that starts with a dash stays the value.
+  const auto plain = run_shell(align("--device cpu --quiet"), dir);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  const std::string out = (dir / "sub.hits.tsv").string();
+  const auto r = run_shell(align("--device cpu --quiet -t1 -o" + out), dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(swat::test::read_file(out), plain.out);
+  const auto dash = run_shell(align("--device cpu --quiet -o -"), dir);
+  ASSERT_EQ(dash.exit_code, 0) << dash.err;
+  EXPECT_EQ(dash.out, plain.out);
+  const auto joined = run_shell(align("--device cpu --quiet -o-"), dir);
+  ASSERT_EQ(joined.exit_code, 0) << joined.err;
+  EXPECT_EQ(joined.out, plain.out);
+}
+
 TEST_F(cli_options, version_lists_the_engines) {
   const auto r = run_shell(binary + " --version", dir);
   ASSERT_EQ(r.exit_code, 0);

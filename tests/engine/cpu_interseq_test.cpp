@@ -372,8 +372,6 @@ TEST(cpu_interseq, saturated_lanes_rescored_from_their_first_saturated_column) {
   }
 }
 
-//! The plan: many targets of one query go in batches; a few long pairs on many threads stay
-//! pairs (batches would leave threads idle); schemes beyond 8 bits never batch.
 TEST(cpu_interseq, plan_order_groups_each_query_and_sorts_its_targets_longest_first) {
   // Jobs of two queries in three runs (a, b, a again), targets of repeated lengths: the plan's
   // order is by query, then target length (longest first), then job, whatever the runs.
@@ -418,6 +416,8 @@ TEST(cpu_interseq, plan_order_groups_each_query_and_sorts_its_targets_longest_fi
   EXPECT_EQ(cpu::plan_scores(jobs, s, 32, 1, std::size_t(1) << 30).scheme8.query_ranks, s.size() + 5);
 }
 
+//! The plan: many targets of one query go in batches; a few long pairs on many threads stay
+//! pairs (batches would leave threads idle); schemes beyond 8 bits never batch.
 TEST(cpu_interseq, plan_choices) {
   const scoring_scheme s = test::dna_scheme();
   std::vector<residues> targets(256, residues(300, 1));
