@@ -113,6 +113,11 @@ double fft_runner::time_cufft(const fft_plan& plan, int repeats, int warmup) {
   const bool f32 = plan.prec == precision::fp32;
   cufft_ok(api.plan_1d(&h, static_cast<int>(plan.n()), f32 ? CUFFT_C2C : CUFFT_Z2Z, static_cast<int>(plan.batch)),
            "plan");
+  struct destroy_plan {  // also when a timed call throws (review of session 23)
+    const cufft_api& api;
+    cufftHandle h;
+    ~destroy_plan() { (void)api.destroy(h); }
+  } owner{api, h};
   const int dir = plan.dir == direction::forward ? CUFFT_FORWARD : CUFFT_INVERSE;
   const double ms = timed_mean(repeats, warmup, [&] {
     if (f32) {
@@ -124,7 +129,6 @@ double fft_runner::time_cufft(const fft_plan& plan, int repeats, int warmup) {
                "exec");
     }
   });
-  cufft_ok(api.destroy(h), "destroy");
   return ms;
 }
 
