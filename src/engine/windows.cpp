@@ -43,7 +43,8 @@ std::optional<window_plan> plan_windows(std::int64_t long_len, std::int64_t shor
       return window_plan{overlap, long_len, {0}};
     return std::nullopt;
   }
-  const auto count_of = [&](std::int64_t w) {  // windows of width w (the loop below)
+  // Windows of width w: starts 0, w − overlap, … until one reaches long_len.
+  const auto count_of = [&](std::int64_t w) {
     return long_len <= w ? std::int64_t(1) : 1 + (long_len - overlap - 1) / (w - overlap);
   };
   if (const std::int64_t lanes = limits.lane_multiple; lanes > 1 && !long_is_query) {
@@ -57,12 +58,10 @@ std::optional<window_plan> plan_windows(std::int64_t long_len, std::int64_t shor
         width = narrower;
     }
   }
+  const std::int64_t count = count_of(width);
+  if (count < limits.min_windows) return std::nullopt;
   window_plan plan{overlap, width, {}};
-  for (std::int64_t start = 0;; start += width - overlap) {
-    plan.starts.push_back(start);
-    if (start + width >= long_len) break;
-  }
-  if (std::int64_t(plan.starts.size()) < limits.min_windows) return std::nullopt;
+  for (std::int64_t k = 0; k < count; ++k) plan.starts.push_back(k * (width - overlap));
   return plan;
 }
 
