@@ -7,9 +7,16 @@
 // their lanes with many targets (cpu_interseq.hpp), this fills them with one pair, so a few long
 // pairs (windows of genomes) run at nearly the speed of many short ones.
 //
-// Scores as in cpu_interseq.hpp (biased unsigned 8 bits, exact while below the limit; a pair
-// that reaches it is reported saturated and rescored in 16-bit lanes, the same kernel, then by
-// the caller's 32-bit pass). Substitution scores
+// Scores as in cpu_interseq.hpp (biased unsigned 8 bits, exact while below the limit). Where a
+// pair's scores pass 8 bits (a gene's hit in a genome's window), the pass goes back to its last
+// checkpoint (the lanes' state, saved every few hundred steps) and goes on in 16-bit lanes, as
+// many as the 8-bit ones (two vectors: the bands keep their geometry, so the state only
+// widens), until the hit is behind it: when every value left is below the 8-bit limit, or
+// belongs to a cell from which no path can beat the best so far (its value plus what the rows
+// below can add at most is below it), the state narrows back to 8 bits, those cells at 0. So a
+// window is scored once, in 16 bits only across its hits, not from a reach bound before the first
+// saturated column to its end. A pass whose 16-bit lanes saturate is reported for the caller's
+// 32-bit pass. Substitution scores
 // come from one table of query rank × target rank entries (at most 32: DNA), looked up by a
 // per-row vector of query ranks (times the target ranks) plus the shifted target residues. Lanes
 // before their first column hold zeros (the DP's column 0); lanes past the last column and rows
@@ -35,14 +42,20 @@ inline constexpr std::int64_t min_band_rows = 16;
 //! Working memory of score_bands (bytes), either width.
 std::size_t bands_bytes(std::int64_t m, int lanes);
 
-//! The best cell of query × target into out, in lanes of `bits` bits (8: `lanes` lanes; 16:
-//! lanes / 2) of a `lanes`-byte vector (32: AVX2, 64: AVX-512BW, at most interseq_lanes());
-//! false when the scores saturated (out is then not set: rescore wider). Requires bands_fit(s,
-//! m, n, lanes). 16-bit lanes hold the same biased scores below 65535 (s.wide_limit). When it
-//! saturates and first_saturated is given, that receives a target column (0-based) before which
-//! every cell's score is exact and below the limit, so that every cell of the true best score
-//! lies at or after it (as score_interseq8's first_saturated; −1: unknown); −1 when exact.
+//! Steps between the 8-bit pass's checkpoints, and between the 16-bit stretch's attempts to
+//! narrow back (the tests use fewer, to switch often).
+inline constexpr std::int64_t bands_check_steps = 256;
+
+//! The best cell of query × target into out, in `lanes` lanes (32: AVX2, 64: AVX-512BW, at most
+//! interseq_lanes()) of 8 bits with 16-bit stretches (bits = 8), or of 16 bits throughout (bits
+//! = 16; the same biased scores below s.wide_limit); false when the 16-bit lanes saturated (out
+//! is then not set: rescore in 32 bits). Requires bands_fit(s, m, n, lanes). When it saturates
+//! and first_saturated is given, that receives a target column (0-based) before which every
+//! cell's score is below s.wide_limit, so that every cell of the true best score lies at or
+//! after it (as score_interseq8's first_saturated; −1: unknown); −1 when exact. check_steps:
+//! bands_check_steps but in tests.
 bool score_bands(residue_span query, residue_span target, const interseq_scheme& s, int lanes, int bits,
-                 interseq_scratch& scratch, best_cell& out, std::int64_t* first_saturated = nullptr);
+                 interseq_scratch& scratch, best_cell& out, std::int64_t* first_saturated = nullptr,
+                 std::int64_t check_steps = bands_check_steps);
 
 }  // namespace swat::cpu

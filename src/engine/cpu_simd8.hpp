@@ -1,11 +1,12 @@
 #pragma once
 // The unsigned 8-bit vector operations of the CPU engine's lane kernels (cpu_interseq.cpp,
 // cpu_bands.cpp): 32 lanes in AVX2, 64 in AVX-512BW; and unsigned 16-bit ones for the bands
-// (16 and 32 lanes). `elem` is the lane's type; make_table lays out the 32-entry table that
-// lookup32(lo, hi, idx) reads (lo at table, hi one vector after it). Each struct is compiled for its target
-// (GCC pragmas); a kernel template over them is instantiated inside a function that carries the
-// same target and `flatten`, which inlines the template and these operations there. Only for
-// x86-64 with GCC (SWAT_SIMD8); the caller checks the CPU at run time.
+// (16 and 32 lanes, and twice as many in two vectors: ops_pair). `elem` is the lane's type;
+// make_table lays out the 32-entry table that lookup32(lo, hi, idx) reads (lo at table, hi one
+// vector after it). Each struct is compiled for its target (GCC pragmas); a kernel template over
+// them is instantiated inside a function that carries the same target and `flatten`, which
+// inlines the template and these operations there. Only for x86-64 with GCC (SWAT_SIMD8); the
+// caller checks the CPU at run time.
 
 // Not with Clang: it ignores the target pragma, and its instantiations of the kernel templates
 // (outside a function of that target) would need the vectors' ABI (the fuzz build of CI compiles
@@ -130,6 +131,8 @@ struct avx2_ops16 {
     const vec low_up = _mm256_permute2x128_si256(v, v, 0x08);
     return _mm256_insert_epi16(_mm256_alignr_epi8(v, low_up, 14), std::int16_t(first), 0);
   }
+  //! hi's lanes moved up by one, lo's last lane first (the upper half of a two-vector shift_in).
+  static vec shift_across(vec lo, vec hi) { return _mm256_alignr_epi8(hi, _mm256_permute2x128_si256(lo, hi, 0x21), 14); }
 };
 #pragma GCC pop_options
 
@@ -160,8 +163,56 @@ struct avx512_ops16 {
     const vec up = _mm512_maskz_shuffle_i64x2(0xFC, v, v, _MM_SHUFFLE(2, 1, 0, 0));
     return _mm512_mask_set1_epi16(_mm512_alignr_epi8(v, up, 14), 1, std::int16_t(first));
   }
+  static vec shift_across(vec lo, vec hi) {
+    const vec from = _mm512_set_epi16(62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42,
+                                      41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31);  // lo[31], hi[0..30]
+    return _mm512_permutex2var_epi16(lo, from, hi);
+  }
 };
 #pragma GCC pop_options
+
+//! Two vectors of `half` (16-bit lanes) as one of twice its lanes: as many 16-bit lanes as the
+//! 8-bit vector has, so that the row bands keep their geometry when they widen (cpu_bands.cpp).
+//! Lanes [0, half::lanes) are in a, the rest in b. Its members are inlined into the kernel's
+//! target function (flatten), as the kernel templates are.
+template <class half>
+struct ops_pair {
+  static constexpr int lanes = 2 * half::lanes;
+  using elem = typename half::elem;
+  struct vec {
+    typename half::vec a, b;
+  };
+  //! half's table, each of its two vectors repeated: lo = [lo, lo] at table, hi = [hi, hi] after.
+  static void make_table(const std::uint8_t* entries, elem* table) {
+    constexpr int h = half::lanes;
+    elem one[2 * h];
+    half::make_table(entries, one);
+    for (int x = 0; x < h; ++x) {
+      table[x] = table[h + x] = one[x];
+      table[2 * h + x] = table[3 * h + x] = one[h + x];
+    }
+  }
+  static vec load(const elem* p) { return {half::load(p), half::load(p + half::lanes)}; }
+  static void store(elem* p, vec v) {
+    half::store(p, v.a);
+    half::store(p + half::lanes, v.b);
+  }
+  static vec set1(elem x) { return {half::set1(x), half::set1(x)}; }
+  static vec zero() { return {half::zero(), half::zero()}; }
+  static vec adds(vec x, vec y) { return {half::adds(x.a, y.a), half::adds(x.b, y.b)}; }
+  static vec subs(vec x, vec y) { return {half::subs(x.a, y.a), half::subs(x.b, y.b)}; }
+  static vec max(vec x, vec y) { return {half::max(x.a, y.a), half::max(x.b, y.b)}; }
+  static vec bit_and(vec x, vec y) { return {half::bit_and(x.a, y.a), half::bit_and(x.b, y.b)}; }
+  static vec add(vec x, vec y) { return {half::add(x.a, y.a), half::add(x.b, y.b)}; }
+  static std::uint64_t gt(vec x, vec y) { return half::gt(x.a, y.a) | half::gt(x.b, y.b) << half::lanes; }
+  static vec lookup32(vec lo, vec hi, vec idx) {
+    return {half::lookup32(lo.a, hi.a, idx.a), half::lookup32(lo.b, hi.b, idx.b)};
+  }
+  static vec shift_in(vec v, elem first) { return {half::shift_in(v.a, first), half::shift_across(v.a, v.b)}; }
+};
+
+using avx2_ops16x2 = ops_pair<avx2_ops16>;      //!< 32 16-bit lanes in AVX2
+using avx512_ops16x2 = ops_pair<avx512_ops16>;  //!< 64 16-bit lanes in AVX-512BW
 
 }  // namespace swat::cpu::simd8
 

@@ -34,42 +34,43 @@ std::vector<int> lane_widths() {
   return w;
 }
 
-//! Checks one pair in 8- and in 16-bit lanes: exact, or reported saturated exactly when the
-//! reference's best reaches that width's limit, with a first saturated column c (0-based) such
-//! that every cell of the columns before c is below the limit and a cell of column c + lanes − 1
-//! or before reaches it (the lanes trail each other by a column: at most lanes − 1 early).
+//! Checks one pair in 8-bit lanes with 16-bit stretches (bits 8, with checkpoints every
+//! bands_check_steps and every 1 and 7 steps, so that it switches often) and in 16-bit lanes
+//! (bits 16): exact, or reported saturated exactly when the reference's best reaches the 16-bit
+//! limit, with a first saturated column c (0-based) such that every cell of the columns before c
+//! is below the limit and a cell of column c + lanes − 1 or before reaches it (the lanes trail
+//! each other by a column: at most lanes − 1 early).
 void check(const residues& q, const residues& t, const scoring_scheme& scheme, int lanes, const std::string& what,
            int* saturated = nullptr, int* saturated16 = nullptr) {
   const cpu::interseq_scheme s = cpu::make_interseq_scheme(scheme, scheme.size());
   ASSERT_TRUE(cpu::bands_fit(s, std::int64_t(q.size()), std::int64_t(t.size()), lanes)) << what;
   const reference::dp_matrices dp = reference::fill(q, t, scheme);
   const best_cell want = reference::find_best(dp);
+  if (saturated && want.score >= s.limit) ++*saturated;
+  if (saturated16 && want.score >= s.wide_limit) ++*saturated16;
   cpu::interseq_scratch scratch;
-  for (const int bits : {8, 16}) {
+  for (const auto& [bits, every] : {std::pair{8, cpu::bands_check_steps}, std::pair{8, std::int64_t(1)},
+                                    std::pair{8, std::int64_t(7)}, std::pair{16, cpu::bands_check_steps}}) {
+    const std::string how = " " + std::to_string(bits) + " bits, checks every " + std::to_string(every);
     best_cell got;
     std::int64_t first_saturated = -2;
-    const bool exact = cpu::score_bands(q, t, s, lanes, bits, scratch, got, &first_saturated);
-    const int limit = bits == 8 ? s.limit : s.wide_limit;
-    ASSERT_EQ(exact, want.score < limit) << what << " " << bits << " bits, want " << text(want);
-    if (exact) ASSERT_EQ(first_saturated, -1) << what << " " << bits << " bits";
-    if (!exact) {
-      std::int64_t first_reached = -1;  // 0-based column of the first cell at or over the limit
-      for (std::int64_t j = 1; j <= dp.n && first_reached < 0; ++j)
-        for (std::int64_t i = 1; i <= dp.m; ++i)
-          if (dp.H(i, j) >= limit) {
-            first_reached = j - 1;
-            break;
-          }
-      const int w = bits == 8 ? lanes : lanes / 2;
-      ASSERT_GE(first_reached, 0) << what;
-      EXPECT_LE(first_saturated, first_reached) << what << " " << bits << " bits: a column before it reached the limit";
-      EXPECT_GE(first_saturated, std::max<std::int64_t>(0, first_reached - (w - 1))) << what << " " << bits << " bits";
-    }
-    if (!exact && (bits == 8 ? saturated : saturated16)) ++*(bits == 8 ? saturated : saturated16);
+    const bool exact = cpu::score_bands(q, t, s, lanes, bits, scratch, got, &first_saturated, every);
+    ASSERT_EQ(exact, want.score < s.wide_limit) << what << how << ", want " << text(want);
     if (exact) {
-      ASSERT_EQ(text(got), text(want)) << what << " " << bits << " bits, lanes " << lanes << " m=" << q.size()
-                                       << " n=" << t.size();
+      ASSERT_EQ(first_saturated, -1) << what << how;
+      ASSERT_EQ(text(got), text(want)) << what << how << ", lanes " << lanes << " m=" << q.size() << " n=" << t.size();
+      continue;
     }
+    std::int64_t first_reached = -1;  // 0-based column of the first cell at or over the limit
+    for (std::int64_t j = 1; j <= dp.n && first_reached < 0; ++j)
+      for (std::int64_t i = 1; i <= dp.m; ++i)
+        if (dp.H(i, j) >= s.wide_limit) {
+          first_reached = j - 1;
+          break;
+        }
+    ASSERT_GE(first_reached, 0) << what;
+    EXPECT_LE(first_saturated, first_reached) << what << how << ": a column before it reached the limit";
+    EXPECT_GE(first_saturated, std::max<std::int64_t>(0, first_reached - (lanes - 1))) << what << how;
   }
 }
 
@@ -115,7 +116,8 @@ TEST(cpu_bands, periodic_ties_across_lanes) {
       }
 }
 
-//! Identical stretches long enough to pass the 8-bit limit, and just below it.
+//! Identical stretches long enough to pass the 8-bit limit (scored in 16-bit stretches) and just
+//! below it; then past the 16-bit limit (reported saturated).
 TEST(cpu_bands, saturating_pairs_are_reported) {
   if (lane_widths().empty()) GTEST_SKIP() << "no AVX2";
   std::mt19937 rng(38);
@@ -128,7 +130,7 @@ TEST(cpu_bands, saturating_pairs_are_reported) {
       const residues t(q.begin() + std::ptrdiff_t(at), q.begin() + std::ptrdiff_t(at + len));
       check(q, t, test::dna_scheme(), lanes, "identical " + std::to_string(len), &seen);
     }
-    EXPECT_GT(seen, 0) << "no pair saturated: the test lost its point";
+    EXPECT_GT(seen, 0) << "no pair passed 8 bits: the test lost its point";
     // 16 bits: match 100 (the 8-bit table's widest spread, 127), identical stretches around 655.
     int seen16 = 0;
     const residues q16 = test::random_residues(rng, std::max<std::size_t>(q.size(), 800), 4);
@@ -139,6 +141,54 @@ TEST(cpu_bands, saturating_pairs_are_reported) {
     }
     EXPECT_GT(seen16, 0) << "no pair saturated 16 bits: the test lost its point";
   }
+}
+
+//! Several hits past 8 bits in one pair, where the pass widens and narrows back: a later hit of
+//! the same score (the tie rule keeps the earlier column), a later stronger one, a hit that ends
+//! at the query's last row (its tail is pruned: no path from it can beat it), hits of middle
+//! rows (their tails stay past 8 bits for long), hits across band borders, mutated copies and
+//! gap-free schemes; checkpoints every 1, 7 and bands_check_steps steps (check()).
+TEST(cpu_bands, hits_past_8_bits_in_16_bit_stretches) {
+  if (lane_widths().empty()) GTEST_SKIP() << "no AVX2";
+  std::mt19937 rng(41);
+  const scoring_scheme schemes[] = {test::dna_scheme(), test::dna_scheme(1, -1, 0, 1), test::dna_scheme(2, -3, 4, 0),
+                                    test::dna_scheme(1, -3, 2, 1), test::dna_scheme(5, -4, 10, 3)};
+  const auto between = [&](std::size_t lo, std::size_t hi) { return std::uniform_int_distribution<std::size_t>(lo, hi)(rng); };
+  int k = 0, widened = 0;
+  for (const int lanes : lane_widths())
+    for (int pair = 0; pair < 10; ++pair, ++k) {
+      const scoring_scheme& scheme = schemes[std::size_t(k) % std::size(schemes)];
+      const residues q = test::random_residues(rng, std::size_t(cpu::min_band_rows) * std::size_t(lanes) + between(0, 300), 4);
+      residues t = test::random_residues(rng, between(1500, 2600), 4);
+      // Copies of query stretches [from, from + length) into t at `at`, 3 % mutated when asked.
+      const auto copy = [&](std::size_t from, std::size_t length, std::size_t at, bool mutate) {
+        for (std::size_t x = 0; x < length && at + x < t.size() && from + x < q.size(); ++x)
+          t[at + x] = mutate && between(0, 99) < 3 ? std::uint8_t((q[from + x] + 1) % 4) : q[from + x];
+      };
+      const std::size_t len = between(300, 420);
+      switch (pair % 5) {
+        case 0:  // the same stretch twice: equal scores, the earlier column wins
+          copy(200, len, 100, false);
+          copy(200, len, 1000, false);
+          break;
+        case 1:  // a later, stronger hit
+          copy(150, len, 80, true);
+          copy(500, len + 200, 900, false);
+          break;
+        case 2:  // a hit ending at the query's last row, then a weaker one
+          copy(q.size() - len, len, 300, false);
+          copy(q.size() / 2, len / 2, 1100, false);
+          break;
+        case 3:  // middle rows, mutated, across band borders
+          copy(q.size() / 2 - len / 2, len, 50, true);
+          copy(q.size() / 3, len, 800, true);
+          break;
+        default:  // several, some overlapping in the target
+          for (int h = 0; h < 4; ++h) copy(between(0, q.size() - len), len, between(0, t.size() - 100), h % 2 == 1);
+      }
+      check(q, t, scheme, lanes, "hits " + std::to_string(k), &widened);
+    }
+  EXPECT_GT(widened, 10) << "few pairs passed 8 bits: the test lost its point";
 }
 
 //! A few long pairs through the engine's score_many: the plan runs them in bands (or as pairs
