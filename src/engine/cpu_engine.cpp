@@ -29,8 +29,11 @@ namespace {
 
 constexpr double mib = 1024.0 * 1024.0;
 
-//! Memory the tiled layout of one alignment is planned in first (bytes).
-constexpr std::size_t single_alignment_bytes = std::size_t(32) << 20;
+//! Memory the tiled layout of one alignment is planned in first (bytes). Its traceback refills
+//! the tiles the path crosses, about (rows + columns) × the tile edge cells on one thread: 64 MiB
+//! gives a 40 kb × 44 kb box 512-cell tiles (43 M cells refilled; 1024 within 32 MiB), and its
+//! fill on 16 threads four times as many tiles to spread.
+constexpr std::size_t single_alignment_bytes = std::size_t(64) << 20;
 //! Boxes of at least this many cells are narrowed by the pruned reverse pass first, which may
 //! visit at most 1/pruned_box_visit_share of the box and at most pruned_box_max_visits cells (a
 //! strong hit's band can be wide: it then keeps its box). The passes that narrow visit a few
@@ -199,11 +202,13 @@ void cpu_engine::for_each_job(std::span<const pair_job> jobs, const scoring_sche
   const std::size_t budget = std::max<std::size_t>(budget_bytes_ / workers, 1);
   // Threads left over when there are fewer pairs than threads go to each pair's own fill.
   const unsigned job_threads = std::max(1u, unsigned(threads_ / workers));
-  // An alignment of more than twice the workers' even share of all the cells would outlast the
+  // An alignment of more than the workers' even share of all the cells would outlast the
   // others on its own threads while theirs idle (genes against genomes on 16 threads: a 40 kb
-  // gene's hit took 3.5 s on one thread, the other 14 hits far less): such pairs go first, one
-  // at a time on every thread with the whole budget, where the tiled fill takes them (it spreads
-  // over the threads; the linear-space path would not), then the rest share the pool. Not for
+  // gene's hit took 3.5 s on one thread, the other 14 hits far less; with twice the share as the
+  // bound, two 12 kb × 20 kb boxes then took 0.3 s on one thread each, after the larger ones had
+  // gone first on all 16): such pairs go first, one at a time on every thread with the whole
+  // budget, where the tiled fill takes them (it spreads over the threads; the linear-space path
+  // would not), then the rest share the pool. Not for
   // --max-hsps, whose alignments a pair's share of the budget may cut short: its output stays
   // independent of the other pairs of the call.
   std::vector<std::size_t> alone, shared;
@@ -213,7 +218,7 @@ void cpu_engine::for_each_job(std::span<const pair_job> jobs, const scoring_sche
     const std::int64_t m = std::int64_t(jobs[k].query.size()), n = std::int64_t(jobs[k].target.size());
     const double cells = double(m) * double(n);
     const bool first = kind == job_kind::align && workers > 1 && cells >= alone_min_cells &&
-                       cells > 2 * total / double(workers) && cpu::plan_hsps(m, n, budget_bytes_, threads_).bytes <= budget_bytes_;
+                       cells > total / double(workers) && cpu::plan_hsps(m, n, budget_bytes_, threads_).bytes <= budget_bytes_;
     (first ? alone : shared).push_back(k);
   }
   for (const std::size_t k : alone) fn(k, budget_bytes_, threads_);
