@@ -42,6 +42,10 @@ inline constexpr std::int64_t min_band_rows = 16;
 //! Working memory of score_bands (bytes), either width.
 std::size_t bands_bytes(std::int64_t m, int lanes);
 
+//! Whether the 64-lane passes use AVX512_VBMI's byte permute for their 8-bit score lookups where
+//! the CPU has it (the default); tests switch it off to check the other AVX-512 path too.
+void set_bands_vbmi(bool allowed);
+
 //! Steps between the 8-bit pass's checkpoints, and between the 16-bit stretch's attempts to
 //! narrow back (the tests use fewer, to switch often).
 inline constexpr std::int64_t bands_check_steps = 256;

@@ -93,6 +93,19 @@ struct avx512_ops {
 #pragma GCC pop_options
 
 #pragma GCC push_options
+#pragma GCC target("avx512bw,avx512vbmi")
+//! 64 unsigned 8-bit lanes in AVX-512BW whose table lookups are one byte permute (AVX512_VBMI:
+//! vpermb) instead of two shuffles and a blend.
+struct avx512vbmi_ops : avx512_ops {
+  //! All 32 entries in one vector (lo); the rest 0.
+  static void make_table(const std::uint8_t* entries, elem* table) {
+    for (int x = 0; x < 2 * lanes; ++x) table[x] = x < 32 ? entries[x] : 0;
+  }
+  static vec lookup32(vec lo, vec, vec idx) { return _mm512_maskz_permutexvar_epi8(~std::uint64_t(0), idx, lo); }
+};
+#pragma GCC pop_options
+
+#pragma GCC push_options
 #pragma GCC target("avx2")
 //! 16 unsigned 16-bit lanes in AVX2.
 struct avx2_ops16 {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "engine/cpu_bands.hpp"
@@ -34,6 +35,12 @@ std::vector<int> lane_widths() {
   return w;
 }
 
+//! The settings of set_bands_vbmi to check with `lanes` lanes: both where the CPU has AVX512_VBMI.
+std::vector<bool> vbmi_settings(int lanes) {
+  if (lanes == 64 && __builtin_cpu_supports("avx512vbmi")) return {true, false};
+  return {true};
+}
+
 //! Checks one pair in 8-bit lanes with 16-bit stretches (bits 8, with checkpoints every
 //! bands_check_steps and every 1 and 7 steps, so that it switches often) and in 16-bit lanes
 //! (bits 16): exact, or reported saturated exactly when the reference's best reaches the 16-bit
@@ -49,9 +56,18 @@ void check(const residues& q, const residues& t, const scoring_scheme& scheme, i
   if (saturated && want.score >= s.limit) ++*saturated;
   if (saturated16 && want.score >= s.wide_limit) ++*saturated16;
   cpu::interseq_scratch scratch;
-  for (const auto& [bits, every] : {std::pair{8, cpu::bands_check_steps}, std::pair{8, std::int64_t(1)},
-                                    std::pair{8, std::int64_t(7)}, std::pair{16, cpu::bands_check_steps}}) {
-    const std::string how = " " + std::to_string(bits) + " bits, checks every " + std::to_string(every);
+  struct vbmi_back_on {
+    ~vbmi_back_on() { cpu::set_bands_vbmi(true); }
+  } back_on;
+  std::vector<std::tuple<bool, int, std::int64_t>> runs;  // AVX512_VBMI, bits, steps between checks
+  for (const bool vbmi : vbmi_settings(lanes))
+    for (const auto& [bits, every] : {std::pair{8, cpu::bands_check_steps}, std::pair{8, std::int64_t(1)},
+                                      std::pair{8, std::int64_t(7)}, std::pair{16, cpu::bands_check_steps}})
+      runs.emplace_back(vbmi, bits, every);
+  for (const auto& [vbmi, bits, every] : runs) {
+    cpu::set_bands_vbmi(vbmi);
+    const std::string how = " " + std::to_string(bits) + " bits, checks every " + std::to_string(every) +
+                            (vbmi ? "" : ", without AVX512_VBMI");
     best_cell got;
     std::int64_t first_saturated = -2;
     const bool exact = cpu::score_bands(q, t, s, lanes, bits, scratch, got, &first_saturated, every);
