@@ -11,12 +11,11 @@
 // pair's scores pass 8 bits (a gene's hit in a genome's window), the pass goes back to its last
 // checkpoint (the lanes' state, saved every few hundred steps) and goes on in 16-bit lanes, as
 // many as the 8-bit ones (two vectors: the bands keep their geometry, so the state only
-// widens), until the hit is behind it: when every value left is below the 8-bit limit, or
-// belongs to a cell from which no path can beat the best so far (its value plus what the rows
-// below can add at most is below it), the state narrows back to 8 bits, those cells at 0. So a
-// window is scored once, in 16 bits only across its hits, not from a reach bound before the first
-// saturated column to its end. A pass whose 16-bit lanes saturate is reported for the caller's
-// 32-bit pass. Substitution scores
+// widens), and likewise from 16 to 32 bits (four vectors), until the hit is behind it: when
+// every value left is below the narrower limit, or belongs to a cell from which no path can beat
+// the best so far (its value plus what the rows below can add at most is below it), the state
+// narrows back, those cells at 0. So a window is scored once, in 16 or 32 bits only across its
+// hits, never again from the start. Substitution scores
 // come from one table of query rank × target rank entries (at most 32: DNA), looked up by a
 // per-row vector of query ranks (times the target ranks) plus the shifted target residues. Lanes
 // before their first column hold zeros (the DP's column 0); lanes past the last column and rows
@@ -31,35 +30,34 @@
 
 namespace swat::cpu {
 
-//! True when score_bands takes an m × n pair under s (the score table fits 32 entries and
-//! every lane gets at least min_band_rows rows) with `lanes` lanes (32 or 64).
+//! True when score_bands takes an m × n pair under s (the score table fits 32 entries, every
+//! lane gets at least min_band_rows rows and at most bands_max_rows rows in all) with `lanes`
+//! lanes (32 or 64).
 bool bands_fit(const interseq_scheme& s, std::int64_t m, std::int64_t n, int lanes);
+
+//! Query rows the bands take at most: m × 255 (the widest biased score) stays below 2^31, so the
+//! 32-bit lanes never saturate.
+inline constexpr std::int64_t bands_max_rows = ((std::int64_t(1) << 31) - 256) / 255;
 
 //! Rows per lane below which the band kernel is not used (its per-step work would be mostly
 //! the lane shift and the column bookkeeping).
 inline constexpr std::int64_t min_band_rows = 16;
 
-//! Working memory of score_bands (bytes), either width.
+//! Working memory of score_bands (bytes).
 std::size_t bands_bytes(std::int64_t m, int lanes);
 
 //! Whether the 64-lane passes use AVX512_VBMI's byte permute for their 8-bit score lookups where
 //! the CPU has it (the default); tests switch it off to check the other AVX-512 path too.
 void set_bands_vbmi(bool allowed);
 
-//! Steps between the 8-bit pass's checkpoints, and between the 16-bit stretch's attempts to
-//! narrow back (the tests use fewer, to switch often).
+//! Steps between a pass's checkpoints, and between a wider stretch's attempts to narrow back
+//! (the tests use fewer, to switch often).
 inline constexpr std::int64_t bands_check_steps = 256;
 
-//! The best cell of query × target into out, in `lanes` lanes (32: AVX2, 64: AVX-512BW, at most
-//! interseq_lanes()) of 8 bits with 16-bit stretches (bits = 8), or of 16 bits throughout (bits
-//! = 16; the same biased scores below s.wide_limit); false when the 16-bit lanes saturated (out
-//! is then not set: rescore in 32 bits). Requires bands_fit(s, m, n, lanes). When it saturates
-//! and first_saturated is given, that receives a target column (0-based) before which every
-//! cell's score is below s.wide_limit, so that every cell of the true best score lies at or
-//! after it (as score_interseq8's first_saturated; −1: unknown); −1 when exact. check_steps:
-//! bands_check_steps but in tests.
-bool score_bands(residue_span query, residue_span target, const interseq_scheme& s, int lanes, int bits,
-                 interseq_scratch& scratch, best_cell& out, std::int64_t* first_saturated = nullptr,
-                 std::int64_t check_steps = bands_check_steps);
+//! The best cell of query × target (exact; tie rule of common/traceback.hpp) in `lanes` lanes
+//! (32: AVX2, 64: AVX-512BW, at most interseq_lanes()) of 8 bits with 16- and 32-bit stretches.
+//! Requires bands_fit(s, m, n, lanes). check_steps: bands_check_steps but in tests.
+best_cell score_bands(residue_span query, residue_span target, const interseq_scheme& s, int lanes,
+                      interseq_scratch& scratch, std::int64_t check_steps = bands_check_steps);
 
 }  // namespace swat::cpu

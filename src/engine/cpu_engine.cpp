@@ -346,8 +346,9 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
     std::vector<std::int64_t> saturated_at;
   };
   std::vector<batch_buffers> buffers(workers);
-  // Pairs the 16-bit passes cannot take (scores past them: strong hits of long genes; queries
-  // over 16,384 rows; no AVX2) wait for the 32-bit pass until the pool is done, so that they get
+  // Pairs the row bands do not take (no AVX2, rows too few for the lanes) and the striped 16-bit
+  // pass cannot (scores past 16 bits; queries over 16,384 rows) wait for the 32-bit pass until
+  // the pool is done, so that they get
   // the threads the others leave, when there are 4 or more threads (with fewer they run at once,
   // as the tiles need 4 to beat the striped pass). Their cells are reported after their pass.
   const bool defer_wide = threads_ >= 4;
@@ -359,47 +360,34 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
   };
   std::vector<wide_pair> wide;
   std::mutex wide_mutex;
-  // A pair whose 8-bit scores saturated: the row bands (8-bit lanes with 16-bit stretches,
-  // cpu_bands.hpp) where they fit, else the striped 16-bit pass; past16: one whose 16-bit scores
-  // saturated (the row bands' pass), for the 32-bit pass.
-  // From `saturated_at` (the first column where the 8-bit best reached the limit, or the 16-bit
-  // one when past16; −1: unknown)
+  // A pair whose 8-bit scores saturated: the row bands (8-bit lanes with 16- and 32-bit
+  // stretches, exact, cpu_bands.hpp) where they fit, else the striped 16-bit pass, else the
+  // 32-bit passes.
+  // From `saturated_at` (the first column where the 8-bit best reached the limit; −1: unknown)
   // on, less the reach bound of the query (windows.hpp): every cell of the best score lies at
   // or after that column, and its optimal alignments span fewer target residues than the bound,
   // so the columns cut off hold none of them; the kept cells' scores can only drop, the best
   // cells' stay, and so does the tie rule's choice (reads against a genome's windows: the
-  // window of a read's hit is rescored from a little before the hit, not from its start). The
-  // 16-bit bands report such a column too, for the 32-bit pass after them (the same argument on
-  // the cut target).
+  // window of a read's hit is rescored from a little before the hit, not from its start).
   // Returns the cells held back for the 32-bit pass after the pool (0: done here).
   const auto wider = [&](residue_span query, residue_span target, int lanes, std::size_t worker, best_cell& out,
-                         std::int64_t saturated_at, bool past16) -> std::uint64_t {
+                         std::int64_t saturated_at) -> std::uint64_t {
     const std::uint64_t cells = std::uint64_t(query.size()) * target.size();
     const std::int64_t reach = window_overlap(std::int64_t(query.size()), scheme);
-    std::int64_t cut = reach > 0 && saturated_at > reach ? saturated_at - reach : 0;
+    const std::int64_t cut = reach > 0 && saturated_at > reach ? saturated_at - reach : 0;
     target = target.subspan(std::size_t(cut));
     const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
-    bool banded = false;
-    if (!past16) {
-      std::int64_t saturated16 = -1;  // the bands' first 16-bit saturated column: the 32-bit pass starts later
-      banded = cpu::bands_fit(plan.scheme8, m, n, lanes) && cpu::bands_bytes(m, lanes) <= budget &&
-               cpu::score_bands(query, target, plan.scheme8, lanes, 8, scratch[worker], out, &saturated16);
-      if (!banded && reach > 0 && saturated16 > reach) {
-        cut += saturated16 - reach;
-        target = target.subspan(std::size_t(saturated16 - reach));
-      }
-    }
-    if (!banded) {
-      cpu::pass_result r16;
-      if (!defer_wide) {
-        out = cpu::score_pass(query, target, scheme, false, nullptr, budget).best;
-      } else if (!past16 && cpu::striped_available() && cpu::score_pass_striped16(query, target, scheme, nullptr, r16)) {
-        out = r16.best;
-      } else {
-        const std::lock_guard<std::mutex> lock(wide_mutex);
-        wide.push_back({query, target, &out, cut, cells});
-        return cells;
-      }
+    cpu::pass_result r16;
+    if (cpu::bands_fit(plan.scheme8, m, n, lanes) && cpu::bands_bytes(m, lanes) <= budget) {
+      out = cpu::score_bands(query, target, plan.scheme8, lanes, scratch[worker]);
+    } else if (!defer_wide) {
+      out = cpu::score_pass(query, target, scheme, false, nullptr, budget).best;
+    } else if (cpu::striped_available() && cpu::score_pass_striped16(query, target, scheme, nullptr, r16)) {
+      out = r16.best;
+    } else {
+      const std::lock_guard<std::mutex> lock(wide_mutex);
+      wide.push_back({query, target, &out, cut, cells});
+      return cells;
     }
     if (out.score > 0) out.target_end += cut;
     return 0;
@@ -413,13 +401,9 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
     if (it.kind == cpu::item_kind::pair) return score_pair(which[0]);
     if (it.kind == cpu::item_kind::bands) {
       const pair_job& job = jobs[which[0]];
-      // 8-bit lanes with 16-bit stretches, then the 32-bit pass.
-      std::uint64_t held = 0;
-      std::int64_t saturated_at = -1;
-      if (!cpu::score_bands(job.query, job.target, plan.scheme8, it.lanes, 8, scratch[worker], results[which[0]],
-                            &saturated_at))
-        held = wider(job.query, job.target, it.lanes, worker, results[which[0]], saturated_at, true);
-      if (progress) progress(std::uint64_t(job.query.size()) * job.target.size() - held);
+      // 8-bit lanes with 16- and 32-bit stretches.
+      results[which[0]] = cpu::score_bands(job.query, job.target, plan.scheme8, it.lanes, scratch[worker]);
+      if (progress) progress(std::uint64_t(job.query.size()) * job.target.size());
       return;
     }
     batch_buffers& own = buffers[worker];  // reused from batch to batch: no allocation per batch
@@ -438,8 +422,8 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
     std::uint64_t held = 0;
     for (std::size_t l = 0; l < it.count; ++l) {
       results[which[l]] = out[l];
-      if (saturated_at[l] >= 0)  // rescored wider: 16-bit bands where they fit, else 16-bit striped, 32-bit
-        held += wider(jobs[which[l]].query, targets[l], it.lanes, worker, results[which[l]], saturated_at[l], false);
+      if (saturated_at[l] >= 0)  // rescored wider: the row bands where they fit, else 16-bit striped, 32-bit
+        held += wider(jobs[which[l]].query, targets[l], it.lanes, worker, results[which[l]], saturated_at[l]);
     }
     if (progress) progress(cells - held);
   });

@@ -37,6 +37,8 @@ interseq_scheme make_interseq_scheme(const scoring_scheme& scheme, int ranks) {
   s.wide_open_extend = std::uint16_t(std::min<std::int64_t>(std::int64_t(scheme.gap_open) + scheme.gap_extend, 65535));
   s.wide_extend = std::uint16_t(std::min<std::int32_t>(scheme.gap_extend, 65535));
   s.wide_limit = std::uint16_t(65535 - (high - low));
+  s.full_open_extend = std::uint32_t(std::min<std::int64_t>(std::int64_t(scheme.gap_open) + scheme.gap_extend, INT32_MAX));
+  s.full_extend = std::uint32_t(scheme.gap_extend);
   s.query_ranks = s.target_ranks = ranks;
   for (int a = 0; a < ranks; ++a)
     for (int b = 0; b < ranks; ++b)

@@ -1,7 +1,8 @@
 #pragma once
 // The unsigned 8-bit vector operations of the CPU engine's lane kernels (cpu_interseq.cpp,
 // cpu_bands.cpp): 32 lanes in AVX2, 64 in AVX-512BW; and unsigned 16-bit ones for the bands
-// (16 and 32 lanes, and twice as many in two vectors: ops_pair). `elem` is the lane's type;
+// (16 and 32 lanes, and twice as many in two vectors: ops_pair), and 32-bit ones for their
+// stretches past 16 bits (four vectors). `elem` is the lane's type;
 // make_table lays out the 32-entry table that lookup32(lo, hi, idx) reads (lo at table, hi one
 // vector after it). Each struct is compiled for its target (GCC pragmas); a kernel template over
 // them is instantiated inside a function that carries the same target and `flatten`, which
@@ -184,10 +185,74 @@ struct avx512_ops16 {
 };
 #pragma GCC pop_options
 
-//! Two vectors of `half` (16-bit lanes) as one of twice its lanes: as many 16-bit lanes as the
-//! 8-bit vector has, so that the row bands keep their geometry when they widen (cpu_bands.cpp).
-//! Lanes [0, half::lanes) are in a, the rest in b. Its members are inlined into the kernel's
-//! target function (flatten), as the kernel templates are.
+#pragma GCC push_options
+#pragma GCC target("avx2")
+//! 8 32-bit lanes in AVX2, for the bands' stretches past 16 bits: the same operations on values
+//! that never reach 2^31 (cpu_bands.hpp bounds the rows), so adds is a plain add and subs a
+//! subtraction floored at 0.
+struct avx2_ops32 {
+  static constexpr int lanes = 8;
+  using vec = __m256i;
+  using elem = std::uint32_t;
+  //! Byte tables as for 8 bits (entries ≤ 255), read by the low byte of each index.
+  static void make_table(const std::uint8_t* entries, elem* table) {
+    auto* bytes = reinterpret_cast<std::uint8_t*>(table);
+    for (int x = 0; x < 64; ++x) bytes[x] = entries[(x / 32) * 16 + x % 16];
+  }
+  static vec load(const elem* p) { return _mm256_loadu_si256(reinterpret_cast<const vec*>(p)); }
+  static void store(elem* p, vec v) { _mm256_storeu_si256(reinterpret_cast<vec*>(p), v); }
+  static vec set1(elem x) { return _mm256_set1_epi32(std::int32_t(x)); }
+  static vec zero() { return _mm256_setzero_si256(); }
+  static vec adds(vec a, vec b) { return _mm256_add_epi32(a, b); }
+  static vec subs(vec a, vec b) { return _mm256_max_epi32(_mm256_sub_epi32(a, b), _mm256_setzero_si256()); }
+  static vec max(vec a, vec b) { return _mm256_max_epi32(a, b); }
+  static vec bit_and(vec a, vec b) { return _mm256_and_si256(a, b); }
+  static vec add(vec a, vec b) { return _mm256_add_epi32(a, b); }
+  static std::uint64_t gt(vec a, vec b) {
+    return std::uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(a, b))));
+  }
+  //! table[idx] per lane: the low byte indexes the byte tables, the others (0x80) read 0.
+  static vec lookup32(vec lo, vec hi, vec idx) {
+    const vec i = _mm256_or_si256(idx, _mm256_set1_epi32(std::int32_t(0x80808000u)));
+    return _mm256_blendv_epi8(_mm256_shuffle_epi8(lo, i), _mm256_shuffle_epi8(hi, i), _mm256_slli_epi32(idx, 3));
+  }
+  static vec rotate_up(vec v) { return _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(7, 0, 1, 2, 3, 4, 5, 6)); }
+  static vec shift_in(vec v, elem first) { return _mm256_blend_epi32(rotate_up(v), set1(first), 1); }
+  static vec shift_across(vec lo, vec hi) { return _mm256_blend_epi32(rotate_up(hi), rotate_up(lo), 1); }
+};
+#pragma GCC pop_options
+
+#pragma GCC push_options
+#pragma GCC target("avx512bw")
+//! 16 32-bit lanes in AVX-512 (as avx2_ops32).
+struct avx512_ops32 {
+  static constexpr int lanes = 16;
+  using vec = __m512i;
+  using elem = std::uint32_t;
+  //! The 32 entries in two vectors (lo, hi), read by a two-vector permute.
+  static void make_table(const std::uint8_t* entries, elem* table) {
+    for (int x = 0; x < 2 * lanes; ++x) table[x] = entries[x];
+  }
+  static vec load(const elem* p) { return _mm512_loadu_si512(p); }
+  static void store(elem* p, vec v) { _mm512_storeu_si512(p, v); }
+  static vec set1(elem x) { return _mm512_set1_epi32(std::int32_t(x)); }
+  static vec zero() { return _mm512_setzero_si512(); }
+  static vec adds(vec a, vec b) { return _mm512_add_epi32(a, b); }
+  static vec subs(vec a, vec b) { return _mm512_maskz_max_epi32(0xFFFF, _mm512_sub_epi32(a, b), _mm512_setzero_si512()); }
+  static vec max(vec a, vec b) { return _mm512_maskz_max_epi32(0xFFFF, a, b); }
+  static vec bit_and(vec a, vec b) { return _mm512_and_si512(a, b); }
+  static vec add(vec a, vec b) { return _mm512_add_epi32(a, b); }
+  static std::uint64_t gt(vec a, vec b) { return _mm512_cmpgt_epi32_mask(a, b); }
+  static vec lookup32(vec lo, vec hi, vec idx) { return _mm512_permutex2var_epi32(lo, idx, hi); }
+  static vec shift_in(vec v, elem first) { return _mm512_maskz_alignr_epi32(0xFFFF, v, set1(first), 15); }
+  static vec shift_across(vec lo, vec hi) { return _mm512_maskz_alignr_epi32(0xFFFF, hi, lo, 15); }
+};
+#pragma GCC pop_options
+
+//! Two vectors of `half` as one of twice its lanes: as many 16- or 32-bit lanes (pairs of
+//! pairs) as the 8-bit vector has, so that the row bands keep their geometry when they widen
+//! (cpu_bands.cpp). Lanes [0, half::lanes) are in a, the rest in b. Its members are inlined into
+//! the kernel's target function (flatten), as the kernel templates are.
 template <class half>
 struct ops_pair {
   static constexpr int lanes = 2 * half::lanes;
@@ -222,10 +287,13 @@ struct ops_pair {
     return {half::lookup32(lo.a, hi.a, idx.a), half::lookup32(lo.b, hi.b, idx.b)};
   }
   static vec shift_in(vec v, elem first) { return {half::shift_in(v.a, first), half::shift_across(v.a, v.b)}; }
+  static vec shift_across(vec lo, vec hi) { return {half::shift_across(lo.b, hi.a), half::shift_across(hi.a, hi.b)}; }
 };
 
-using avx2_ops16x2 = ops_pair<avx2_ops16>;      //!< 32 16-bit lanes in AVX2
-using avx512_ops16x2 = ops_pair<avx512_ops16>;  //!< 64 16-bit lanes in AVX-512BW
+using avx2_ops16x2 = ops_pair<avx2_ops16>;                //!< 32 16-bit lanes in AVX2
+using avx512_ops16x2 = ops_pair<avx512_ops16>;            //!< 64 16-bit lanes in AVX-512BW
+using avx2_ops32x4 = ops_pair<ops_pair<avx2_ops32>>;      //!< 32 32-bit lanes in AVX2
+using avx512_ops32x4 = ops_pair<ops_pair<avx512_ops32>>;  //!< 64 32-bit lanes in AVX-512
 
 }  // namespace swat::cpu::simd8
 
