@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <exception>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <system_error>
 #include <thread>
@@ -202,32 +203,36 @@ void cpu_engine::for_each_job(std::span<const pair_job> jobs, const scoring_sche
   const std::size_t budget = std::max<std::size_t>(budget_bytes_ / workers, 1);
   // Threads left over when there are fewer pairs than threads go to each pair's own fill.
   const unsigned job_threads = std::max(1u, unsigned(threads_ / workers));
-  // An alignment of more than the workers' even share of all the cells would outlast the
-  // others on its own threads while theirs idle (genes against genomes on 16 threads: a 40 kb
-  // gene's hit took 3.5 s on one thread, the other 14 hits far less; with twice the share as the
-  // bound, two 12 kb × 20 kb boxes then took 0.3 s on one thread each, after the larger ones had
-  // gone first on all 16): such pairs go first, one at a time on every thread with the whole
-  // budget, where the tiled fill takes them (it spreads over the threads; the linear-space path
-  // would not), then the rest share the pool. Not for
-  // --max-hsps, whose alignments a pair's share of the budget may cut short: its output stays
-  // independent of the other pairs of the call.
+  // An alignment of more than the workers' even share of the cells left would outlast the others
+  // on its own thread while theirs idle (genes against genomes on 16 threads: a 40 kb gene's hit
+  // took 3.5 s on one thread, the other 14 hits far less; with the share of all the cells as the
+  // bound, a 7 kb × 13 kb box then took 0.15 s on one thread after the larger ones had gone on
+  // all 16): taken largest first, the pairs with more than 1 / workers of their own and the
+  // smaller pairs' cells (up to the first that has not) go first, one at a time on every thread
+  // with the whole budget, where the tiled fill takes them (it spreads over the threads; the
+  // linear-space path would not); the rest share the pool, largest first (no large pair starts
+  // last while the other threads idle). Not for --max-hsps, whose alignments a pair's share of
+  // the budget may cut short: its output stays independent of the other pairs of the call.
+  const auto cells_of = [&](std::size_t k) { return double(jobs[k].query.size()) * double(jobs[k].target.size()); };
+  std::vector<std::size_t> order(count);
+  std::iota(order.begin(), order.end(), std::size_t(0));
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cells_of(a) > cells_of(b); });
+  double left = 0;  // the cells of order[i …]
+  for (std::size_t k = 0; k < count; ++k) left += cells_of(k);
   std::vector<std::size_t> alone, shared;
-  double total = 0;
-  for (const pair_job& j : jobs) total += double(j.query.size()) * double(j.target.size());
-  for (std::size_t k = 0; k < count; ++k) {
+  for (const std::size_t k : order) {
+    const double cells = cells_of(k);
     const std::int64_t m = std::int64_t(jobs[k].query.size()), n = std::int64_t(jobs[k].target.size());
-    const double cells = double(m) * double(n);
+    // Only while every larger pair went first too: the last few of many similar pairs hold more
+    // than their share of what is left, but run faster side by side in the pool.
     const bool first = kind == job_kind::align && workers > 1 && cells >= alone_min_cells &&
-                       cells > total / double(workers) && cpu::plan_hsps(m, n, budget_bytes_, threads_).bytes <= budget_bytes_;
+                       shared.empty() && cells * double(workers) > left &&
+                       cpu::plan_hsps(m, n, budget_bytes_, threads_).bytes <= budget_bytes_;
     (first ? alone : shared).push_back(k);
+    left -= cells;
   }
   for (const std::size_t k : alone) fn(k, budget_bytes_, threads_);
   if (shared.empty()) return;
-  // Largest first, so that no large pair starts last while the other threads idle.
-  std::stable_sort(shared.begin(), shared.end(), [&](std::size_t a, std::size_t b) {
-    return double(jobs[a].query.size()) * double(jobs[a].target.size()) >
-           double(jobs[b].query.size()) * double(jobs[b].target.size());
-  });
   run_pool(shared.size(), std::min(workers, shared.size()),
            [&](std::size_t i, std::size_t) { fn(shared[i], budget, job_threads); });
 }
