@@ -52,6 +52,11 @@ constexpr std::uint64_t pruned_box_visit_share = 256;
 //! spreads. (2^24 before: a protein hit's 1,121 × 5,370 box then took 8 of the 14 ms of the hits'
 //! alignments on 16 threads, on one of them.)
 constexpr double alone_min_cells = double(std::int64_t(1) << 22);
+//! A pair alone on W threads takes about its cells / (0.6 W) (the tiles' wavefront), the pool
+//! after it (cells left − its cells) / W; in the pool it would hold the pool for its cells / 1.
+//! Alone pays when its cells × (W − 2/3) exceed the cells left (a read's two near-equal hits on 2
+//! threads stay side by side in the pool; a 40 kb gene's hit on 16 goes alone).
+constexpr double alone_overhead = 2.0 / 3.0;
 
 std::string mib_text(std::size_t bytes) {
   char buf[32];
@@ -207,8 +212,9 @@ void cpu_engine::for_each_job(std::span<const pair_job> jobs, const scoring_sche
   // on its own thread while theirs idle (genes against genomes on 16 threads: a 40 kb gene's hit
   // took 3.5 s on one thread, the other 14 hits far less; with the share of all the cells as the
   // bound, a 7 kb × 13 kb box then took 0.15 s on one thread after the larger ones had gone on
-  // all 16): taken largest first, the pairs with more than 1 / workers of their own and the
-  // smaller pairs' cells (up to the first that has not) go first, one at a time on every thread
+  // all 16): taken largest first, the pairs with more than 1 / (workers − alone_overhead) of
+  // their own and the smaller pairs' cells (up to the first that has not) go first, one at a time
+  // on every thread
   // with the whole budget, where the tiled fill takes them (it spreads over the threads; the
   // linear-space path would not); the rest share the pool, largest first (no large pair starts
   // last while the other threads idle). Not for --max-hsps, whose alignments a pair's share of
@@ -226,7 +232,7 @@ void cpu_engine::for_each_job(std::span<const pair_job> jobs, const scoring_sche
     // Only while every larger pair went first too: the last few of many similar pairs hold more
     // than their share of what is left, but run faster side by side in the pool.
     const bool first = kind == job_kind::align && workers > 1 && cells >= alone_min_cells &&
-                       shared.empty() && cells * double(workers) > left &&
+                       shared.empty() && cells * (double(workers) - alone_overhead) > left &&
                        cpu::plan_hsps(m, n, budget_bytes_, threads_).bytes <= budget_bytes_;
     (first ? alone : shared).push_back(k);
     left -= cells;
