@@ -19,10 +19,11 @@ void register_host_engines(engine_registry& registry) {
     auto cpu = std::make_unique<cpu_engine>(o.cpu_threads, static_cast<std::size_t>(o.cpu_memory_bytes), o.notice);
     window_limits limits;
     limits.share_threads = cpu->threads();  // pairs small enough to keep the threads busy stay whole
-    // Six overlaps wide at the narrowest: a window scans its overlap twice, and a gene's overlap
-    // is twice its length (genes against genomes on 16 threads: 23 % of the cells scanned twice
-    // at four overlaps, 12 % at six, the largest window still within a thread's share).
-    limits.overlaps_wide = 6;
+    // Windows stay four overlaps wide at the narrowest (window_limits), though a gene's overlap is
+    // twice its length: genes against genomes on 16 threads scanned 23 % of their cells twice at
+    // four and 12 % at six, but the GPU machine's Xeon runs some of its cores at half speed at
+    // times, and six overlaps' windows (a thread's whole share each) then set the makespan: 2.2-2.9 s
+    // against 2.0-2.3 s at four (4711be3 against dae8d40).
     // Windows fill the 32 lanes of a batch's last round (64-lane batches hold twice as many).
     limits.lane_multiple = cpu->interseq_lanes() > 0 ? 32 : 0;
     return with_windows(std::move(cpu), limits);
