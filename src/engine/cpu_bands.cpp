@@ -1,5 +1,5 @@
-// One long pair in 8-bit lanes, a band of query rows per lane, 16-bit stretches where the
-// scores pass 8 bits (cpu_bands.hpp).
+// One long pair in 8-bit lanes, a band of query rows per lane, 16- and 32-bit stretches where
+// the scores pass 8 and 16 bits (cpu_bands.hpp).
 
 #include "engine/cpu_bands.hpp"
 
@@ -98,7 +98,7 @@ struct lane_bests {
 enum class band_stop { done, saturated, paused };
 
 //! The steps of the pass (lane l at target column step − l) from `step` on, in the lanes of ops
-//! (8 or 16 bits, ops::lanes of them), until the last lane is past the last column (done), a
+//! (8, 16 or 32 bits, ops::lanes of them), until the last lane is past the last column (done), a
 //! lane's best reaches the width's limit (saturated: `step` is that step, the state is of no
 //! use) or `step` reaches pause_at (paused: the state is in x.he and x.regs). A lane's best
 //! below its bests' score is not recorded again (the threshold of each lane is its best, capped
@@ -248,7 +248,8 @@ void widen(const band_pair& p, int w, const band_width<narrow_elem>& from, const
 //! lanes do not saturate (bands_max_rows).
 template <class ops8, class ops16, class ops32>
 best_cell bands_pass(const band_pair& p, band_width<std::uint8_t>& x8, band_width<std::uint16_t>& x16,
-                     band_width<std::uint32_t>& x32, std::int64_t every, std::int32_t best_substitution) {
+                     band_width<std::uint32_t>& x32, std::int64_t every, std::int32_t best_substitution,
+                     bands_stats& stats) {
   constexpr int w = ops8::lanes;
   static_assert(ops16::lanes == w && ops32::lanes == w);
   lane_bests bests;
@@ -263,26 +264,37 @@ best_cell bands_pass(const band_pair& p, band_width<std::uint8_t>& x8, band_widt
   std::int64_t step = 0;
   int bits = 8;
   for (;;) {
+    const std::int64_t from = step;
     if (bits == 8) {
-      if (band_steps<ops8>(p, x8, bests, step, -1, every) == band_stop::done) break;
+      const band_stop stop = band_steps<ops8>(p, x8, bests, step, -1, every);
+      stats.steps8 += step - from;
+      if (stop == band_stop::done) break;
       widen(p, w, x8, x16);  // saturated at `step`
       step = x8.saved_step;
       bits = 16;
+      ++stats.widened;
     } else if (bits == 16) {
       const band_stop stop = band_steps<ops16>(p, x16, bests, step, step + every, every);
+      stats.steps16 += step - from;
       if (stop == band_stop::done) break;
       if (stop == band_stop::saturated) {
         widen(p, w, x16, x32);
         step = x16.saved_step;
         bits = 32;
+        ++stats.widened;
       } else if (narrow(p, w, x16, x8, best_so_far(), best_substitution)) {
         bits = 8;
+        ++stats.narrowed;
       }
     } else {
       const band_stop stop = band_steps<ops32>(p, x32, bests, step, step + every, every);
+      stats.steps32 += step - from;
       if (stop == band_stop::done) break;
       if (stop == band_stop::saturated) throw std::logic_error("score_bands: 32-bit lanes saturated");
-      if (narrow(p, w, x32, x16, best_so_far(), best_substitution)) bits = 16;
+      if (narrow(p, w, x32, x16, best_so_far(), best_substitution)) {
+        bits = 16;
+        ++stats.narrowed;
+      }
     }
   }
   best_cell merged{};
@@ -296,8 +308,8 @@ best_cell bands_pass(const band_pair& p, band_width<std::uint8_t>& x8, band_widt
 #define SWAT_BANDS_PASS(name, target_isa, ops8, ops16, ops32)                                                     \
   __attribute__((target(target_isa), flatten)) best_cell name(                                                    \
       const band_pair& p, band_width<std::uint8_t>& x8, band_width<std::uint16_t>& x16,                           \
-      band_width<std::uint32_t>& x32, std::int64_t every, std::int32_t best_substitution) {                       \
-    return bands_pass<ops8, ops16, ops32>(p, x8, x16, x32, every, best_substitution);                             \
+      band_width<std::uint32_t>& x32, std::int64_t every, std::int32_t best_substitution, bands_stats& stats) {   \
+    return bands_pass<ops8, ops16, ops32>(p, x8, x16, x32, every, best_substitution, stats);                      \
   }
 SWAT_BANDS_PASS(bands_avx2, "avx2", simd8::avx2_ops, simd8::avx2_ops16x2, simd8::avx2_ops32x4)
 SWAT_BANDS_PASS(bands_avx512, "avx512bw", simd8::avx512_ops, simd8::avx512_ops16x2, simd8::avx512_ops32x4)
@@ -342,10 +354,11 @@ const bool cpu_has_vbmi = __builtin_cpu_supports("avx512vbmi");
 void set_bands_vbmi(bool allowed) { vbmi_allowed = allowed; }
 
 best_cell score_bands(residue_span query, residue_span target, const interseq_scheme& s, int lanes,
-                      interseq_scratch& scratch, std::int64_t check_steps) {
+                      interseq_scratch& scratch, std::int64_t check_steps, bands_stats* stats) {
   const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
   if ((lanes != 32 && lanes != 64) || lanes > interseq_lanes() || !bands_fit(s, m, n, lanes) || check_steps < 1)
     throw std::invalid_argument("score_bands: unsupported lanes, scheme or pair");
+  check_steps = std::min(check_steps, n + lanes);  // a pass has n + lanes − 1 steps
   const band_layout at(m, lanes);
   if (scratch.bytes.size() < at.total + 64) scratch.bytes.resize(at.total + 64);
   std::uint8_t* base = scratch.bytes.data();
@@ -387,16 +400,20 @@ best_cell score_bands(residue_span query, residue_span target, const interseq_sc
     for (int b = 0; b < s.target_ranks; ++b)
       best_substitution =
           std::max(best_substitution, std::int32_t(s.biased[std::size_t(a * matrix_stride + b)]) - std::int32_t(s.bias));
-  return vbmi            ? bands_avx512vbmi(p, x8, x16, x32, check_steps, best_substitution)
-         : lanes == 64 ? bands_avx512(p, x8, x16, x32, check_steps, best_substitution)
-                       : bands_avx2(p, x8, x16, x32, check_steps, best_substitution);
+  bands_stats counted;
+  const best_cell best = vbmi          ? bands_avx512vbmi(p, x8, x16, x32, check_steps, best_substitution, counted)
+                         : lanes == 64 ? bands_avx512(p, x8, x16, x32, check_steps, best_substitution, counted)
+                                       : bands_avx2(p, x8, x16, x32, check_steps, best_substitution, counted);
+  if (stats) *stats = counted;
+  return best;
 }
 
 #else
 
 void set_bands_vbmi(bool) {}
 
-best_cell score_bands(residue_span, residue_span, const interseq_scheme&, int, interseq_scratch&, std::int64_t) {
+best_cell score_bands(residue_span, residue_span, const interseq_scheme&, int, interseq_scratch&, std::int64_t,
+                      bands_stats*) {
   throw std::invalid_argument("score_bands: no vector lanes on this CPU");
 }
 

@@ -35,8 +35,9 @@ namespace swat::cpu {
 //! lanes (32 or 64).
 bool bands_fit(const interseq_scheme& s, std::int64_t m, std::int64_t n, int lanes);
 
-//! Query rows the bands take at most: m × 255 (the widest biased score) stays below 2^31, so the
-//! 32-bit lanes never saturate.
+//! Query rows the bands take at most: every score stays below m × 127 (the widest spread of a
+//! scheme in 8 bits), so with room for the padding rows and the biased sums m × 255 below 2^31
+//! keeps the 32-bit lanes from saturating.
 inline constexpr std::int64_t bands_max_rows = ((std::int64_t(1) << 31) - 256) / 255;
 
 //! Rows per lane below which the band kernel is not used (its per-step work would be mostly
@@ -54,10 +55,19 @@ void set_bands_vbmi(bool allowed);
 //! (the tests use fewer, to switch often).
 inline constexpr std::int64_t bands_check_steps = 256;
 
+//! What a pass did: its steps in each width (steps run again from a checkpoint count again, in
+//! the wider width), and how often it widened and narrowed back.
+struct bands_stats {
+  std::int64_t steps8 = 0, steps16 = 0, steps32 = 0;
+  std::int64_t widened = 0, narrowed = 0;
+};
+
 //! The best cell of query × target (exact; tie rule of common/traceback.hpp) in `lanes` lanes
 //! (32: AVX2, 64: AVX-512BW, at most interseq_lanes()) of 8 bits with 16- and 32-bit stretches.
-//! Requires bands_fit(s, m, n, lanes). check_steps: bands_check_steps but in tests.
+//! Requires bands_fit(s, m, n, lanes). check_steps: bands_check_steps but in tests; stats (may
+//! be null) receives what the pass did.
 best_cell score_bands(residue_span query, residue_span target, const interseq_scheme& s, int lanes,
-                      interseq_scratch& scratch, std::int64_t check_steps = bands_check_steps);
+                      interseq_scratch& scratch, std::int64_t check_steps = bands_check_steps,
+                      bands_stats* stats = nullptr);
 
 }  // namespace swat::cpu

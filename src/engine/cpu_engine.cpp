@@ -226,14 +226,16 @@ void cpu_engine::for_each_job(std::span<const pair_job> jobs, const scoring_sche
   double left = 0;  // the cells of order[i …]
   for (std::size_t k = 0; k < count; ++k) left += cells_of(k);
   std::vector<std::size_t> alone, shared;
+  bool stopped = false;
   for (const std::size_t k : order) {
     const double cells = cells_of(k);
     const std::int64_t m = std::int64_t(jobs[k].query.size()), n = std::int64_t(jobs[k].target.size());
-    // Only while every larger pair went first too: the last few of many similar pairs hold more
-    // than their share of what is left, but run faster side by side in the pool.
-    const bool first = kind == job_kind::align && workers > 1 && cells >= alone_min_cells &&
-                       shared.empty() && cells * (double(workers) - alone_overhead) > left &&
-                       cpu::plan_hsps(m, n, budget_bytes_, threads_).bytes <= budget_bytes_;
+    // Only while every larger pair went first too (but one too large for the tiles): the last
+    // few of many similar pairs hold more than their share of what is left, but run faster side
+    // by side in the pool.
+    stopped = stopped || kind != job_kind::align || workers < 2 || cells < alone_min_cells ||
+              cells * (double(workers) - alone_overhead) <= left;
+    const bool first = !stopped && cpu::plan_hsps(m, n, budget_bytes_, threads_).bytes <= budget_bytes_;
     (first ? alone : shared).push_back(k);
     left -= cells;
   }
@@ -389,8 +391,14 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
     target = target.subspan(std::size_t(cut));
     const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
     cpu::pass_result r16;
-    if (cpu::bands_fit(plan.scheme8, m, n, lanes) && cpu::bands_bytes(m, lanes) <= budget) {
-      out = cpu::score_bands(query, target, plan.scheme8, lanes, scratch[worker]);
+    // The batch's lane width, else 32 lanes (a 64-lane batch's query of 512-1,023 rows).
+    int band_lanes = 0;
+    for (const int width : {lanes, 32})
+      if (band_lanes == 0 && width <= lanes && cpu::bands_fit(plan.scheme8, m, n, width) &&
+          cpu::bands_bytes(m, width) <= budget)
+        band_lanes = width;
+    if (band_lanes > 0) {
+      out = cpu::score_bands(query, target, plan.scheme8, band_lanes, scratch[worker]);
     } else if (!defer_wide) {
       out = cpu::score_pass(query, target, scheme, false, nullptr, budget).best;
     } else if (cpu::striped_available() && cpu::score_pass_striped16(query, target, scheme, nullptr, r16)) {
@@ -458,6 +466,7 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
     *w.out = tiled ? cpu::tiled_best_cell(w.query, w.target, scheme, wide_budget, wide_threads)
                    : cpu::score_pass(w.query, w.target, scheme, false, nullptr, wide_budget).best;
     if (w.out->score > 0) w.out->target_end += w.cut;
+    ++wide_passes_;
     if (tiled) ++wide_tiled_;
     if (progress) progress(w.cells);
   });

@@ -77,7 +77,10 @@ class cpu_engine final : public engine {
   void set_interseq_lanes(int lanes);
   //! Lanes of the inter-sequence score pass (0: off).
   int interseq_lanes() const { return interseq_lanes_; }
-  //! Pairs score_many has given the tiles' 32-bit pass after its pool, since construction (tests).
+  //! Pairs score_many has given a 32-bit pass after its pool (the tiles' or the striped one),
+  //! since construction (tests).
+  std::size_t wide_passes() const { return wide_passes_.load(); }
+  //! Of those, the pairs given the tiles' 32-bit pass (tests).
   std::size_t wide_tiled_passes() const { return wide_tiled_.load(); }
   //! Hits align_many aligned in the box the pruned reverse pass narrowed (tests).
   std::size_t narrowed_boxes() const { return narrowed_boxes_.load(); }
@@ -115,6 +118,7 @@ class cpu_engine final : public engine {
   std::size_t budget_bytes_;
   engine_notice_fn notice_;
   mutable std::atomic<bool> threads_noticed_{false};  //!< the thread-start notice is given once
+  std::atomic<std::size_t> wide_passes_{0};            //!< wide_passes()
   std::atomic<std::size_t> wide_tiled_{0};             //!< wide_tiled_passes()
   std::atomic<std::size_t> narrowed_boxes_{0};         //!< narrowed_boxes()
   std::atomic<std::size_t> whole_pair_fallbacks_{0};   //!< whole_pair_fallbacks()

@@ -46,7 +46,7 @@ struct interseq_scheme {
   std::uint16_t wide_extend = 0;       //!< e capped at 65535
   std::uint16_t wide_limit = 0;        //!< 16-bit lanes are exact while below this
   std::uint32_t full_open_extend = 0;  //!< o + e capped at 2^31 − 1, for 32-bit lanes (cpu_bands.hpp)
-  std::uint32_t full_extend = 0;       //!< e capped at 2^31 − 1
+  std::uint32_t full_extend = 0;       //!< e
   int query_ranks = 0;           //!< rows of the biased table (query ranks) …
   int target_ranks = 0;          //!< … and columns (target ranks), at most 32
   //! biased[a · 32 + b] = score(a, b) + bias for query rank a and target rank b.

@@ -14,6 +14,7 @@
 #include "engine/cpu_bands.hpp"
 #include "engine/cpu_engine.hpp"
 #include "engine/cpu_interseq.hpp"
+#include "engine/cpu_kernels.hpp"
 #include "engine/cpu_score_plan.hpp"
 #include "engine/test_schemes.hpp"
 #include "reference/reference.hpp"
@@ -181,6 +182,77 @@ TEST(cpu_bands, hits_past_8_bits_in_16_bit_stretches) {
   EXPECT_GT(widened, 10) << "few pairs passed 8 bits: the test lost its point";
 }
 
+//! Two hits of the same score: H2 a copy of the query's last rows ending at column c0, H1 ending
+//! at row r1 of a lane 15-40 lanes above the last at column c0 + d. The tie rule wants H2 (the
+//! smaller column), which the lagging last lanes reach after H1 is recorded: a narrowing between
+//! the two must not prune H2's cells, whose value plus what the rows below can add equals the
+//! best exactly (the pruning bound is strict).
+TEST(cpu_bands, equal_hit_in_a_lagging_lane_keeps_the_earlier_column) {
+  if (lane_widths().empty()) GTEST_SKIP() << "no AVX2";
+  std::mt19937 rng(43);
+  const scoring_scheme scheme = test::dna_scheme();
+  const auto between = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  int pairs = 0;
+  for (const int lanes : lane_widths())
+    for (int trial = 0; trial < 30; ++trial) {
+      const std::int64_t m = std::int64_t(cpu::min_band_rows) * lanes + between(0, 200);
+      const std::int64_t rows = (m + lanes - 1) / lanes, last_lane = (m - 1) / rows;
+      const int len = between(126, 134), d = between(1, 8);
+      const std::int64_t lane1 = last_lane - between(15, int(std::min<std::int64_t>(last_lane, 40)));
+      const std::int64_t r1 = lane1 * rows + between(1, int(rows));  // H1's last row (1-based)
+      if (r1 < len || r1 > m - len) continue;
+      residues q = test::random_residues(rng, std::size_t(m), 4);
+      const residues shared = test::random_residues(rng, std::size_t(len + d), 4);
+      for (int k = 0; k < len; ++k) {
+        q[std::size_t(m - len + k)] = shared[std::size_t(k)];       // H2: the query's last rows
+        q[std::size_t(r1 - len + k)] = shared[std::size_t(d + k)];  // H1
+      }
+      residues t = test::random_residues(rng, 600, 4);
+      const int c0 = between(len + 10, 400);  // H2's last column (1-based)
+      for (int k = 0; k < len + d; ++k) t[std::size_t(c0 - len + k)] = shared[std::size_t(k)];
+      check(q, t, scheme, lanes, "equal hits, trial " + std::to_string(trial));
+      ++pairs;
+    }
+  EXPECT_GT(pairs, 20);
+}
+
+//! A pass narrows back after a hit: a 1,000-residue copy of the query's last rows in a 6 kb
+//! target is scored in 16 bits from at most a checkpoint before it to at most two checks after
+//! it (its cells past the hit can add nothing: pruned), and in 8 bits elsewhere; the same
+//! stretch of the query's middle rows narrows back too, later (its cells decay to the 8-bit limit).
+TEST(cpu_bands, passes_narrow_back_after_a_hit) {
+  if (lane_widths().empty()) GTEST_SKIP() << "no AVX2";
+  std::mt19937 rng(44);
+  const scoring_scheme scheme = test::dna_scheme();
+  for (const int lanes : lane_widths()) {
+    const cpu::interseq_scheme s = cpu::make_interseq_scheme(scheme, scheme.size());
+    const std::int64_t m = std::int64_t(cpu::min_band_rows) * lanes + 1100, n = 6000, len = 1000, at = 2000;
+    const residues q = test::random_residues(rng, std::size_t(m), 4);
+    for (const std::int64_t from : {m - len, std::int64_t(100)}) {
+      residues t = test::random_residues(rng, std::size_t(n), 4);
+      for (std::int64_t k = 0; k < len; ++k) t[std::size_t(at + k)] = q[std::size_t(from + k)];
+      cpu::interseq_scratch scratch;
+      cpu::bands_stats stats;
+      const best_cell got = cpu::score_bands(q, t, s, lanes, scratch, cpu::bands_check_steps, &stats);
+      const best_cell want = cpu::score_pass(q, t, scheme, false, nullptr, std::size_t(1) << 30).best;
+      ASSERT_EQ(text(got), text(want)) << "lanes " << lanes << ", copy of rows from " << from;
+      const std::string what = "lanes " + std::to_string(lanes) + ", copy of rows from " + std::to_string(from);
+      // Every step once, and those after a checkpoint again where the pass widened.
+      const std::int64_t steps = stats.steps8 + stats.steps16 + stats.steps32;
+      EXPECT_GE(steps, n + lanes - 1) << what;
+      EXPECT_LE(steps, n + lanes - 1 + stats.widened * cpu::bands_check_steps) << what;
+      EXPECT_GE(stats.widened, 1) << what;
+      EXPECT_GE(stats.narrowed, 1) << what;
+      EXPECT_EQ(stats.steps32, 0) << what;
+      if (from == m - len)  // pruned at once past the hit
+        EXPECT_LE(stats.steps16, len + lanes + 3 * cpu::bands_check_steps) << what;
+      else
+        EXPECT_LE(stats.steps16, n / 2) << what;
+      EXPECT_GE(stats.steps8, n - at - len - lanes - 3 * cpu::bands_check_steps - (from == m - len ? 0 : n / 2)) << what;
+    }
+  }
+}
+
 //! Hits past 16 bits (match 100): 32-bit stretches between 8- and 16-bit ones, a later hit of
 //! the same score, a gap whose cost itself passes 16 bits (open 70,000: the 32-bit lanes take
 //! the costs uncapped), a weaker hit after a stronger one.
@@ -245,25 +317,28 @@ TEST(cpu_bands, score_many_of_a_few_long_pairs) {
     }
 }
 
-//! Many targets of a long query: batches, whose saturated lanes are rescored in 16-bit bands.
+//! Many targets of a long query: batches, whose saturated lanes are rescored in the row bands
+//! (of the batch's lane width; a 64-lane batch's query of 700 rows in 32 lanes).
 TEST(cpu_bands, saturated_lanes_of_a_batch_are_rescored_in_bands) {
   std::mt19937 rng(40);
   const scoring_scheme s = test::dna_scheme();
-  const residues query = test::random_residues(rng, 1100, 4);
-  std::vector<residues> targets;
-  for (int t = 0; t < 40; ++t)
-    targets.push_back(t % 4 == 0 ? residues(query.begin() + 10 * t, query.begin() + 10 * t + 200)  // saturates
-                                 : test::random_residues(rng, 150 + std::size_t(t), 4));
-  std::vector<pair_job> jobs;
-  for (std::size_t t = 0; t < targets.size(); ++t) jobs.push_back({0, t, query, targets[t]});
-  for (const int lanes : lane_widths()) {
-    cpu_engine eng(2);
-    eng.set_interseq_lanes(lanes);
-    std::vector<best_cell> got(jobs.size());
-    eng.score_many(jobs, s, got, {});
-    for (std::size_t k = 0; k < jobs.size(); ++k)
-      ASSERT_EQ(text(got[k]), text(reference::find_best(reference::fill(query, targets[k], s))))
-          << "lanes " << lanes << " job " << k;
+  for (const std::size_t m : {std::size_t(1100), std::size_t(700)}) {
+    const residues query = test::random_residues(rng, m, 4);
+    std::vector<residues> targets;
+    for (int t = 0; t < 40; ++t)
+      targets.push_back(t % 4 == 0 ? residues(query.begin() + 10 * t, query.begin() + 10 * t + 200)  // saturates
+                                   : test::random_residues(rng, 150 + std::size_t(t), 4));
+    std::vector<pair_job> jobs;
+    for (std::size_t t = 0; t < targets.size(); ++t) jobs.push_back({0, t, query, targets[t]});
+    for (const int lanes : lane_widths()) {
+      cpu_engine eng(2);
+      eng.set_interseq_lanes(lanes);
+      std::vector<best_cell> got(jobs.size());
+      eng.score_many(jobs, s, got, {});
+      for (std::size_t k = 0; k < jobs.size(); ++k)
+        ASSERT_EQ(text(got[k]), text(reference::find_best(reference::fill(query, targets[k], s))))
+            << "query " << m << ", lanes " << lanes << ", job " << k;
+    }
   }
 }
 

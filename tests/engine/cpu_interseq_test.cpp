@@ -13,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "engine/cpu_bands.hpp"
 #include "engine/cpu_engine.hpp"
 #include "engine/cpu_interseq.hpp"
 #include "engine/cpu_score_plan.hpp"
@@ -237,55 +236,61 @@ TEST(cpu_interseq, score_many_matches_reference) {
     }
 }
 
-//! Pairs past the 16-bit passes wait for the pool and share its threads for their 32-bit pass:
-//! with 16 threads the tiles' pass (4+ threads a pair; the engine counts those passes), with 4
-//! the striped pass after the pool, with 2 at once in the pool. A scheme whose scores fit the
-//! 8-bit lanes (100/−27: the targets go in batches) but whose copies of a 1,000-residue query
-//! score past 65,408 (past the 16-bit passes too), among 80 small targets; a copy far into its
-//! target (its window cut at the first saturated column). With 64 lanes the row bands do not
-//! take 1,000 rows (16 a lane), so the 32-bit passes do; with 32 lanes the bands do, in their
-//! 32-bit stretches (no 32-bit pass). The best cells equal the reference's, and every cell is
-//! reported once.
+//! Pairs past the 16-bit passes wait for the pool and share its threads for their 32-bit pass
+//! (on 4 threads or more; with 2 they run at once in the pool): the tiles' pass where a pair gets
+//! 4 or more threads, else the striped one. A scheme of six letters (36 score entries: the row
+//! bands, which take 32, never run) whose scores fit the 8-bit lanes (100/−27) but whose copies
+//! of a 1,000-residue query score past 65,408 (past the 16-bit passes too), among 80 targets of
+//! 1.2-2.8 kb that batches take (on up to 8 threads: on 16 the pairs alone end sooner); a copy far
+//! into its target (its window cut at the first saturated column: extend 200, a reach of 1,500
+//! columns). Three copies on 8 threads get 2 threads each (the striped pass), one copy all 8
+//! (the tiles). The best cells equal the reference's, and every cell is reported once.
 TEST(cpu_interseq, pairs_past_sixteen_bits_get_the_spare_threads_for_their_32_bit_pass) {
   if (lane_widths().empty()) GTEST_SKIP() << "no inter-sequence lanes on this CPU";
   std::mt19937 rng(38);
-  const scoring_scheme s = test::dna_scheme(100, -27, 100, 60);
-  const residues query = test::random_residues(rng, 1000, 4);
-  std::vector<residues> targets;
-  for (int k = 0; k < 80; ++k) targets.push_back(test::random_residues(rng, 50 + 7 * std::size_t(k), 4));
-  for (const std::size_t flank : {std::size_t(0), std::size_t(900), std::size_t(4000)}) {
-    residues t = test::random_residues(rng, flank, 4);
-    const residues copy = test::mutate(rng, query, 4, 0.01);
+  scoring_scheme s = test::protein_scheme(1, 100, 200);
+  for (int a = 0; a < protein_size; ++a)
+    for (int b = 0; b < protein_size; ++b) s.matrix[a * matrix_stride + b] = a == b ? 100 : -27;
+  const residues query = test::random_residues(rng, 1000, 6);
+  std::vector<residues> others, copies;
+  for (int k = 0; k < 80; ++k) others.push_back(test::random_residues(rng, 1200 + 20 * std::size_t(k), 6));
+  for (const std::size_t flank : {std::size_t(2000), std::size_t(0), std::size_t(700)}) {
+    residues t = test::random_residues(rng, flank, 6);
+    const residues copy = test::mutate(rng, query, 6, 0.01);
     t.insert(t.end(), copy.begin(), copy.end());
-    targets.push_back(std::move(t));
+    copies.push_back(std::move(t));
   }
-  std::vector<pair_job> jobs;
-  std::uint64_t cells = 0;
-  for (std::size_t t = 0; t < targets.size(); ++t) {
-    jobs.push_back({0, t, query, targets[t]});
-    cells += std::uint64_t(query.size()) * targets[t].size();
+  std::vector<best_cell> want_others, want_copies;
+  for (const residues& t : others) want_others.push_back(reference_best(query, t, s));
+  for (const residues& t : copies) {
+    want_copies.push_back(reference_best(query, t, s));
+    ASSERT_GT(want_copies.back().score, 65408) << "the copies must pass the 16-bit passes";
   }
-  std::vector<best_cell> want(jobs.size());
-  int wide = 0;
-  for (std::size_t t = 0; t < targets.size(); ++t) {
-    want[t] = reference_best(query, targets[t], s);
-    wide += want[t].score > 65408;
-  }
-  ASSERT_EQ(wide, 3) << "three pairs must pass the 16-bit passes";
-  const bool banded = std::int64_t(query.size()) >= cpu::min_band_rows * lane_widths().front();
-  const cpu::score_plan plan = cpu::plan_scores(jobs, s, lane_widths().front(), 16, std::size_t(1) << 30);
-  ASSERT_TRUE(std::all_of(plan.items.begin(), plan.items.end(),
-                          [](const cpu::score_item& it) { return it.kind != cpu::item_kind::pair; }))
-      << "the copies must reach the 8-bit lanes";
-  for (const unsigned threads : {2u, 4u, 16u}) {
-    cpu_engine eng(threads);
-    std::vector<best_cell> got(jobs.size());
-    std::atomic<std::uint64_t> done{0};
-    eng.score_many(jobs, s, got, [&](std::uint64_t c) { done += c; });
-    EXPECT_EQ(done.load(), cells) << threads << " threads";
-    for (std::size_t t = 0; t < targets.size(); ++t)
-      ASSERT_EQ(text(got[t]), text(want[t])) << threads << " threads, target " << t;
-    EXPECT_EQ(eng.wide_tiled_passes(), threads == 16 && !banded ? 3u : 0u) << threads << " threads";
+  for (const std::size_t with : {std::size_t(3), std::size_t(1)}) {  // copies among the others
+    std::vector<pair_job> jobs;
+    std::vector<best_cell> want;
+    std::uint64_t cells = 0;
+    for (std::size_t t = 0; t < others.size() + with; ++t) {
+      const residues& target = t < others.size() ? others[t] : copies[t - others.size()];
+      jobs.push_back({0, t, query, target});
+      want.push_back(t < others.size() ? want_others[t] : want_copies[t - others.size()]);
+      cells += std::uint64_t(query.size()) * target.size();
+    }
+    const cpu::score_plan plan = cpu::plan_scores(jobs, s, lane_widths().front(), 8, std::size_t(1) << 30);
+    ASSERT_TRUE(std::all_of(plan.items.begin(), plan.items.end(),
+                            [](const cpu::score_item& it) { return it.kind == cpu::item_kind::batch; }))
+        << "the copies must reach the 8-bit lanes";
+    for (const unsigned threads : {2u, 4u, 8u}) {
+      cpu_engine eng(threads);
+      std::vector<best_cell> got(jobs.size());
+      std::atomic<std::uint64_t> done{0};
+      eng.score_many(jobs, s, got, [&](std::uint64_t c) { done += c; });
+      const std::string what = std::to_string(with) + " copies, " + std::to_string(threads) + " threads";
+      EXPECT_EQ(done.load(), cells) << what;
+      for (std::size_t t = 0; t < jobs.size(); ++t) ASSERT_EQ(text(got[t]), text(want[t])) << what << ", target " << t;
+      EXPECT_EQ(eng.wide_passes(), threads >= 4 ? with : 0u) << what;
+      EXPECT_EQ(eng.wide_tiled_passes(), threads / with >= 4 ? with : 0u) << what;
+    }
   }
 }
 
