@@ -108,24 +108,29 @@ struct avx512vbmi_ops : avx512_ops {
 
 #pragma GCC push_options
 #pragma GCC target("avx2")
-//! 16 unsigned 16-bit lanes in AVX2.
-struct avx2_ops16 {
-  static constexpr int lanes = 16;
+//! What the AVX2 lanes wider than 8 bits share: loads, stores, masks, and byte tables as for 8
+//! bits (entries ≤ 255), read by the low byte of each lane's index.
+template <class E>
+struct avx2_wide {
   using vec = __m256i;
-  using elem = std::uint16_t;
-  //! Byte tables as for 8 bits (entries ≤ 255), read by the low byte of each index.
+  using elem = E;
   static void make_table(const std::uint8_t* entries, elem* table) {
     auto* bytes = reinterpret_cast<std::uint8_t*>(table);
     for (int x = 0; x < 64; ++x) bytes[x] = entries[(x / 32) * 16 + x % 16];
   }
   static vec load(const elem* p) { return _mm256_loadu_si256(reinterpret_cast<const vec*>(p)); }
   static void store(elem* p, vec v) { _mm256_storeu_si256(reinterpret_cast<vec*>(p), v); }
-  static vec set1(elem x) { return _mm256_set1_epi16(std::int16_t(x)); }
   static vec zero() { return _mm256_setzero_si256(); }
+  static vec bit_and(vec a, vec b) { return _mm256_and_si256(a, b); }
+};
+
+//! 16 unsigned 16-bit lanes in AVX2.
+struct avx2_ops16 : avx2_wide<std::uint16_t> {
+  static constexpr int lanes = 16;
+  static vec set1(elem x) { return _mm256_set1_epi16(std::int16_t(x)); }
   static vec adds(vec a, vec b) { return _mm256_adds_epu16(a, b); }
   static vec subs(vec a, vec b) { return _mm256_subs_epu16(a, b); }
   static vec max(vec a, vec b) { return _mm256_max_epu16(a, b); }
-  static vec bit_and(vec a, vec b) { return _mm256_and_si256(a, b); }
   static vec add(vec a, vec b) { return _mm256_add_epi16(a, b); }
   //! One bit per lane from the byte mask of a 16-bit comparison.
   static std::uint64_t lanes_of(vec cmp) {
@@ -190,23 +195,12 @@ struct avx512_ops16 {
 //! 8 32-bit lanes in AVX2, for the bands' stretches past 16 bits: the same operations on values
 //! that never reach 2^31 (cpu_bands.hpp bounds the rows), so adds is a plain add and subs a
 //! subtraction floored at 0.
-struct avx2_ops32 {
+struct avx2_ops32 : avx2_wide<std::uint32_t> {
   static constexpr int lanes = 8;
-  using vec = __m256i;
-  using elem = std::uint32_t;
-  //! Byte tables as for 8 bits (entries ≤ 255), read by the low byte of each index.
-  static void make_table(const std::uint8_t* entries, elem* table) {
-    auto* bytes = reinterpret_cast<std::uint8_t*>(table);
-    for (int x = 0; x < 64; ++x) bytes[x] = entries[(x / 32) * 16 + x % 16];
-  }
-  static vec load(const elem* p) { return _mm256_loadu_si256(reinterpret_cast<const vec*>(p)); }
-  static void store(elem* p, vec v) { _mm256_storeu_si256(reinterpret_cast<vec*>(p), v); }
   static vec set1(elem x) { return _mm256_set1_epi32(std::int32_t(x)); }
-  static vec zero() { return _mm256_setzero_si256(); }
   static vec adds(vec a, vec b) { return _mm256_add_epi32(a, b); }
   static vec subs(vec a, vec b) { return _mm256_max_epi32(_mm256_sub_epi32(a, b), _mm256_setzero_si256()); }
   static vec max(vec a, vec b) { return _mm256_max_epi32(a, b); }
-  static vec bit_and(vec a, vec b) { return _mm256_and_si256(a, b); }
   static vec add(vec a, vec b) { return _mm256_add_epi32(a, b); }
   static std::uint64_t gt(vec a, vec b) {
     return std::uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(a, b))));
