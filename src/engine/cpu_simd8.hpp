@@ -61,23 +61,28 @@ struct avx2_ops {
 
 #pragma GCC push_options
 #pragma GCC target("avx512bw")
-//! 64 unsigned 8-bit lanes in AVX-512BW.
-struct avx512_ops {
-  static constexpr int lanes = 64;
+//! What the AVX-512 lanes of every width share: loads, stores and masks.
+template <class E>
+struct avx512_lanes {
   using vec = __m512i;
-  using elem = std::uint8_t;
+  using elem = E;
+  static vec load(const elem* p) { return _mm512_loadu_si512(p); }
+  static void store(elem* p, vec v) { _mm512_storeu_si512(p, v); }
+  static vec zero() { return _mm512_setzero_si512(); }
+  static vec bit_and(vec a, vec b) { return _mm512_and_si512(a, b); }
+};
+
+//! 64 unsigned 8-bit lanes in AVX-512BW.
+struct avx512_ops : avx512_lanes<std::uint8_t> {
+  static constexpr int lanes = 64;
   //! The two 16-entry halves, each repeated in all four 128-bit parts.
   static void make_table(const std::uint8_t* entries, elem* table) {
     for (int x = 0; x < 2 * lanes; ++x) table[x] = entries[(x / lanes) * 16 + x % 16];
   }
-  static vec load(const std::uint8_t* p) { return _mm512_loadu_si512(p); }
-  static void store(std::uint8_t* p, vec v) { _mm512_storeu_si512(p, v); }
   static vec set1(std::uint8_t x) { return _mm512_set1_epi8(char(x)); }
-  static vec zero() { return _mm512_setzero_si512(); }
   static vec adds(vec a, vec b) { return _mm512_adds_epu8(a, b); }
   static vec subs(vec a, vec b) { return _mm512_subs_epu8(a, b); }
   static vec max(vec a, vec b) { return _mm512_max_epu8(a, b); }
-  static vec bit_and(vec a, vec b) { return _mm512_and_si512(a, b); }
   static std::uint64_t eq(vec a, vec b) { return _mm512_cmpeq_epi8_mask(a, b); }
   static std::uint64_t gt(vec a, vec b) { return _mm512_cmpgt_epu8_mask(a, b); }
   static vec lookup32(vec lo, vec hi, vec idx) {
@@ -158,22 +163,16 @@ struct avx2_ops16 : avx2_wide<std::uint16_t> {
 #pragma GCC push_options
 #pragma GCC target("avx512bw")
 //! 32 unsigned 16-bit lanes in AVX-512BW.
-struct avx512_ops16 {
+struct avx512_ops16 : avx512_lanes<std::uint16_t> {
   static constexpr int lanes = 32;
-  using vec = __m512i;
-  using elem = std::uint16_t;
   //! All 32 entries in one vector (lo); hi unused.
   static void make_table(const std::uint8_t* entries, elem* table) {
     for (int x = 0; x < 2 * lanes; ++x) table[x] = x < 32 ? entries[x] : 0;
   }
-  static vec load(const elem* p) { return _mm512_loadu_si512(p); }
-  static void store(elem* p, vec v) { _mm512_storeu_si512(p, v); }
   static vec set1(elem x) { return _mm512_set1_epi16(std::int16_t(x)); }
-  static vec zero() { return _mm512_setzero_si512(); }
   static vec adds(vec a, vec b) { return _mm512_adds_epu16(a, b); }
   static vec subs(vec a, vec b) { return _mm512_subs_epu16(a, b); }
   static vec max(vec a, vec b) { return _mm512_max_epu16(a, b); }
-  static vec bit_and(vec a, vec b) { return _mm512_and_si512(a, b); }
   static vec add(vec a, vec b) { return _mm512_add_epi16(a, b); }
   static std::uint64_t eq(vec a, vec b) { return _mm512_cmpeq_epu16_mask(a, b); }
   static std::uint64_t gt(vec a, vec b) { return _mm512_cmpgt_epu16_mask(a, b); }
@@ -219,22 +218,16 @@ struct avx2_ops32 : avx2_wide<std::uint32_t> {
 #pragma GCC push_options
 #pragma GCC target("avx512bw")
 //! 16 32-bit lanes in AVX-512 (as avx2_ops32).
-struct avx512_ops32 {
+struct avx512_ops32 : avx512_lanes<std::uint32_t> {
   static constexpr int lanes = 16;
-  using vec = __m512i;
-  using elem = std::uint32_t;
   //! The 32 entries in two vectors (lo, hi), read by a two-vector permute.
   static void make_table(const std::uint8_t* entries, elem* table) {
     for (int x = 0; x < 2 * lanes; ++x) table[x] = entries[x];
   }
-  static vec load(const elem* p) { return _mm512_loadu_si512(p); }
-  static void store(elem* p, vec v) { _mm512_storeu_si512(p, v); }
   static vec set1(elem x) { return _mm512_set1_epi32(std::int32_t(x)); }
-  static vec zero() { return _mm512_setzero_si512(); }
   static vec adds(vec a, vec b) { return _mm512_add_epi32(a, b); }
   static vec subs(vec a, vec b) { return _mm512_maskz_max_epi32(0xFFFF, _mm512_sub_epi32(a, b), _mm512_setzero_si512()); }
   static vec max(vec a, vec b) { return _mm512_maskz_max_epi32(0xFFFF, a, b); }
-  static vec bit_and(vec a, vec b) { return _mm512_and_si512(a, b); }
   static vec add(vec a, vec b) { return _mm512_add_epi32(a, b); }
   static std::uint64_t gt(vec a, vec b) { return _mm512_cmpgt_epi32_mask(a, b); }
   static vec lookup32(vec lo, vec hi, vec idx) { return _mm512_permutex2var_epi32(lo, idx, hi); }
