@@ -214,10 +214,9 @@ void cpu_engine::for_each_job(std::span<const pair_job> jobs, const scoring_sche
   // bound, a 7 kb × 13 kb box then took 0.15 s on one thread after the larger ones had gone on
   // all 16): taken largest first, the pairs with more than 1 / (workers − alone_overhead) of
   // their own and the smaller pairs' cells (up to the first that has not) go first, one at a time
-  // on every thread
-  // with the whole budget, where the tiled fill takes them (it spreads over the threads; the
-  // linear-space path would not); the rest share the pool, largest first (no large pair starts
-  // last while the other threads idle). Not for --max-hsps, whose alignments a pair's share of
+  // on every thread with the whole budget, where the tiled fill takes them (it spreads over the
+  // threads; the linear-space path would not); the rest share the pool, largest first (no large
+  // pair starts last while the other threads idle). Not for --max-hsps, whose alignments a pair's share of
   // the budget may cut short: its output stays independent of the other pairs of the call.
   const auto cells_of = [&](std::size_t k) { return double(jobs[k].query.size()) * double(jobs[k].target.size()); };
   std::vector<std::size_t> order(count);
@@ -361,9 +360,9 @@ void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme
   std::vector<batch_buffers> buffers(workers);
   // Pairs the row bands do not take (no AVX2, rows too few for the lanes) and the striped 16-bit
   // pass cannot (scores past 16 bits; queries over 16,384 rows) wait for the 32-bit pass until
-  // the pool is done, so that they get
-  // the threads the others leave, when there are 4 or more threads (with fewer they run at once,
-  // as the tiles need 4 to beat the striped pass). Their cells are reported after their pass.
+  // the pool is done, so that they get the threads the others leave, when there are 4 or more
+  // threads (with fewer they run at once, as the tiles need 4 to beat the striped pass). Their
+  // cells are reported after their pass.
   const bool defer_wide = threads_ >= 4;
   struct wide_pair {
     residue_span query, target;
