@@ -102,6 +102,23 @@ std::optional<known_box> box_of_known(const pair_job& job, const scoring_scheme&
   return box;
 }
 
+//! The diagonals (j − i, in the box) that hold every optimal alignment into a known box's end
+//! cell (its last cell, (R, W)), when they are few: such an alignment has P ≤ min(R, W) aligned
+//! pairs and G gap residues, each costing at least the extension, so score ≤ P · max_score −
+//! ge · G and G ≤ (min(R, W) · max_score − score) / ge; every cell it passes lies within G
+//! diagonals of the end cell's. nullopt when that band is no narrower than half the box's
+//! columns, or the tiles could not skip any of it (boxes under a few hundred cells a side).
+std::optional<cpu::diagonal_band> band_of_known(const known_box& box, std::int32_t score, const scoring_scheme& scheme) {
+  const std::int64_t rows = std::int64_t(box.query.size()), columns = std::int64_t(box.target.size());
+  const std::int64_t best = scheme.max_score(), extend = scheme.gap_extend;
+  if (extend <= 0 || best <= 0 || score <= 0 || std::min(rows, columns) < 2 * cpu::hsp_min_tile) return std::nullopt;
+  const std::int64_t room = std::min(rows, columns) * best - std::int64_t(score);
+  if (room < 0) return std::nullopt;  // not a best cell of this box: align_many's check decides
+  const std::int64_t gaps = room / extend, end = columns - rows;
+  if (2 * (2 * gaps + 1) > columns) return std::nullopt;
+  return cpu::diagonal_band{end - gaps, end + gaps};
+}
+
 }  // namespace
 
 cpu_engine::cpu_engine(unsigned threads, std::size_t budget_bytes, engine_notice_fn notice)
@@ -131,7 +148,8 @@ std::size_t cpu_engine::pair_min_bytes(std::int64_t m, std::int64_t n, const sco
 }
 
 alignment cpu_engine::align_one(residue_span query, residue_span target, const scoring_scheme& scheme,
-                                std::size_t budget_bytes, const progress_fn* progress, unsigned threads) const {
+                                std::size_t budget_bytes, const progress_fn* progress, unsigned threads,
+                                const cpu::diagonal_band* band) const {
   // The tiled fill (cpu_hsps.hpp, its first alignment) where its layout fits: one AVX2 fill of
   // the matrix, on several threads when there are fewer pairs than threads, and a traceback
   // through the tiles the path crosses. One alignment gains nothing from small tiles (they pay
@@ -141,6 +159,11 @@ alignment cpu_engine::align_one(residue_span query, residue_span target, const s
   if (m > 0 && n > 0) {
     for (const std::size_t budget : {std::min(budget_bytes, single_alignment_bytes), budget_bytes}) {
       if (cpu::plan_hsps(m, n, budget, threads).bytes > budget) continue;
+      if (band) {
+        ++banded_boxes_;
+        std::optional<alignment> first = cpu::best_alignment_in_band(query, target, scheme, *band, budget, progress, {}, threads);
+        return first ? std::move(*first) : alignment{};
+      }
       std::vector<alignment> first = cpu::waterman_eggert(query, target, scheme, 1, 1, budget, progress, {}, threads);
       return first.empty() ? alignment{} : std::move(first.front());
     }
@@ -323,7 +346,8 @@ void cpu_engine::align_many(std::span<const pair_job> jobs, const scoring_scheme
       boxed[k].target = boxes[k]->target;
     }
   for_each_job(boxed, scheme, job_kind::align, [&](std::size_t k, std::size_t budget, unsigned threads) {
-    alignment aln = align_one(boxed[k].query, boxed[k].target, scheme, budget, &progress, threads);
+    const std::optional<cpu::diagonal_band> band = boxes[k] ? band_of_known(*boxes[k], jobs[k].known.score, scheme) : std::nullopt;
+    alignment aln = align_one(boxed[k].query, boxed[k].target, scheme, budget, &progress, threads, band ? &*band : nullptr);
     if (boxes[k]) {
       const known_box& box = *boxes[k];
       aln.query_begin += box.query_from;

@@ -28,6 +28,7 @@
 #include <functional>
 #include <string>
 
+#include "engine/cpu_hsps.hpp"
 #include "engine/engine.hpp"
 
 namespace swat {
@@ -84,6 +85,8 @@ class cpu_engine final : public engine {
   std::size_t wide_tiled_passes() const { return wide_tiled_.load(); }
   //! Hits align_many aligned in the box the pruned reverse pass narrowed (tests).
   std::size_t narrowed_boxes() const { return narrowed_boxes_.load(); }
+  //! Hits align_many aligned in a band of diagonals of their box (tests).
+  std::size_t banded_boxes() const { return banded_boxes_.load(); }
   //! Hits align_many aligned whole because their box's alignment was not the known cell's (tests).
   std::size_t whole_pair_fallbacks() const { return whole_pair_fallbacks_.load(); }
   //! Worker threads used by align_many.
@@ -98,8 +101,11 @@ class cpu_engine final : public engine {
   static std::size_t pair_min_bytes(std::int64_t m, std::int64_t n, const scoring_scheme& scheme, job_kind kind);
 
  private:
+  //! The pair's alignment; band (may be null): the diagonals that hold every optimal alignment
+  //! into the pair's best cell (the tiles outside it are not filled, cpu_hsps.hpp).
   alignment align_one(residue_span query, residue_span target, const scoring_scheme& scheme,
-                      std::size_t budget_bytes, const progress_fn* progress, unsigned threads) const;
+                      std::size_t budget_bytes, const progress_fn* progress, unsigned threads,
+                      const cpu::diagonal_band* band = nullptr) const;
 
   //! Refuses (usage_error) a set of pairs of which one cannot fit the budget or has a sequence
   //! longer than 2^31 - 1 residues; returns how many workers (≤ wanted) fit in equal shares.
@@ -122,6 +128,7 @@ class cpu_engine final : public engine {
   std::atomic<std::size_t> wide_tiled_{0};             //!< wide_tiled_passes()
   std::atomic<std::size_t> narrowed_boxes_{0};         //!< narrowed_boxes()
   std::atomic<std::size_t> whole_pair_fallbacks_{0};   //!< whole_pair_fallbacks()
+  mutable std::atomic<std::size_t> banded_boxes_{0};   //!< banded_boxes()
   int interseq_lanes_ = 0;
 };
 

@@ -11,6 +11,7 @@
 #include <memory>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <queue>
 #include <set>
 #include <string>
@@ -190,8 +191,9 @@ class batch_pool {
 //! One pair's matrix in tiles (see cpu_hsps.hpp).
 class tiled_search {
  public:
-  tiled_search(residue_span query, residue_span target, const scoring_scheme& scheme, const hsp_plan& plan)
-      : q_(query), t_(target), s_(scheme), m_(std::int64_t(query.size())), n_(std::int64_t(target.size())),
+  tiled_search(residue_span query, residue_span target, const scoring_scheme& scheme, const hsp_plan& plan,
+               std::optional<diagonal_band> band = std::nullopt)
+      : band_of_tiles_(band), q_(query), t_(target), s_(scheme), m_(std::int64_t(query.size())), n_(std::int64_t(target.size())),
         K_(plan.tile), S_(plan.band_rows), rt_(ceil_div(m_, K_)), ct_(ceil_div(n_, K_)),
         bottom_h_(std::size_t((rt_ - 1) * n_)), bottom_f_(bottom_h_.size()),
         right_h_(std::size_t((ct_ - 1) * m_)), right_e_(right_h_.size()),
@@ -288,13 +290,30 @@ class tiled_search {
     if (progress && *progress) (*progress)(std::uint64_t(geometry(t).width()) * std::uint64_t(geometry(t).height()));
   }
 
+  //! Whether tile t lies wholly outside the band (never filled: best_alignment_in_band).
+  bool outside_band(std::int64_t t) const {
+    if (!band_of_tiles_) return false;
+    const block g = geometry(t);
+    return g.j1 - g.i0 < band_of_tiles_->lo || g.j0 - g.i1 > band_of_tiles_->hi;
+  }
+
   //! Fills tile t from its neighbours' borders into x: its last row in x.row_h/row_f, its last
-  //! column in x.col_h/col_e (unless it is in the last column of tiles).
+  //! column in x.col_h/col_e (unless it is in the last column of tiles). A tile outside the band
+  //! leaves H = 0, E = F = −inf there and no best cell.
   best_cell fill(std::int64_t t, fill_scratch& x) const {
     const std::int64_t b = t % ct_;
     const block g = geometry(t);
-    load_top(t, g, x.row_h.data(), x.row_f.data());
     const bool keep_right = b + 1 < ct_;
+    if (outside_band(t)) {
+      std::fill_n(x.row_h.begin(), g.width(), 0);
+      std::fill_n(x.row_f.begin(), g.width(), minus_infinity);
+      if (keep_right) {
+        std::fill_n(x.col_h.begin(), g.height(), 0);
+        std::fill_n(x.col_e.begin(), g.height(), minus_infinity);
+      }
+      return {};
+    }
+    load_top(t, g, x.row_h.data(), x.row_f.data());
     return fill_block(g, q_, t_, s_, forbidden_.of_tile(t),
                       {x.row_h.data(), x.row_f.data(), corner(g.i0, b), left_h(g.i0, b), left_e(g.i0, b),
                        keep_right ? x.col_h.data() : nullptr, keep_right ? x.col_e.data() : nullptr},
@@ -490,6 +509,7 @@ class tiled_search {
     band_i0_ = part.i0;
   }
 
+  std::optional<diagonal_band> band_of_tiles_;  // best_alignment_in_band's: tiles outside it stay unfilled
   residue_span q_, t_;
   const scoring_scheme& s_;
   std::int64_t m_, n_, K_, S_, rt_, ct_;
@@ -523,6 +543,27 @@ hsp_plan plan_hsps(std::int64_t m, std::int64_t n, std::size_t budget_bytes, uns
   }
 }
 
+namespace {
+
+//! plan_hsps's layout, or the one `layout` forces (tests: the budget is then not checked); a
+//! usage_error naming `what` when the planned one does not fit the budget.
+hsp_plan forced_or_planned(std::int64_t m, std::int64_t n, std::size_t budget_bytes, const hsp_plan& layout,
+                           unsigned threads, const char* what, const char* hint) {
+  hsp_plan plan = plan_hsps(m, n, budget_bytes, threads);
+  if (layout.tile > 0) {
+    plan.tile = layout.tile;
+    plan.bytes = layout_bytes(m, n, layout.tile, code_budget(budget_bytes), threads, plan.band_rows);
+    if (layout.band_rows > 0) plan.band_rows = std::min(layout.band_rows, std::min(layout.tile, m));
+  } else if (plan.bytes > budget_bytes) {
+    throw usage_error("a pair of " + std::to_string(m) + " × " + std::to_string(n) + " residues needs " +
+                      std::to_string(plan.bytes >> 20) + " MiB of CPU memory " + what + ", more than its share of " +
+                      std::to_string(budget_bytes >> 20) + " MiB" + hint);
+  }
+  return plan;
+}
+
+}  // namespace
+
 std::vector<alignment> waterman_eggert(residue_span query, residue_span target, const scoring_scheme& scheme,
                                        std::size_t max_hsps, std::int32_t min_score, std::size_t budget_bytes,
                                        const progress_fn* progress, const hsp_plan& layout, unsigned threads,
@@ -532,16 +573,7 @@ std::vector<alignment> waterman_eggert(residue_span query, residue_span target, 
   if (query.empty() || target.empty()) return found;
   const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
   threads = std::max(threads, 1u);
-  hsp_plan plan = plan_hsps(m, n, budget_bytes, threads);
-  if (layout.tile > 0) {
-    plan.tile = layout.tile;
-    plan.bytes = layout_bytes(m, n, layout.tile, code_budget(budget_bytes), threads, plan.band_rows);
-    if (layout.band_rows > 0) plan.band_rows = std::min(layout.band_rows, std::min(layout.tile, m));
-  } else if (plan.bytes > budget_bytes) {
-    throw usage_error("a pair of " + std::to_string(query.size()) + " × " + std::to_string(target.size()) +
-                      " residues needs " + std::to_string(plan.bytes >> 20) + " MiB of CPU memory for --max-hsps, " +
-                      "more than its share of " + std::to_string(budget_bytes >> 20) + " MiB (raise --cpu-mem)");
-  }
+  const hsp_plan plan = forced_or_planned(m, n, budget_bytes, layout, threads, "for --max-hsps", " (raise --cpu-mem)");
   tiled_search search(query, target, scheme, plan);
   search.fill_all(progress, threads);
   const std::int32_t threshold = std::max(min_score, 1);
@@ -558,6 +590,20 @@ std::vector<alignment> waterman_eggert(residue_span query, residue_span target, 
     }
   }
   return found;
+}
+
+std::optional<alignment> best_alignment_in_band(residue_span query, residue_span target, const scoring_scheme& scheme,
+                                                diagonal_band band, std::size_t budget_bytes,
+                                                const progress_fn* progress, const hsp_plan& layout, unsigned threads) {
+  if (query.empty() || target.empty()) return std::nullopt;
+  const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
+  threads = std::max(threads, 1u);
+  const hsp_plan plan = forced_or_planned(m, n, budget_bytes, layout, threads, "for its alignment", "");
+  tiled_search search(query, target, scheme, plan, band);
+  search.fill_all(progress, threads);
+  alignment aln;
+  if (!search.next(1, aln)) return std::nullopt;
+  return aln;
 }
 
 best_cell tiled_best_cell(residue_span query, residue_span target, const scoring_scheme& scheme,

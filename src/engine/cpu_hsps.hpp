@@ -28,6 +28,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "common/alignment.hpp"
@@ -52,6 +53,11 @@ inline constexpr std::int64_t hsp_min_tile = 256;
 //! bytes (bytes > budget_bytes: the caller refuses or takes another path).
 hsp_plan plan_hsps(std::int64_t m, std::int64_t n, std::size_t budget_bytes, unsigned threads = 1);
 
+//! A band of diagonals d = j − i (cells (i, j), 1-based), lo ≤ d ≤ hi.
+struct diagonal_band {
+  std::int64_t lo = 0, hi = 0;
+};
+
 //! The alignments of query against target under the Waterman–Eggert rule, best first: at most
 //! max_hsps (0: no limit), each with score ≥ min_score (values below 1 count as 1). Memory within
 //! budget_bytes (usage_error when the pair cannot fit). progress (may be null) receives the cells
@@ -65,6 +71,20 @@ std::vector<alignment> waterman_eggert(residue_span query, residue_span target, 
                                        std::size_t max_hsps, std::int32_t min_score, std::size_t budget_bytes,
                                        const progress_fn* progress = nullptr, const hsp_plan& layout = {},
                                        unsigned threads = 1, bool* stopped_by_memory = nullptr);
+
+//! The pair's optimal alignment (waterman_eggert's first) from the tiles that meet `band` alone:
+//! a tile wholly outside it is never filled, and its borders read H = 0, E = F = −inf. Exact when
+//! the matrix's best cell lies in the band and so does every optimal alignment into it: the
+//! other cells' values can only drop (their inputs only drop, and H ≥ 0), so none rises above
+//! the best or ties it in a cell the tie rule prefers; a cell of an optimal path keeps its value
+//! (its best prefix is a prefix of the path, in the band); and a predecessor the walk may take
+//! from such a cell is on an optimal path, so the walk takes the same one (cpu_traceback.hpp's
+//! argument). An end cell known with score S bounds the band (engine/cpu_engine.cpp). Memory,
+//! layout and threads as waterman_eggert's; empty when no cell of the band scores.
+std::optional<alignment> best_alignment_in_band(residue_span query, residue_span target, const scoring_scheme& scheme,
+                                                diagonal_band band, std::size_t budget_bytes,
+                                                const progress_fn* progress = nullptr, const hsp_plan& layout = {},
+                                                unsigned threads = 1);
 
 //! The best cell of query × target (tie rule) from the tiles' first pass alone, on up to
 //! `threads` threads (tiles of one anti-diagonal at once): a long pair's 32-bit score pass when a

@@ -452,6 +452,47 @@ TEST(cpu_engine, weak_hits_deep_in_long_prefixes_are_aligned_in_the_box_of_their
   }
 }
 
+//! Strong hits (a gene's mutated copy in a longer target) are aligned in the band of diagonals
+//! their known score allows within their box (cpu_hsps.hpp: the tiles outside it are not
+//! filled), and weaker related pairs whose band is too wide are not: the reference's alignment
+//! either way, on one thread and on four, the copy on either side. DNA without N (every match
+//! scores the maximum, so a close copy's band is narrow); a protein's identities score far
+//! below its matrix's maximum, so its bands are too wide and no box is banded.
+TEST(cpu_engine, strong_hits_are_aligned_in_the_band_their_score_allows) {
+  std::mt19937 rng(47);
+  struct kind {
+    scoring_scheme scheme;
+    int letters;
+    std::size_t banded;
+  };
+  for (const kind& x : {kind{test::dna_scheme(2, -3, 5, 2), dna_size - 1, 4}, kind{test::dna_scheme(1, -1, 2, 1), dna_size - 1, 4},
+                        kind{test::protein_scheme(3, 11, 1), protein_size, 0}}) {
+    std::vector<residues> qs, ts;
+    for (int k = 0; k < 6; ++k) {
+      residues q = random_residues(rng, 1200 + 211 * std::size_t(k), x.letters);
+      residues t = random_residues(rng, 900 + 97 * std::size_t(k), x.letters);
+      const residues m = mutate(rng, q, x.letters, k < 4 ? 0.02 : 0.3);
+      t.insert(t.end(), m.begin(), m.end());
+      const residues tail = random_residues(rng, 300, x.letters);
+      t.insert(t.end(), tail.begin(), tail.end());
+      if (k % 2) std::swap(q, t);
+      qs.push_back(std::move(q));
+      ts.push_back(std::move(t));
+    }
+    std::vector<alignment> want;
+    const std::vector<pair_job> jobs = jobs_with_known_cells(qs, ts, x.scheme, want);
+    for (unsigned threads : {1u, 4u}) {
+      cpu_engine eng(threads);
+      std::vector<alignment> got(jobs.size());
+      eng.align_many(jobs, x.scheme, got, {});
+      for (std::size_t k = 0; k < jobs.size(); ++k)
+        ASSERT_EQ(describe(got[k]), describe(want[k])) << x.scheme.matrix_name << " pair " << k << ", " << threads << " threads";
+      EXPECT_EQ(eng.banded_boxes(), x.banded) << x.scheme.matrix_name << ", " << threads << " threads";
+      EXPECT_EQ(eng.whole_pair_fallbacks(), 0u);
+    }
+  }
+}
+
 TEST(cpu_engine, constructor_defaults) {
   cpu_engine eng;
   EXPECT_GE(eng.threads(), 1u);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -118,6 +119,56 @@ TEST(cpu_hsps, tiled_best_cell_is_the_references_on_any_number_of_threads) {
         ASSERT_EQ(cpu::tiled_best_cell(q, t, scheme, std::size_t(64) << 20, threads), best)
             << scheme.matrix_name << " pair " << k << " threads " << threads;
     }
+}
+
+//! best_alignment_in_band on the prefixes that end at the reference's best cell, with the band
+//! its score allows (G ≤ (min(R, W) · max_score − score) / extension diagonals either side of
+//! the end cell's, as the CPU engine's known boxes take it): the reference's alignment on tiles
+//! of 3 to 64 cells (most of them outside the band), one thread and three, for related pairs
+//! with indels, tandem repeats (many equal paths: the tie rule's) and unrelated pairs.
+TEST(cpu_hsps, alignment_in_the_band_its_score_allows_is_the_references) {
+  std::mt19937 rng(59);
+  // DNA without N (identities score the maximum: narrow bands) and a protein matrix (wide ones).
+  const std::vector<std::pair<scoring_scheme, int>> schemes = {{test::dna_scheme(2, -3, 5, 2), dna_size - 1},
+                                                               {test::dna_scheme(1, -1, 2, 1), dna_size - 1},
+                                                               {test::protein_scheme(3, 11, 1), protein_size}};
+  std::uniform_int_distribution<int> len(200, 700), kind(0, 3);
+  int skipped = 0;
+  for (const auto& [scheme, alphabet] : schemes)
+    for (int k = 0; k < 10; ++k) {
+      residues q = random_residues(rng, std::size_t(len(rng)), alphabet);
+      residues t = random_residues(rng, std::size_t(len(rng)) / 3, alphabet);
+      const int what = kind(rng);
+      if (what == 3) {  // a tandem repeat of a short unit on both sides
+        const residues unit = random_residues(rng, 2 + std::size_t(k % 3), alphabet);
+        for (std::size_t i = 0; i < q.size(); ++i) q[i] = unit[i % unit.size()];
+        const residues m = mutate(rng, q, alphabet, 0.02);
+        t.insert(t.end(), m.begin(), m.end());
+      } else if (what > 0) {
+        const residues m = mutate(rng, q, alphabet, what == 1 ? 0.03 : 0.12);
+        t.insert(t.end(), m.begin(), m.end());
+      }
+      const residues tail = random_residues(rng, 50, alphabet);
+      t.insert(t.end(), tail.begin(), tail.end());
+      const alignment want = reference::align(q, t, scheme);
+      if (want.score <= 0) continue;
+      const residues qb(q.begin(), q.begin() + want.query_end), tb(t.begin(), t.begin() + want.target_end);
+      const std::int64_t rows = std::int64_t(qb.size()), columns = std::int64_t(tb.size());
+      const std::int64_t room = std::min(rows, columns) * scheme.max_score() - want.score;
+      ASSERT_GE(room, 0);
+      const std::int64_t gaps = room / scheme.gap_extend;
+      const cpu::diagonal_band band{columns - rows - gaps, columns - rows + gaps};
+      skipped += 2 * gaps + 1 < columns / 2 ? 1 : 0;
+      for (const cpu::hsp_plan layout : {cpu::hsp_plan{3, 0, 0}, cpu::hsp_plan{16, 5, 0}, cpu::hsp_plan{64, 0, 0}})
+        for (unsigned threads : {1u, 3u}) {
+          const std::optional<alignment> got =
+              cpu::best_alignment_in_band(qb, tb, scheme, band, std::size_t(1) << 30, nullptr, layout, threads);
+          ASSERT_TRUE(got.has_value());
+          ASSERT_EQ(describe({*got}), describe({want})) << scheme.matrix_name << " pair " << k << " tile " << layout.tile
+                                                       << " threads " << threads << " band " << band.lo << ".." << band.hi;
+        }
+    }
+  EXPECT_GE(skipped, 10) << "too few pairs whose band leaves most of their columns out";
 }
 
 TEST(cpu_hsps, reference_finds_both_copies_of_a_motif_without_sharing_a_pair) {
