@@ -540,6 +540,35 @@ TEST(windows, tall_pairs_with_a_small_share_of_the_work_stay_whole) {
   }
 }
 
+//! Tall pairs as many as the threads, of equal cells, stay whole: each thread takes one pair,
+//! and windows would only add their overlaps (two reads against a genome on 2 threads); with
+//! twice as many threads as pairs they are cut, so that every thread has work. The cells are
+//! the reference's either way.
+TEST(windows, as_many_tall_pairs_as_threads_stay_whole) {
+  std::mt19937 rng(25);
+  const scoring_scheme s = test::dna_scheme();
+  const std::vector<std::vector<std::uint8_t>> qs = {test::random_residues(rng, 25, 4), test::random_residues(rng, 25, 4)};
+  const std::vector<std::vector<std::uint8_t>> db = {long_with_copies(rng, qs[1], 2500, 4, 2)};
+  const std::vector<residue_span> targets(db.begin(), db.end());
+  const std::vector<residue_span> query_spans(qs.begin(), qs.end());
+  for (const std::int64_t threads : {2, 4}) {
+    auto spy = std::make_unique<spy_engine>();
+    spy_engine* seen = spy.get();
+    window_limits limits = small_limits();
+    limits.share_threads = threads;
+    auto windowed = with_windows(std::move(spy), limits);
+    std::vector<best_cell> cells(qs.size());
+    windowed->search(query_spans, targets, s, cells, {});
+    for (std::size_t q = 0; q < qs.size(); ++q) {
+      const alignment want = reference::align(qs[q], db[0], s);
+      EXPECT_EQ(cells[q], (best_cell{want.score, want.query_end, want.target_end})) << "query " << q;
+    }
+    EXPECT_EQ(seen->batches, 1u);
+    if (threads == 2) EXPECT_EQ(seen->longest, 2500u) << "one pair per thread: whole";
+    else EXPECT_LT(seen->longest, 2500u) << "two pairs on four threads: cut";
+  }
+}
+
 TEST(windows, ties_in_low_complexity_sequences) {
   // Repeats: many cells share the best score; the tie rule must pick the reference's cell.
   const scoring_scheme s = test::dna_scheme(1, -1, 0, 1);
