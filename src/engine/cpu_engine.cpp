@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <mutex>
@@ -326,6 +327,7 @@ void cpu_engine::align_many(std::span<const pair_job> jobs, const scoring_scheme
         8 * std::uint64_t(jobs[k].known.score) < std::uint64_t(std::max(scheme.max_score(), 1)) * std::min(rows, columns))
       large.push_back(k);
   }
+  const auto t0 = std::chrono::steady_clock::now();
   parallel_for(large.size(), threads_, 1, [&](std::size_t l) {
     known_box& box = *boxes[large[l]];
     const std::uint64_t area = std::uint64_t(box.query.size()) * box.target.size();
@@ -345,7 +347,15 @@ void cpu_engine::align_many(std::span<const pair_job> jobs, const scoring_scheme
       boxed[k].query = boxes[k]->query;
       boxed[k].target = boxes[k]->target;
     }
+  const auto t1 = std::chrono::steady_clock::now();
+  std::size_t largest = 0;  // the largest box's job, timed on its own
+  for (std::size_t k = 1; k < boxed.size(); ++k)
+    if (double(boxed[k].query.size()) * double(boxed[k].target.size()) >
+        double(boxed[largest].query.size()) * double(boxed[largest].target.size()))
+      largest = k;
+  double largest_s = 0;
   for_each_job(boxed, scheme, job_kind::align, [&](std::size_t k, std::size_t budget, unsigned threads) {
+    const auto started = std::chrono::steady_clock::now();
     const std::optional<cpu::diagonal_band> band = boxes[k] ? band_of_known(*boxes[k], jobs[k].known.score, scheme) : std::nullopt;
     alignment aln = align_one(boxed[k].query, boxed[k].target, scheme, budget, &progress, threads, band ? &*band : nullptr);
     if (boxes[k]) {
@@ -366,7 +376,20 @@ void cpu_engine::align_many(std::span<const pair_job> jobs, const scoring_scheme
                  std::uint64_t(box.query.size()) * box.target.size());
     }
     results[k] = std::move(aln);
+    if (k == largest) largest_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   });
+  const auto t2 = std::chrono::steady_clock::now();
+  const std::lock_guard<std::mutex> lock(stages_mutex_);
+  hit_seconds_[0] += std::chrono::duration<double>(t1 - t0).count();
+  hit_seconds_[1] += std::chrono::duration<double>(t2 - t1).count();
+  hit_seconds_[2] += largest_s;
+}
+
+std::vector<std::pair<std::string, double>> cpu_engine::stage_seconds() const {
+  const std::lock_guard<std::mutex> lock(stages_mutex_);
+  return {{"hits: weak boxes narrowed", hit_seconds_[0]},
+          {"hits: boxes aligned", hit_seconds_[1]},
+          {"hits: boxes aligned: the largest", hit_seconds_[2]}};
 }
 
 void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme& scheme,

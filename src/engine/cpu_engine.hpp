@@ -26,7 +26,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/cpu_hsps.hpp"
 #include "engine/engine.hpp"
@@ -85,6 +88,9 @@ class cpu_engine final : public engine {
   std::size_t wide_tiled_passes() const { return wide_tiled_.load(); }
   //! Hits align_many aligned in the box the pruned reverse pass narrowed (tests).
   std::size_t narrowed_boxes() const { return narrowed_boxes_.load(); }
+  //! Seconds of align_many's steps, summed over its calls (--timing): the weak hits' boxes
+  //! narrowed by the reverse pass, every box aligned, and the largest box of each call alone.
+  std::vector<std::pair<std::string, double>> stage_seconds() const override;
   //! Hits align_many aligned in a band of diagonals of their box (tests).
   std::size_t banded_boxes() const { return banded_boxes_.load(); }
   //! Hits align_many aligned whole because their box's alignment was not the known cell's (tests).
@@ -129,6 +135,8 @@ class cpu_engine final : public engine {
   std::atomic<std::size_t> narrowed_boxes_{0};         //!< narrowed_boxes()
   std::atomic<std::size_t> whole_pair_fallbacks_{0};   //!< whole_pair_fallbacks()
   mutable std::atomic<std::size_t> banded_boxes_{0};   //!< banded_boxes()
+  mutable std::mutex stages_mutex_;                    //!< guards hit_seconds_
+  double hit_seconds_[3] = {0, 0, 0};                  //!< stage_seconds(): narrowed, aligned, largest
   int interseq_lanes_ = 0;
 };
 
