@@ -103,21 +103,15 @@ std::optional<known_box> box_of_known(const pair_job& job, const scoring_scheme&
   return box;
 }
 
-//! The diagonals (j − i, in the box) that hold every optimal alignment into a known box's end
-//! cell (its last cell, (R, W)), when they are few: such an alignment has P ≤ min(R, W) aligned
-//! pairs and G gap residues, each costing at least the extension, so score ≤ P · max_score −
-//! ge · G and G ≤ (min(R, W) · max_score − score) / ge; every cell it passes lies within G
-//! diagonals of the end cell's. nullopt when that band is no narrower than half the box's
-//! columns, or the tiles could not skip any of it (boxes under a few hundred cells a side).
+//! The band of a known box (cpu::band_of_score: every optimal alignment into its end cell, its
+//! last cell, lies within it), when it is narrow enough to pay: at most half the box's columns,
+//! in a box of at least two of the smallest tiles a side.
 std::optional<cpu::diagonal_band> band_of_known(const known_box& box, std::int32_t score, const scoring_scheme& scheme) {
   const std::int64_t rows = std::int64_t(box.query.size()), columns = std::int64_t(box.target.size());
-  const std::int64_t best = scheme.max_score(), extend = scheme.gap_extend;
-  if (extend <= 0 || best <= 0 || score <= 0 || std::min(rows, columns) < 2 * cpu::hsp_min_tile) return std::nullopt;
-  const std::int64_t room = std::min(rows, columns) * best - std::int64_t(score);
-  if (room < 0) return std::nullopt;  // not a best cell of this box: align_many's check decides
-  const std::int64_t gaps = room / extend, end = columns - rows;
-  if (2 * (2 * gaps + 1) > columns) return std::nullopt;
-  return cpu::diagonal_band{end - gaps, end + gaps};
+  if (std::min(rows, columns) < 2 * cpu::hsp_min_tile) return std::nullopt;
+  const std::optional<cpu::diagonal_band> band = cpu::band_of_score(rows, columns, score, scheme);
+  if (!band || 2 * (band->hi - band->lo + 1) > columns) return std::nullopt;
+  return band;
 }
 
 }  // namespace
@@ -354,6 +348,9 @@ void cpu_engine::align_many(std::span<const pair_job> jobs, const scoring_scheme
         double(boxed[largest].query.size()) * double(boxed[largest].target.size()))
       largest = k;
   double largest_s = 0;
+  // A known cell is trusted (engine.hpp's contract) to be the pair's best: the box's alignment
+  // is checked against it, but a strong hit's band leaves the tiles outside it unfilled, so a
+  // better cell there would not be seen (cpu_hsps.hpp).
   for_each_job(boxed, scheme, job_kind::align, [&](std::size_t k, std::size_t budget, unsigned threads) {
     const auto started = std::chrono::steady_clock::now();
     const std::optional<cpu::diagonal_band> band = boxes[k] ? band_of_known(*boxes[k], jobs[k].known.score, scheme) : std::nullopt;
@@ -380,16 +377,16 @@ void cpu_engine::align_many(std::span<const pair_job> jobs, const scoring_scheme
   });
   const auto t2 = std::chrono::steady_clock::now();
   const std::lock_guard<std::mutex> lock(stages_mutex_);
-  hit_seconds_[0] += std::chrono::duration<double>(t1 - t0).count();
-  hit_seconds_[1] += std::chrono::duration<double>(t2 - t1).count();
-  hit_seconds_[2] += largest_s;
+  hit_seconds_.narrowed += std::chrono::duration<double>(t1 - t0).count();
+  hit_seconds_.aligned += std::chrono::duration<double>(t2 - t1).count();
+  hit_seconds_.largest += largest_s;
 }
 
 std::vector<std::pair<std::string, double>> cpu_engine::stage_seconds() const {
   const std::lock_guard<std::mutex> lock(stages_mutex_);
-  return {{"hits: weak boxes narrowed", hit_seconds_[0]},
-          {"hits: boxes aligned", hit_seconds_[1]},
-          {"hits: boxes aligned: the largest", hit_seconds_[2]}};
+  return {{"hits: weak boxes narrowed", hit_seconds_.narrowed},
+          {"hits: boxes aligned", hit_seconds_.aligned},
+          {"hits: boxes aligned: the largest", hit_seconds_.largest}};
 }
 
 void cpu_engine::score_many(std::span<const pair_job> jobs, const scoring_scheme& scheme,

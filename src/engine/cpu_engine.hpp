@@ -31,10 +31,13 @@
 #include <utility>
 #include <vector>
 
-#include "engine/cpu_hsps.hpp"
 #include "engine/engine.hpp"
 
 namespace swat {
+
+namespace cpu {
+struct diagonal_band;
+}  // namespace cpu
 
 //! Receives one line for the user (no "notice:" prefix) from an engine.
 using engine_notice_fn = std::function<void(const std::string&)>;
@@ -136,7 +139,9 @@ class cpu_engine final : public engine {
   std::atomic<std::size_t> whole_pair_fallbacks_{0};   //!< whole_pair_fallbacks()
   mutable std::atomic<std::size_t> banded_boxes_{0};   //!< banded_boxes()
   mutable std::mutex stages_mutex_;                    //!< guards hit_seconds_
-  double hit_seconds_[3] = {0, 0, 0};                  //!< stage_seconds(): narrowed, aligned, largest
+  struct hit_seconds {                                 //!< stage_seconds()
+    double narrowed = 0, aligned = 0, largest = 0;
+  } hit_seconds_;
   int interseq_lanes_ = 0;
 };
 

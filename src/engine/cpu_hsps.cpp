@@ -592,6 +592,16 @@ std::vector<alignment> waterman_eggert(residue_span query, residue_span target, 
   return found;
 }
 
+std::optional<diagonal_band> band_of_score(std::int64_t rows, std::int64_t columns, std::int32_t score,
+                                           const scoring_scheme& scheme) {
+  const std::int64_t best = scheme.max_score(), extend = scheme.gap_extend;
+  if (extend <= 0 || best <= 0 || score <= 0 || rows < 1 || columns < 1) return std::nullopt;
+  const std::int64_t room = std::min(rows, columns) * best - std::int64_t(score);
+  if (room < 0) return std::nullopt;
+  const std::int64_t gaps = room / extend, end = columns - rows;
+  return diagonal_band{end - gaps, end + gaps};
+}
+
 std::optional<alignment> best_alignment_in_band(residue_span query, residue_span target, const scoring_scheme& scheme,
                                                 diagonal_band band, std::size_t budget_bytes,
                                                 const progress_fn* progress, const hsp_plan& layout, unsigned threads) {

@@ -72,6 +72,15 @@ std::vector<alignment> waterman_eggert(residue_span query, residue_span target, 
                                        const progress_fn* progress = nullptr, const hsp_plan& layout = {},
                                        unsigned threads = 1, bool* stopped_by_memory = nullptr);
 
+//! The diagonals that hold every alignment of `score` into the last cell (rows, columns) of a
+//! rows × columns matrix: it has P ≤ min(rows, columns) aligned pairs and G gap residues, each
+//! costing at least the gap extension, so score ≤ P · max_score − extension · G, and its cells lie
+//! within G ≤ (min(rows, columns) · max_score − score) / extension diagonals of the end cell's
+//! (columns − rows). The bound is tight (gap open 0: a gap of exactly G residues). nullopt when
+//! there is none (gap extension 0, max score or score ≤ 0, a score above min · max_score).
+std::optional<diagonal_band> band_of_score(std::int64_t rows, std::int64_t columns, std::int32_t score,
+                                           const scoring_scheme& scheme);
+
 //! The pair's optimal alignment (waterman_eggert's first) from the tiles that meet `band` alone:
 //! a tile wholly outside it is never filled, and its borders read H = 0, E = F = −inf. Exact when
 //! the matrix's best cell lies in the band and so does every optimal alignment into it: the
@@ -79,7 +88,9 @@ std::vector<alignment> waterman_eggert(residue_span query, residue_span target, 
 //! the best or ties it in a cell the tie rule prefers; a cell of an optimal path keeps its value
 //! (its best prefix is a prefix of the path, in the band); and a predecessor the walk may take
 //! from such a cell is on an optimal path, so the walk takes the same one (cpu_traceback.hpp's
-//! argument). An end cell known with score S bounds the band (engine/cpu_engine.cpp). Memory,
+//! argument). A known end cell and its score bound the band (band_of_score). The band trusts
+//! that cell: were it not the pair's best, a better cell outside the band would go unseen (the
+//! CPU engine's check of the box's alignment against the known cell then passes). Memory,
 //! layout and threads as waterman_eggert's; empty when no cell of the band scores.
 std::optional<alignment> best_alignment_in_band(residue_span query, residue_span target, const scoring_scheme& scheme,
                                                 diagonal_band band, std::size_t budget_bytes,

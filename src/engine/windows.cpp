@@ -103,6 +103,8 @@ class windowed_engine final : public engine {
                   (last_windows_.groups > 1 ? " (and " + std::to_string(last_windows_.groups - 1) + " more long sides)" : ""));
     if (at_once_pairs_ > 0)
       d.push_back(std::to_string(at_once_pairs_) + " tall pairs whole, filled at once (too few tasks for a scan of windows)");
+    if (whole_sooner_pairs_ > 0)
+      d.push_back(std::to_string(whole_sooner_pairs_) + " tall pairs whole, one a thread (sooner than their windows' overlaps)");
     for (std::string& line : inner_->decisions()) d.push_back(std::move(line));
     return d;
   }
@@ -384,6 +386,7 @@ class windowed_engine final : public engine {
   //! every thread at once instead of one pair's windows after another's.
   void score_many_in_one_batch(std::span<const pair_job> jobs, const scoring_scheme& scheme,
                                std::span<best_cell> results, const progress_fn& progress) {
+    whole_sooner_pairs_ = 0;
     struct cut {
       std::size_t job = 0, first = 0;  // batch[first …] are its windows (or the whole pair)
       std::optional<pair_plan> plan;
@@ -406,7 +409,10 @@ class windowed_engine final : public engine {
     std::vector<std::optional<pair_plan>> plans(jobs.size());
     plans[first_cut] = std::move(first_plan);
     for (std::size_t k = first_cut + 1; k < jobs.size(); ++k) plans[k] = plan_of(jobs[k]);
-    if (whole_pairs_finish_sooner(jobs, plans)) return inner_->score_many(jobs, scheme, results, progress);
+    if (whole_pairs_finish_sooner(jobs, plans)) {
+      whole_sooner_pairs_ = std::size_t(std::count_if(plans.begin(), plans.end(), [](const auto& p) { return p.has_value(); }));
+      return inner_->score_many(jobs, scheme, results, progress);
+    }
     cuts.reserve(jobs.size());
     batch.reserve(jobs.size());
     for (std::size_t k = 0; k < jobs.size(); ++k) {
@@ -480,15 +486,20 @@ class windowed_engine final : public engine {
 
   //! Whether the pairs run whole end sooner than with the planned ones cut into windows, on
   //! window_limits::share_threads threads (each item on one thread, largest first to the least
-  //! loaded: a list schedule in cells). Windows scan their overlaps twice, and a tall pair run
-  //! whole takes its thread's lanes as row bands, at no more cost per cell than its windows in
-  //! lanes (whose saturated lanes are scored again). Two 5 kb reads × a 1.46 Mb genome on 2
-  //! threads: 21 % more cells in windows, and the reads whole took 0.30-0.34 s against 0.35-0.44 s
-  //! (AVX-512 development machine); on 16 threads the windows spread over every thread.
+  //! loaded: a list schedule in cells). Windows scan their overlaps twice, and a tall pair whose
+  //! long side is the target, run whole, takes its thread's lanes as row bands of its short
+  //! query, at no more cost per cell than its windows in lanes (whose saturated lanes are scored
+  //! again). Two 5 kb reads × a 1.46 Mb genome on 2 threads: 21 % more cells in windows, and the
+  //! reads whole took 0.345-0.386 s against 0.461-0.476 s (AVX-512 development machine); on 16
+  //! threads the windows spread over every thread. A long query stays cut: its row bands keep
+  //! about 27 bytes a row and give way to the striped 32-bit pass past 8.4 M rows (two 8.5 Mb
+  //! queries × 400 residues on 2 threads: 0.93 s whole against 0.18 s in windows).
   bool whole_pairs_finish_sooner(std::span<const pair_job> jobs, std::span<const std::optional<pair_plan>> plans) const {
     constexpr double whole_pair_cell_cost = 1.0;
     const std::size_t threads = std::size_t(limits_.share_threads);
     if (threads == 0) return false;
+    for (const std::optional<pair_plan>& p : plans)
+      if (p && p->long_is_query) return false;
     std::vector<double> whole, cut;
     for (std::size_t k = 0; k < jobs.size(); ++k) {
       const double cells = double(jobs[k].query.size()) * double(jobs[k].target.size());
@@ -748,6 +759,7 @@ class windowed_engine final : public engine {
   std::unique_ptr<engine> inner_;
   window_limits limits_;
   windows_used last_windows_;
+  std::size_t whole_sooner_pairs_ = 0;  //!< the last score_many's tall pairs run whole (whole_pairs_finish_sooner)
   std::size_t at_once_pairs_ = 0;  //!< the last search's tall pairs given whole to the inner engine's score_many
 };
 

@@ -51,7 +51,10 @@ struct window_limits {
   std::int64_t scan_target_limit = 0;
   //! For an engine that is not a database engine (its score_many runs pairs on threads): a tall
   //! pair stays whole when it holds at most 1 / (2 · share_threads) of a batch's cells, as
-  //! its threads are kept busy without its windows (whose overlaps cost cells); 0: always cut.
+  //! its threads are kept busy without its windows (whose overlaps cost cells), and the tall
+  //! pairs of a batch whose long sides are targets all stay whole when a list schedule of the
+  //! pairs on share_threads threads ends sooner whole than with their windows (as many reads as
+  //! threads against a genome); 0: always cut.
   std::int64_t share_threads = 0;
   //! A database engine's (query, target) tasks that keep its GPUs busy at once (0: unknown). A
   //! search of windows with fewer than twice as many windows × short sides (the scan pairs two

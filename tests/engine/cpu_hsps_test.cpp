@@ -122,8 +122,7 @@ TEST(cpu_hsps, tiled_best_cell_is_the_references_on_any_number_of_threads) {
 }
 
 //! best_alignment_in_band on the prefixes that end at the reference's best cell, with the band
-//! its score allows (G ≤ (min(R, W) · max_score − score) / extension diagonals either side of
-//! the end cell's, as the CPU engine's known boxes take it): the reference's alignment on tiles
+//! its score allows (band_of_score, as the CPU engine's known boxes take it): the reference's alignment on tiles
 //! of 3 to 64 cells (most of them outside the band), one thread and three, for related pairs
 //! with indels, tandem repeats (many equal paths: the tie rule's) and unrelated pairs.
 TEST(cpu_hsps, alignment_in_the_band_its_score_allows_is_the_references) {
@@ -154,11 +153,10 @@ TEST(cpu_hsps, alignment_in_the_band_its_score_allows_is_the_references) {
       if (want.score <= 0) continue;
       const residues qb(q.begin(), q.begin() + want.query_end), tb(t.begin(), t.begin() + want.target_end);
       const std::int64_t rows = std::int64_t(qb.size()), columns = std::int64_t(tb.size());
-      const std::int64_t room = std::min(rows, columns) * scheme.max_score() - want.score;
-      ASSERT_GE(room, 0);
-      const std::int64_t gaps = room / scheme.gap_extend;
-      const cpu::diagonal_band band{columns - rows - gaps, columns - rows + gaps};
-      skipped += 2 * gaps + 1 < columns / 2 ? 1 : 0;
+      const std::optional<cpu::diagonal_band> bound = cpu::band_of_score(rows, columns, want.score, scheme);
+      ASSERT_TRUE(bound.has_value());
+      const cpu::diagonal_band band = *bound;
+      skipped += 2 * (band.hi - band.lo + 1) < columns ? 1 : 0;
       for (const cpu::hsp_plan layout : {cpu::hsp_plan{3, 0, 0}, cpu::hsp_plan{16, 5, 0}, cpu::hsp_plan{64, 0, 0}})
         for (unsigned threads : {1u, 3u}) {
           const std::optional<alignment> got =
@@ -169,6 +167,86 @@ TEST(cpu_hsps, alignment_in_the_band_its_score_allows_is_the_references) {
         }
     }
   EXPECT_GE(skipped, 10) << "too few pairs whose band leaves most of their columns out";
+}
+
+//! The diagonals (j − i) of the cells an alignment visits, from its first aligned pair on.
+cpu::diagonal_band diagonals_of(const alignment& a) {
+  std::int64_t i = a.query_begin, j = a.target_begin;
+  cpu::diagonal_band d{INT64_MAX, INT64_MIN};
+  for (const cigar_op& op : a.ops)
+    for (std::uint32_t k = 0; k < op.length; ++k) {
+      if (op.op != 'D') ++i;
+      if (op.op != 'I') ++j;
+      d.lo = std::min(d.lo, j - i);
+      d.hi = std::max(d.hi, j - i);
+    }
+  return d;
+}
+
+//! The band only needs to hold the walked path: with the reference path's own diagonals as the
+//! band, on tiles of 1 to 4 cells (so that the band's edges fall on tile edges), the reference's
+//! alignment, on one thread and on two; gap open 0 among the schemes (paths at the bound).
+TEST(cpu_hsps, alignment_in_its_own_paths_diagonals_is_the_references) {
+  std::mt19937 rng(61);
+  const std::vector<std::pair<scoring_scheme, int>> schemes = {{test::dna_scheme(2, -3, 0, 2), dna_size - 1},
+                                                               {test::dna_scheme(1, -1, 2, 1), dna_size},
+                                                               {test::protein_scheme(5, 11, 1), protein_size}};
+  std::uniform_int_distribution<int> len(40, 160);
+  for (const auto& [scheme, alphabet] : schemes)
+    for (int k = 0; k < 12; ++k) {
+      const residues q = random_residues(rng, std::size_t(len(rng)), alphabet);
+      residues t = random_residues(rng, std::size_t(len(rng)) / 4, alphabet);
+      const residues m = mutate(rng, q, alphabet, 0.15);
+      t.insert(t.end(), m.begin(), m.end());
+      const alignment want = reference::align(q, t, scheme);
+      if (want.score <= 0) continue;
+      const residues qb(q.begin(), q.begin() + want.query_end), tb(t.begin(), t.begin() + want.target_end);
+      const cpu::diagonal_band band = diagonals_of(want);
+      for (const std::int64_t tile : {1, 2, 3, 4})
+        for (unsigned threads : {1u, 2u}) {
+          const std::optional<alignment> got = cpu::best_alignment_in_band(qb, tb, scheme, band, std::size_t(1) << 30,
+                                                                           nullptr, cpu::hsp_plan{tile, 0, 0}, threads);
+          ASSERT_TRUE(got.has_value());
+          ASSERT_EQ(describe({*got}), describe({want})) << scheme.matrix_name << " pair " << k << " tile " << tile
+                                                       << " band " << band.lo << ".." << band.hi;
+        }
+    }
+}
+
+//! band_of_score is tight: with gap open 0, A·B against A·X·B (a gap of exactly G = |X|
+//! residues, the end cell's diagonal G) gives the band [0, 2G], the alignment in it is the
+//! reference's, and one diagonal less on the low side loses it (tiles of one cell).
+TEST(cpu_hsps, band_of_score_is_tight_at_gap_open_zero) {
+  std::mt19937 rng(62);
+  const scoring_scheme scheme = test::dna_scheme(2, -3, 0, 2);
+  for (const std::size_t gap : {std::size_t(1), std::size_t(7), std::size_t(40)}) {
+    const residues a = random_residues(rng, 300, dna_size - 1), b = random_residues(rng, 250, dna_size - 1);
+    const residues x = random_residues(rng, gap, dna_size - 1);
+    residues q = a, t = a;
+    q.insert(q.end(), b.begin(), b.end());
+    t.insert(t.end(), x.begin(), x.end());
+    t.insert(t.end(), b.begin(), b.end());
+    const alignment want = reference::align(q, t, scheme);
+    ASSERT_EQ(want.score, 2 * 550 - 2 * std::int32_t(gap));
+    ASSERT_EQ(want.query_end, 550);
+    ASSERT_EQ(want.target_end, std::int64_t(550 + gap));
+    const std::optional<cpu::diagonal_band> band = cpu::band_of_score(550, std::int64_t(550 + gap), want.score, scheme);
+    ASSERT_TRUE(band.has_value());
+    EXPECT_EQ(band->lo, 0);
+    EXPECT_EQ(band->hi, 2 * std::int64_t(gap));
+    for (const std::int64_t tile : {1, 3}) {
+      const std::optional<alignment> got =
+          cpu::best_alignment_in_band(q, t, scheme, *band, std::size_t(1) << 30, nullptr, cpu::hsp_plan{tile, 0, 0}, 1);
+      ASSERT_TRUE(got.has_value());
+      EXPECT_EQ(describe({*got}), describe({want})) << "gap " << gap << " tile " << tile;
+      if (tile > 1) continue;  // (larger tiles that meet the band fill the diagonals beside it)
+      const std::optional<alignment> narrower = cpu::best_alignment_in_band(
+          q, t, scheme, cpu::diagonal_band{band->lo + 1, band->hi}, std::size_t(1) << 30, nullptr, cpu::hsp_plan{tile, 0, 0}, 1);
+      EXPECT_FALSE(narrower && describe({*narrower}) == describe({want})) << "gap " << gap;
+    }
+  }
+  EXPECT_FALSE(cpu::band_of_score(10, 10, 21, scheme).has_value()) << "a score above min(R, W) · max_score";
+  EXPECT_FALSE(cpu::band_of_score(10, 10, 0, scheme).has_value());
 }
 
 TEST(cpu_hsps, reference_finds_both_copies_of_a_motif_without_sharing_a_pair) {

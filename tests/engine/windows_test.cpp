@@ -567,6 +567,22 @@ TEST(windows, as_many_tall_pairs_as_threads_stay_whole) {
     if (threads == 2) EXPECT_EQ(seen->longest, 2500u) << "one pair per thread: whole";
     else EXPECT_LT(seen->longest, 2500u) << "two pairs on four threads: cut";
   }
+  // A long query against two short targets stays cut on 2 threads: its row bands, whole, would
+  // hold state for every one of its rows.
+  auto spy = std::make_unique<spy_engine>();
+  spy_engine* seen = spy.get();
+  window_limits limits = small_limits();
+  limits.share_threads = 2;
+  auto windowed = with_windows(std::move(spy), limits);
+  const residue_span long_query(db[0]);
+  const std::vector<residue_span> shorts(qs.begin(), qs.end());
+  std::vector<best_cell> cells(shorts.size());
+  windowed->search(std::span<const residue_span>(&long_query, 1), shorts, s, cells, {});
+  for (std::size_t t = 0; t < qs.size(); ++t) {
+    const alignment want = reference::align(db[0], qs[t], s);
+    EXPECT_EQ(cells[t], (best_cell{want.score, want.query_end, want.target_end})) << "target " << t;
+  }
+  EXPECT_LT(seen->longest, 2500u) << "a long query: cut";
 }
 
 TEST(windows, ties_in_low_complexity_sequences) {
