@@ -127,11 +127,36 @@ namespace {
 //! columns outside a run hold rank 0 and are not scored). `runs` in order of start column; a
 //! lane's H and E are zeroed where a run starts (its column 0), and its best cell is kept from
 //! there to its end (results[target], first_over[target] relative to the run's start).
-template <class ops>
+//! The pass over a batch's lanes. With `offset`, a lane holds H, E and F as signed bytes v − 128
+//! (0 as −128): a saturating signed addition of the plain substitution score then floors H at 0
+//! and tops it at 255 in one instruction, where unsigned bytes need the score biased and the bias
+//! taken off again (one operation less per cell; exact by the same limit: a saturated H reaches
+//! the lane's best, and the limit 255 − (high − low) is at most 255 − high). The gaps are then
+//! signed subtrahends, so it takes gap costs (o + e, e) of at most 127; the unsigned form takes
+//! the rest. The column maxima, the block maxima and the tie search compare in unsigned form.
+template <class ops, bool offset>
 void interseq_kernel(const std::uint8_t* q, std::int64_t m, std::int64_t n, std::span<const lane_run> runs,
                      const interseq_scheme& s, std::uint8_t* base, const layout& at, best_cell* results,
                      std::int64_t* first_over) {
   using vec = typename ops::vec;
+  constexpr std::uint8_t zero_byte = offset ? 0x80 : 0;  // H = 0, as held in a lane
+  const auto sat_add = [](vec a, vec b) {
+    if constexpr (offset) return ops::adds_signed(a, b);
+    else return ops::adds(a, b);
+  };
+  const auto sat_sub = [](vec a, vec b) {
+    if constexpr (offset) return ops::subs_signed(a, b);
+    else return ops::subs(a, b);
+  };
+  const auto vmax = [](vec a, vec b) {
+    if constexpr (offset) return ops::max_signed(a, b);
+    else return ops::max(a, b);
+  };
+  const vec flip = ops::set1(zero_byte);
+  const auto as_unsigned = [&flip](vec v) {  // a lane's value as an unsigned byte
+    if constexpr (offset) return ops::bit_xor(v, flip);
+    else return v;
+  };
   constexpr int w = ops::lanes, c = pass_columns(w);
   std::uint8_t* he_in = base + at.he_in;
   std::uint8_t* he_out = base + at.he_out;
@@ -143,11 +168,13 @@ void interseq_kernel(const std::uint8_t* q, std::int64_t m, std::int64_t n, std:
   const int qr = s.query_ranks;
   const std::size_t profile_bytes = std::size_t(qr) * w;
   const bool narrow = s.target_ranks <= 16;  // one shuffle per profile row
-  // Per query rank, its table row's two halves, each repeated in every 16-byte part of a vector.
+  // Per query rank, its table row's two halves, each repeated in every 16-byte part of a vector
+  // (offset: the plain scores, as signed bytes).
   for (int a = 0; a < qr; ++a)
     for (int x = 0; x < 2 * w; ++x)
-      tables[std::size_t(2 * a) * w + std::size_t(x)] = s.biased[std::size_t(a * matrix_stride + (x / w) * 16 + x % 16)];
-  for (std::int64_t x = 0; x < 2 * m * w; ++x) he_in[x] = 0;  // H(i, 0) = 0, E(i, 1) = max(-o-e, 0)
+      tables[std::size_t(2 * a) * w + std::size_t(x)] =
+          std::uint8_t(s.biased[std::size_t(a * matrix_stride + (x / w) * 16 + x % 16)] - (offset ? s.bias : 0));
+  for (std::int64_t x = 0; x < 2 * m * w; ++x) he_in[x] = zero_byte;  // H(i, 0) = 0, E(i, 1) = max(-o-e, 0)
   const vec bias = ops::set1(s.bias), open_extend = ops::set1(s.open_extend), extend = ops::set1(s.extend);
   // Lanes inside a run: active[l] = 0xff; run_of[l]: the lane's current run (index into runs).
   alignas(64) std::uint8_t active[w], best_score[w], col_max[w];
@@ -168,7 +195,7 @@ void interseq_kernel(const std::uint8_t* q, std::int64_t m, std::int64_t n, std:
     if (next_start < runs.size() && runs[next_start].start == j0) {
       for (; next_start < runs.size() && runs[next_start].start == j0; ++next_start) {
         const int l = runs[next_start].lane;
-        for (std::int64_t i = 0; i < m; ++i) he_in[2 * i * w + l] = he_in[2 * i * w + w + l] = 0;
+        for (std::int64_t i = 0; i < m; ++i) he_in[2 * i * w + l] = he_in[2 * i * w + w + l] = zero_byte;
         active[l] = 0xff;
         run_of[l] = int(next_start);
         over[l] = -1;
@@ -185,11 +212,11 @@ void interseq_kernel(const std::uint8_t* q, std::int64_t m, std::int64_t n, std:
       }
     }
     vec f[c], up[c], column[c];  // F down each column, H of the row above, column maxima
-    for (int k = 0; k < c; ++k) f[k] = up[k] = column[k] = ops::zero();
-    vec diag = ops::zero();  // H(i-1, j0-1)
+    for (int k = 0; k < c; ++k) f[k] = up[k] = column[k] = flip;
+    vec diag = flip;  // H(i-1, j0-1)
     for (std::int64_t b = 0; b < blocks; ++b) {
       vec top[c];
-      for (int k = 0; k < c; ++k) top[k] = ops::zero();
+      for (int k = 0; k < c; ++k) top[k] = flip;
       const std::int64_t end = (b + 1) * block_rows < m ? (b + 1) * block_rows : m;
       for (std::int64_t i = b * block_rows; i < end; ++i) {
         const std::uint8_t* in = he_in + 2 * i * w;
@@ -197,12 +224,13 @@ void interseq_kernel(const std::uint8_t* q, std::int64_t m, std::int64_t n, std:
         vec e = ops::load(in + w), d = diag;
         const std::uint8_t* p = profile + std::size_t(q[i]) * w;
         for (int k = 0; k < c; ++k) {
-          vec h = ops::subs(ops::adds(d, ops::load(p + std::size_t(k) * profile_bytes)), bias);
-          h = ops::max(ops::max(h, e), f[k]);
-          top[k] = ops::max(top[k], h);
-          const vec h_open = ops::subs(h, open_extend);
-          e = ops::max(ops::subs(e, extend), h_open);
-          f[k] = ops::max(ops::subs(f[k], extend), h_open);
+          vec h = sat_add(d, ops::load(p + std::size_t(k) * profile_bytes));
+          if constexpr (!offset) h = ops::subs(h, bias);
+          h = vmax(vmax(h, e), f[k]);
+          top[k] = vmax(top[k], h);
+          const vec h_open = sat_sub(h, open_extend);
+          e = vmax(sat_sub(e, extend), h_open);
+          f[k] = vmax(sat_sub(f[k], extend), h_open);
           d = up[k];
           up[k] = h;
           if (k < c - 1) ops::store(side + (std::size_t(k) * std::size_t(m) + std::size_t(i)) * w, h);
@@ -213,13 +241,13 @@ void interseq_kernel(const std::uint8_t* q, std::int64_t m, std::int64_t n, std:
         diag = h_left;
       }
       for (int k = 0; k < c; ++k) {
-        ops::store(block_max + (b * c + k) * w, top[k]);
-        column[k] = ops::max(column[k], top[k]);
+        ops::store(block_max + (b * c + k) * w, as_unsigned(top[k]));
+        column[k] = vmax(column[k], top[k]);
       }
     }
     for (int k = 0; k < c && j0 + k < n; ++k) {
       const std::int64_t j = j0 + k;
-      const vec here_max = ops::bit_and(column[k], live);
+      const vec here_max = ops::bit_and(as_unsigned(column[k]), live);
       if (const std::uint64_t better = ops::gt(here_max, best)) {
         best = ops::max(best, here_max);
         ops::store(col_max, here_max);
@@ -238,7 +266,7 @@ void interseq_kernel(const std::uint8_t* q, std::int64_t m, std::int64_t n, std:
           for (; found != 0; found &= found - 1) {
             const int l = __builtin_ctzll(found);
             std::int64_t i = b * block_rows;
-            while (h_of[std::size_t(i) * stride + std::size_t(l)] != col_max[l]) ++i;
+            while (std::uint8_t(h_of[std::size_t(i) * stride + std::size_t(l)] ^ zero_byte) != col_max[l]) ++i;
             best_row[l] = i + 1;
             best_col[l] = j + 1;
           }
@@ -267,11 +295,15 @@ void interseq_kernel(const std::uint8_t* q, std::int64_t m, std::int64_t n, std:
   }
 }
 
+//! Whether the signed offset lanes take the scheme's gap costs (interseq_kernel).
+bool offset_fits(const interseq_scheme& s) { return s.open_extend <= 127 && s.extend <= 127; }
+
 __attribute__((target("avx2"), flatten)) void kernel_avx2(const std::uint8_t* q, std::int64_t m, std::int64_t n,
                                                            std::span<const lane_run> runs, const interseq_scheme& s,
                                                            std::uint8_t* base, const layout& at, best_cell* results,
                                                            std::int64_t* first_over) {
-  interseq_kernel<avx2_ops>(q, m, n, runs, s, base, at, results, first_over);
+  if (offset_fits(s)) interseq_kernel<avx2_ops, true>(q, m, n, runs, s, base, at, results, first_over);
+  else interseq_kernel<avx2_ops, false>(q, m, n, runs, s, base, at, results, first_over);
 }
 
 __attribute__((target("avx512bw"), flatten)) void kernel_avx512(const std::uint8_t* q, std::int64_t m, std::int64_t n,
@@ -279,7 +311,8 @@ __attribute__((target("avx512bw"), flatten)) void kernel_avx512(const std::uint8
                                                                  const interseq_scheme& s, std::uint8_t* base,
                                                                  const layout& at, best_cell* results,
                                                                  std::int64_t* first_over) {
-  interseq_kernel<avx512_ops>(q, m, n, runs, s, base, at, results, first_over);
+  if (offset_fits(s)) interseq_kernel<avx512_ops, true>(q, m, n, runs, s, base, at, results, first_over);
+  else interseq_kernel<avx512_ops, false>(q, m, n, runs, s, base, at, results, first_over);
 }
 
 }  // namespace

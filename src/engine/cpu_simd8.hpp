@@ -51,6 +51,11 @@ struct avx2_ops {
   }
   static vec lookup16(vec lo, vec idx) { return _mm256_shuffle_epi8(lo, idx); }
   static vec add(vec a, vec b) { return _mm256_add_epi8(a, b); }
+  //! Signed saturating forms (the offset lanes of cpu_interseq.cpp: a value v held as v − 128).
+  static vec adds_signed(vec a, vec b) { return _mm256_adds_epi8(a, b); }
+  static vec subs_signed(vec a, vec b) { return _mm256_subs_epi8(a, b); }
+  static vec max_signed(vec a, vec b) { return _mm256_max_epi8(a, b); }
+  static vec bit_xor(vec a, vec b) { return _mm256_xor_si256(a, b); }
   //! Lanes moved up by one (lane k takes lane k-1), first in lane 0.
   static vec shift_in(vec v, std::uint8_t first) {
     const vec low_up = _mm256_permute2x128_si256(v, v, 0x08);  // [0, low half of v]
@@ -91,6 +96,10 @@ struct avx512_ops : avx512_lanes<std::uint8_t> {
   }
   static vec lookup16(vec lo, vec idx) { return _mm512_shuffle_epi8(lo, idx); }
   static vec add(vec a, vec b) { return _mm512_add_epi8(a, b); }
+  static vec adds_signed(vec a, vec b) { return _mm512_adds_epi8(a, b); }
+  static vec subs_signed(vec a, vec b) { return _mm512_subs_epi8(a, b); }
+  static vec max_signed(vec a, vec b) { return _mm512_max_epi8(a, b); }
+  static vec bit_xor(vec a, vec b) { return _mm512_xor_si512(a, b); }
   static vec shift_in(vec v, std::uint8_t first) {
     const vec up = _mm512_maskz_shuffle_i64x2(0xFC, v, v, _MM_SHUFFLE(2, 1, 0, 0));  // [0, v0, v1, v2] in 128-bit parts
     return _mm512_mask_set1_epi8(_mm512_alignr_epi8(v, up, 15), 1, char(first));

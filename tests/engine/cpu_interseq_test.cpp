@@ -83,6 +83,8 @@ TEST(cpu_interseq, random_targets_of_mixed_lengths) {
   const std::vector<scoring_scheme> schemes = {
       test::dna_scheme(), test::dna_scheme(1, -1, 0, 1), test::dna_scheme(2, -3, 4, 0),
       test::dna_scheme(5, -4, 200, 100),  // gap costs beyond 8 bits: capped, same scores
+      // o + e = 127, the most the signed offset lanes take, and 128 and e = 128 (unsigned lanes)
+      test::dna_scheme(20, -9, 120, 7), test::dna_scheme(20, -9, 121, 7), test::dna_scheme(20, -9, 0, 128),
       test::protein_scheme(1, 11, 1), test::protein_scheme(2, 0, 1), test::protein_scheme(3, 40, 3),
       scoring::make_protein_scheme("BLOSUM62", 11, 1), scoring::make_protein_scheme("PAM30", 9, 1)};
   for (const int lanes : lane_widths())
