@@ -596,10 +596,12 @@ std::optional<diagonal_band> band_of_score(std::int64_t rows, std::int64_t colum
                                            const scoring_scheme& scheme) {
   const std::int64_t best = scheme.max_score(), extend = scheme.gap_extend;
   if (extend <= 0 || best <= 0 || score <= 0 || rows < 1 || columns < 1) return std::nullopt;
-  const std::int64_t room = std::min(rows, columns) * best - std::int64_t(score);
-  if (room < 0) return std::nullopt;
-  const std::int64_t gaps = room / extend, end = columns - rows;
-  return diagonal_band{end - gaps, end + gaps};
+  const std::int64_t room_rows = rows * best - std::int64_t(score), room_columns = columns * best - std::int64_t(score);
+  if (room_rows < 0 || room_columns < 0) return std::nullopt;
+  const std::int64_t up = std::min(room_rows / (best + extend), room_columns / extend);      // I_max
+  const std::int64_t down = std::min(room_rows / extend, room_columns / (best + extend));    // D_max
+  const std::int64_t end = columns - rows;
+  return diagonal_band{end - down, end + up};
 }
 
 std::optional<alignment> best_alignment_in_band(residue_span query, residue_span target, const scoring_scheme& scheme,

@@ -72,12 +72,16 @@ std::vector<alignment> waterman_eggert(residue_span query, residue_span target, 
                                        const progress_fn* progress = nullptr, const hsp_plan& layout = {},
                                        unsigned threads = 1, bool* stopped_by_memory = nullptr);
 
-//! The diagonals that hold every alignment of `score` into the last cell (rows, columns) of a
-//! rows × columns matrix: it has P ≤ min(rows, columns) aligned pairs and G gap residues, each
-//! costing at least the gap extension, so score ≤ P · max_score − extension · G, and its cells lie
-//! within G ≤ (min(rows, columns) · max_score − score) / extension diagonals of the end cell's
-//! (columns − rows). The bound is tight (gap open 0: a gap of exactly G residues). nullopt when
-//! there is none (gap extension 0, max score or score ≤ 0, a score above min · max_score).
+//! The diagonals that hold every alignment of `score` into the last cell (R, W) of an R × W
+//! matrix. Such an alignment has P aligned pairs, I query residues against gaps and D target
+//! residues against gaps, each gap residue costing at least the extension e, so score ≤
+//! P · max_score − e · (I + D), with P + I ≤ R and P + D ≤ W: hence
+//!   I · (max_score + e) + D · e ≤ R · max_score − score,   D · (max_score + e) + I · e ≤ W · max_score − score.
+//! Walking back from the end cell, an I step moves one diagonal (j − i) up and a D step one down,
+//! so its cells lie in [W − R − D_max, W − R + I_max], with I_max and D_max the largest I and D
+//! those allow. The bound is tight (gap open 0: one gap of exactly D_max target residues, or of
+//! I_max query residues). nullopt when there is none (gap extension 0, max score or score ≤ 0,
+//! a score above min(R, W) · max_score).
 std::optional<diagonal_band> band_of_score(std::int64_t rows, std::int64_t columns, std::int32_t score,
                                            const scoring_scheme& scheme);
 

@@ -213,38 +213,45 @@ TEST(cpu_hsps, alignment_in_its_own_paths_diagonals_is_the_references) {
     }
 }
 
-//! band_of_score is tight: with gap open 0, A·B against A·X·B (a gap of exactly G = |X|
-//! residues, the end cell's diagonal G) gives the band [0, 2G], the alignment in it is the
-//! reference's, and one diagonal less on the low side loses it (tiles of one cell).
+//! band_of_score is tight on both sides: with gap open 0, A·B against A·X·B is one gap of
+//! exactly D_max = |X| target residues (the band's low edge, diagonal 0, holds A's pairs), and
+//! A·X·B against A·B one of I_max = |X| query residues (the high edge, diagonal 0 again); the
+//! alignment in the band is the reference's, and one diagonal less at that edge loses it (tiles
+//! of one cell).
 TEST(cpu_hsps, band_of_score_is_tight_at_gap_open_zero) {
   std::mt19937 rng(62);
   const scoring_scheme scheme = test::dna_scheme(2, -3, 0, 2);
-  for (const std::size_t gap : {std::size_t(1), std::size_t(7), std::size_t(40)}) {
-    const residues a = random_residues(rng, 300, dna_size - 1), b = random_residues(rng, 250, dna_size - 1);
-    const residues x = random_residues(rng, gap, dna_size - 1);
-    residues q = a, t = a;
-    q.insert(q.end(), b.begin(), b.end());
-    t.insert(t.end(), x.begin(), x.end());
-    t.insert(t.end(), b.begin(), b.end());
-    const alignment want = reference::align(q, t, scheme);
-    ASSERT_EQ(want.score, 2 * 550 - 2 * std::int32_t(gap));
-    ASSERT_EQ(want.query_end, 550);
-    ASSERT_EQ(want.target_end, std::int64_t(550 + gap));
-    const std::optional<cpu::diagonal_band> band = cpu::band_of_score(550, std::int64_t(550 + gap), want.score, scheme);
-    ASSERT_TRUE(band.has_value());
-    EXPECT_EQ(band->lo, 0);
-    EXPECT_EQ(band->hi, 2 * std::int64_t(gap));
-    for (const std::int64_t tile : {1, 3}) {
-      const std::optional<alignment> got =
-          cpu::best_alignment_in_band(q, t, scheme, *band, std::size_t(1) << 30, nullptr, cpu::hsp_plan{tile, 0, 0}, 1);
-      ASSERT_TRUE(got.has_value());
-      EXPECT_EQ(describe({*got}), describe({want})) << "gap " << gap << " tile " << tile;
-      if (tile > 1) continue;  // (larger tiles that meet the band fill the diagonals beside it)
-      const std::optional<alignment> narrower = cpu::best_alignment_in_band(
-          q, t, scheme, cpu::diagonal_band{band->lo + 1, band->hi}, std::size_t(1) << 30, nullptr, cpu::hsp_plan{tile, 0, 0}, 1);
-      EXPECT_FALSE(narrower && describe({*narrower}) == describe({want})) << "gap " << gap;
+  for (const bool gap_in_query : {false, true})
+    for (const std::size_t gap : {std::size_t(1), std::size_t(7), std::size_t(40)}) {
+      const residues a = random_residues(rng, 300, dna_size - 1), b = random_residues(rng, 250, dna_size - 1);
+      const residues x = random_residues(rng, gap, dna_size - 1);
+      residues shorter = a, longer = a;
+      shorter.insert(shorter.end(), b.begin(), b.end());
+      longer.insert(longer.end(), x.begin(), x.end());
+      longer.insert(longer.end(), b.begin(), b.end());
+      const residues& q = gap_in_query ? longer : shorter;
+      const residues& t = gap_in_query ? shorter : longer;
+      const alignment want = reference::align(q, t, scheme);
+      ASSERT_EQ(want.score, 2 * 550 - 2 * std::int32_t(gap));
+      ASSERT_EQ(want.query_end, std::int64_t(q.size()));
+      ASSERT_EQ(want.target_end, std::int64_t(t.size()));
+      const std::optional<cpu::diagonal_band> band =
+          cpu::band_of_score(std::int64_t(q.size()), std::int64_t(t.size()), want.score, scheme);
+      ASSERT_TRUE(band.has_value());
+      if (gap_in_query) EXPECT_EQ(band->hi, 0) << "gap " << gap;  // end diagonal −|X|, I_max = |X|
+      else EXPECT_EQ(band->lo, 0) << "gap " << gap;                // end diagonal |X|, D_max = |X|
+      for (const std::int64_t tile : {1, 3}) {
+        const std::optional<alignment> got =
+            cpu::best_alignment_in_band(q, t, scheme, *band, std::size_t(1) << 30, nullptr, cpu::hsp_plan{tile, 0, 0}, 1);
+        ASSERT_TRUE(got.has_value());
+        EXPECT_EQ(describe({*got}), describe({want})) << "gap " << gap << " tile " << tile;
+      }
+      const cpu::diagonal_band narrower = gap_in_query ? cpu::diagonal_band{band->lo, band->hi - 1}
+                                                       : cpu::diagonal_band{band->lo + 1, band->hi};
+      const std::optional<alignment> lost =
+          cpu::best_alignment_in_band(q, t, scheme, narrower, std::size_t(1) << 30, nullptr, cpu::hsp_plan{1, 0, 0}, 1);
+      EXPECT_FALSE(lost && describe({*lost}) == describe({want})) << "gap " << gap << " in the query: " << gap_in_query;
     }
-  }
   EXPECT_FALSE(cpu::band_of_score(10, 10, 21, scheme).has_value()) << "a score above min(R, W) · max_score";
   EXPECT_FALSE(cpu::band_of_score(10, 10, 0, scheme).has_value());
 }
