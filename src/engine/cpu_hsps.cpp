@@ -7,9 +7,9 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <exception>
 #include <functional>
 #include <memory>
-#include <exception>
 #include <mutex>
 #include <optional>
 #include <queue>
@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "common/error.hpp"
+#include "common/parallel.hpp"
 #include "common/traceback.hpp"
 #include "engine/cpu_block.hpp"
 #include "engine/cpu_kernels.hpp"
@@ -103,89 +104,6 @@ struct fill_scratch {
   std::vector<std::int32_t> row_h, row_f, col_h, col_e;
   fill_scratch(std::int64_t width, std::int64_t height)
       : row_h(std::size_t(width)), row_f(std::size_t(width)), col_h(std::size_t(height)), col_e(std::size_t(height)) {}
-};
-
-//! A few threads that run batches of independent jobs with the calling thread: run() returns
-//! when every job of its batch is done (first error rethrown).
-class batch_pool {
- public:
-  explicit batch_pool(unsigned threads) {
-    for (unsigned w = 1; w < threads; ++w) {
-      try {
-        threads_.emplace_back([this, w] { work(w); });
-      } catch (...) {  // no thread or no memory for one: fewer helpers, the calling thread does their share
-        break;
-      }
-    }
-  }
-  ~batch_pool() {
-    {
-      const std::lock_guard<std::mutex> lock(mutex_);
-      stop_ = true;
-    }
-    wake_.notify_all();
-    for (std::thread& t : threads_) t.join();
-  }
-  //! Workers, the calling thread included (worker 0).
-  unsigned workers() const { return unsigned(threads_.size()) + 1; }
-  //! Runs job(k, worker) for every k < count.
-  void run(std::size_t count, const std::function<void(std::size_t, unsigned)>& job) {
-    {
-      const std::lock_guard<std::mutex> lock(mutex_);
-      job_ = &job;
-      count_ = count;
-      next_ = 0;
-      busy_ = threads_.size();
-      error_ = nullptr;
-      ++generation_;
-    }
-    wake_.notify_all();
-    take(0);
-    std::unique_lock<std::mutex> lock(mutex_);
-    done_.wait(lock, [this] { return busy_ == 0; });
-    job_ = nullptr;
-    if (error_) std::rethrow_exception(error_);
-  }
-
- private:
-  void work(unsigned w) {
-    std::uint64_t seen = 0;
-    for (;;) {
-      {
-        std::unique_lock<std::mutex> lock(mutex_);
-        wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
-        if (stop_) return;
-        seen = generation_;
-      }
-      take(w);
-      const std::lock_guard<std::mutex> lock(mutex_);
-      if (--busy_ == 0) done_.notify_one();
-    }
-  }
-  void take(unsigned w) {
-    for (;;) {
-      const std::size_t k = next_.fetch_add(1);
-      if (k >= count_) return;
-      try {
-        (*job_)(k, w);
-      } catch (...) {
-        const std::lock_guard<std::mutex> lock(mutex_);
-        if (!error_) error_ = std::current_exception();
-        next_ = count_;
-      }
-    }
-  }
-
-  std::vector<std::thread> threads_;
-  std::mutex mutex_;
-  std::condition_variable wake_, done_;
-  const std::function<void(std::size_t, unsigned)>* job_ = nullptr;
-  std::size_t count_ = 0;
-  std::atomic<std::size_t> next_{0};
-  std::size_t busy_ = 0;
-  std::uint64_t generation_ = 0;
-  std::exception_ptr error_;
-  bool stop_ = false;
 };
 
 //! One pair's matrix in tiles (see cpu_hsps.hpp).
