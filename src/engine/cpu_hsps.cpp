@@ -541,11 +541,7 @@ best_cell tiled_best_cell(residue_span query, residue_span target, const scoring
   if (query.empty() || target.empty()) return {};
   const std::int64_t m = std::int64_t(query.size()), n = std::int64_t(target.size());
   threads = std::max(threads, 1u);
-  const hsp_plan plan = plan_hsps(m, n, budget_bytes, threads);
-  if (plan.bytes > budget_bytes)
-    throw usage_error("a pair of " + std::to_string(query.size()) + " × " + std::to_string(target.size()) +
-                      " residues needs " + std::to_string(plan.bytes >> 20) + " MiB of CPU memory for its tiled " +
-                      "score pass, more than its share of " + std::to_string(budget_bytes >> 20) + " MiB");
+  const hsp_plan plan = forced_or_planned(m, n, budget_bytes, {}, threads, "for its tiled score pass", "");
   tiled_search search(query, target, scheme, plan);
   search.fill_all(progress, threads);
   return search.best();

@@ -486,16 +486,16 @@ class windowed_engine final : public engine {
 
   //! Whether the pairs run whole end sooner than with the planned ones cut into windows, on
   //! window_limits::share_threads threads (each item on one thread, largest first to the least
-  //! loaded: a list schedule in cells). Windows scan their overlaps twice, and a tall pair whose
-  //! long side is the target, run whole, takes its thread's lanes as row bands of its short
-  //! query, at no more cost per cell than its windows in lanes (whose saturated lanes are scored
+  //! loaded: a list schedule in cells, a whole pair's cell costing what a window's does). Windows
+  //! scan their overlaps twice, and a tall pair whose long side is the target, run whole, takes its
+  //! thread's lanes as row bands of its short query, at no more cost per cell than its windows in
+  //! lanes (whose saturated lanes are scored
   //! again). Two 5 kb reads × a 1.46 Mb genome on 2 threads: 21 % more cells in windows, and the
   //! reads whole took 0.345-0.386 s against 0.461-0.476 s (AVX-512 development machine); on 16
   //! threads the windows spread over every thread. A long query stays cut: its row bands keep
   //! about 27 bytes a row and give way to the striped 32-bit pass past 8.4 M rows (two 8.5 Mb
   //! queries × 400 residues on 2 threads: 0.93 s whole against 0.18 s in windows).
   bool whole_pairs_finish_sooner(std::span<const pair_job> jobs, std::span<const std::optional<pair_plan>> plans) const {
-    constexpr double whole_pair_cell_cost = 1.0;
     const std::size_t threads = std::size_t(limits_.share_threads);
     if (threads == 0) return false;
     for (const std::optional<pair_plan>& p : plans)
@@ -503,17 +503,15 @@ class windowed_engine final : public engine {
     std::vector<double> whole, cut;
     for (std::size_t k = 0; k < jobs.size(); ++k) {
       const double cells = double(jobs[k].query.size()) * double(jobs[k].target.size());
+      whole.push_back(cells);
       if (!plans[k]) {
-        whole.push_back(cells);
         cut.push_back(cells);
         continue;
       }
-      whole.push_back(cells * whole_pair_cell_cost);
-      const window_plan& w = plans[k]->windows;
-      const double long_side = double(plans[k]->long_is_query ? jobs[k].query.size() : jobs[k].target.size());
-      const double short_side = cells / long_side;
+      const window_plan& w = plans[k]->windows;  // of the target (no long query gets here)
+      const double target = double(jobs[k].target.size()), query = double(jobs[k].query.size());
       for (std::size_t x = 0; x < w.starts.size(); ++x)
-        cut.push_back(short_side * (x + 1 < w.starts.size() ? double(w.width) : long_side - double(w.starts[x])));
+        cut.push_back(query * (x + 1 < w.starts.size() ? double(w.width) : target - double(w.starts[x])));
     }
     const auto makespan = [threads](std::vector<double>& items) {
       std::sort(items.begin(), items.end(), std::greater<>());
